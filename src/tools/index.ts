@@ -1,0 +1,6 @@
+/**
+ * The explicit list of tools, one line each. Adding a tool is one folder and one line here.
+ */
+import type { AnyTool } from "./tool.ts";
+
+export const tools: readonly AnyTool[] = [];

@@ -1,0 +1,31 @@
+/**
+ * Helpers for writing tool input schemas (JSON Schema 2020-12). Kept inside `src/tools/` so tools
+ * stay free of any other part of the project.
+ */
+import type { JsonSchema } from "./tool.ts";
+
+/** A finite decimal number written as a string: "3", "-0.5", "1e3" are accepted; "", "0x1", "NaN" are not. */
+export const DECIMAL_STRING_PATTERN = "^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*$";
+
+/** Marks a property the pipeline converts from a numeric string to a number before validation. */
+export const NUMERIC_STRING_KEYWORD = "x-numeric-string";
+
+/**
+ * A number that clients may also send as a numeric string. Bounds apply to the number; the pattern
+ * to the string form. The pipeline converts a matching string to a number before validating, so the
+ * bounds hold for both forms.
+ */
+export function numberOrNumericString(options: {
+  title: string;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  default?: number;
+}): JsonSchema {
+  return {
+    type: ["number", "string"],
+    pattern: DECIMAL_STRING_PATTERN,
+    [NUMERIC_STRING_KEYWORD]: true,
+    ...options,
+  };
+}
