@@ -1,0 +1,18 @@
+/**
+ * Errors adapters raise so the core can answer without knowing which backend failed how.
+ */
+
+/** The backend could not be reached or answered with a connection-level failure. */
+export class BackendUnavailableError extends Error {
+  override readonly name = "BackendUnavailableError";
+  readonly backend: "database" | "rate-limiter";
+  constructor(backend: "database" | "rate-limiter", cause: unknown) {
+    super(`${backend} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.backend = backend;
+  }
+}
+
+/** The database has no schema (or an older one) and `toolrun migrate` has not been run. */
+export class SchemaNotReadyError extends Error {
+  override readonly name = "SchemaNotReadyError";
+}

@@ -1,0 +1,133 @@
+/**
+ * The storage port: API keys, the credit ledger, the usage record and the operator switches.
+ * Implemented by adapters/sqlite and adapters/postgres; both pass the same contract suite
+ * (test/contracts/store.contract.ts). Every money-like change is atomic inside the adapter.
+ */
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: string;
+  /** Non-secret beginning of the key, safe to show (`tr_live_AbC1…`). */
+  readonly displayPrefix: string;
+  /** The key's own monthly allowance, overriding the plan's; null to use the plan's. */
+  readonly monthlyAllowance: number | null;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+}
+
+export interface NewApiKey {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: string;
+  readonly secretHash: string;
+  readonly displayPrefix: string;
+  readonly monthlyAllowance: number | null;
+  readonly createdAt: string;
+}
+
+export interface KeyStore {
+  createKey(key: NewApiKey): Promise<void>;
+  /** The key whose secret hashes to `secretHash`, revoked or not. */
+  findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null>;
+  getKey(id: string): Promise<ApiKeyRecord | null>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  countKeys(): Promise<number>;
+  /** False when no such key, or it was already revoked. */
+  revokeKey(id: string, at: string): Promise<boolean>;
+  /** Replaces the secret; the old one stops matching at once. False when no such active key. */
+  rotateKey(id: string, secretHash: string, displayPrefix: string): Promise<boolean>;
+  setPlan(id: string, plan: string): Promise<boolean>;
+}
+
+/** A request to hold credits for one call before the tool runs. */
+export interface Reservation {
+  /** Server-generated id of this call; refunds and settlements are keyed by it. */
+  readonly callId: string;
+  /** The client-visible correlation id (may repeat across calls). */
+  readonly requestId: string;
+  readonly keyId: string;
+  readonly tool: string;
+  /** Calendar month in UTC, `YYYY-MM`. */
+  readonly period: string;
+  readonly credits: number;
+  /** Credits the key may use this period; null when metering is off (never refused). */
+  readonly allowance: number | null;
+  /** Most calls of this tool the key may make this period; null for no cap. */
+  readonly monthlyCallCap: number | null;
+  readonly at: string;
+}
+
+export type ReserveOutcome =
+  | { readonly ok: true; readonly creditsUsed: number }
+  | {
+      readonly ok: false;
+      readonly reason: "insufficient_credits" | "tier_limit";
+      readonly creditsUsed: number;
+    };
+
+export type CallStatus = "pending" | "charged" | "refunded";
+
+export interface UsageCall {
+  readonly callId: string;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly status: CallStatus;
+  /** HTTP status the call ended with; null while pending. */
+  readonly httpStatus: number | null;
+  readonly credits: number;
+  readonly at: string;
+}
+
+export interface UsageQuery {
+  readonly keyId: string;
+  readonly period: string;
+  readonly limit: number;
+  /** Opaque cursor from a previous page; null for the newest calls. */
+  readonly cursor: string | null;
+}
+
+export interface UsageReport {
+  /** Credits held by pending and charged calls this period: always equal to `balance().creditsUsed`. */
+  readonly creditsUsed: number;
+  readonly calls: number;
+  readonly byTool: readonly { readonly tool: string; readonly calls: number; readonly credits: number }[];
+  /** Newest first. */
+  readonly recent: readonly UsageCall[];
+  readonly nextCursor: string | null;
+}
+
+export interface Ledger {
+  /** Atomically checks the allowance and cap, holds the credits and records a pending call. */
+  reserve(reservation: Reservation): Promise<ReserveOutcome>;
+  /** Pending -> charged. Idempotent; a no-op for a call that is not pending. */
+  settle(callId: string, httpStatus: number): Promise<void>;
+  /** Pending -> refunded, giving the credits back. Idempotent; a no-op for a call that is not pending. */
+  refund(callId: string, httpStatus: number): Promise<void>;
+  /** Credits held this period by pending and charged calls. */
+  creditsUsed(keyId: string, period: string): Promise<number>;
+  usage(query: UsageQuery): Promise<UsageReport>;
+  /** Refunds calls still pending that began before `before` (their process died). Returns how many. */
+  refundAbandoned(before: string): Promise<number>;
+}
+
+export interface ToolSwitch {
+  readonly enabled?: boolean;
+  readonly api?: boolean;
+}
+
+export interface SwitchStore {
+  getSwitches(): Promise<ReadonlyMap<string, ToolSwitch>>;
+  /** Merges the given members into the tool's stored switch. */
+  setSwitch(slug: string, change: ToolSwitch): Promise<void>;
+}
+
+export interface Store extends KeyStore, Ledger, SwitchStore {
+  /** Applies pending migrations. Safe to run again and from several processes. */
+  migrate(): Promise<void>;
+  /** True when the schema is at the version this code expects. */
+  isMigrated(): Promise<boolean>;
+  /** Throws when the backend cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,299 @@
+/**
+ * The one contract every Store adapter passes. Each adapter's test file calls `describeStoreContract`
+ * with a factory that gives a fresh, migrated store and a cleanup.
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import type { NewApiKey, Reservation, Store } from "../../src/ports/store.ts";
+
+export interface StoreFixture {
+  readonly store: Store;
+  cleanup(): Promise<void>;
+}
+
+export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
+  const id = overrides.id ?? `key_${randomUUID().slice(0, 8)}`;
+  return {
+    id,
+    name: "test",
+    plan: "free",
+    secretHash: `hash-${randomUUID()}`,
+    displayPrefix: "tr_live_abcd",
+    monthlyAllowance: null,
+    createdAt: "2026-11-01T00:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function reservation(keyId: string, overrides: Partial<Reservation> = {}): Reservation {
+  return {
+    callId: randomUUID(),
+    requestId: "req_test",
+    keyId,
+    tool: "calc",
+    period: "2026-11",
+    credits: 2,
+    allowance: 10,
+    monthlyCallCap: null,
+    at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+export function describeStoreContract(name: string, makeFixture: () => Promise<StoreFixture>): void {
+  describe(`Store contract: ${name}`, () => {
+    let fixture: StoreFixture;
+    let store: Store;
+    before(async () => {
+      fixture = await makeFixture();
+      store = fixture.store;
+    });
+    after(async () => {
+      await fixture.cleanup();
+    });
+
+    describe("schema", () => {
+      it("is migrated, and migrating again changes nothing", async () => {
+        assert.equal(await store.isMigrated(), true);
+        const key = newKey();
+        await store.createKey(key);
+        await store.migrate();
+        assert.equal(await store.isMigrated(), true);
+        assert.equal((await store.getKey(key.id))?.id, key.id);
+        await store.ping();
+      });
+    });
+
+    describe("keys", () => {
+      it("finds a key by its hash and by id, never exposing the hash", async () => {
+        const key = newKey({ name: "alice", plan: "builder", monthlyAllowance: 500 });
+        await store.createKey(key);
+        const found = await store.findKeyByHash(key.secretHash);
+        assert.deepEqual(found, {
+          id: key.id,
+          name: "alice",
+          plan: "builder",
+          displayPrefix: key.displayPrefix,
+          monthlyAllowance: 500,
+          createdAt: key.createdAt,
+          revokedAt: null,
+        });
+        assert.deepEqual(await store.getKey(key.id), found);
+        assert.equal(await store.findKeyByHash("no-such-hash"), null);
+        assert.equal(await store.getKey("no-such-id"), null);
+      });
+
+      it("lists and counts keys", async () => {
+        const before = await store.countKeys();
+        const a = newKey();
+        const b = newKey();
+        await store.createKey(a);
+        await store.createKey(b);
+        assert.equal(await store.countKeys(), before + 2);
+        const ids = (await store.listKeys()).map((k) => k.id);
+        assert.ok(ids.includes(a.id) && ids.includes(b.id));
+      });
+
+      it("revokes once", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        assert.equal(await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z"), true);
+        assert.equal(await store.revokeKey(key.id, "2026-11-03T00:00:00.000Z"), false);
+        assert.equal((await store.findKeyByHash(key.secretHash))?.revokedAt, "2026-11-02T00:00:00.000Z");
+        assert.equal(await store.revokeKey("missing", "2026-11-02T00:00:00.000Z"), false);
+      });
+
+      it("rotates the secret of an active key: the old hash stops matching at once", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        assert.equal(await store.rotateKey(key.id, "new-hash", "tr_live_new1"), true);
+        assert.equal(await store.findKeyByHash(key.secretHash), null);
+        const rotated = await store.findKeyByHash("new-hash");
+        assert.equal(rotated?.id, key.id);
+        assert.equal(rotated?.displayPrefix, "tr_live_new1");
+        await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z");
+        assert.equal(await store.rotateKey(key.id, "newer-hash", "tr_live_new2"), false);
+        assert.equal(await store.rotateKey("missing", "x", "y"), false);
+      });
+
+      it("changes the plan", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        assert.equal(await store.setPlan(key.id, "builder"), true);
+        assert.equal((await store.getKey(key.id))?.plan, "builder");
+        assert.equal(await store.setPlan("missing", "builder"), false);
+      });
+    });
+
+    describe("ledger", () => {
+      it("holds credits up to the allowance and refuses the call that would pass it", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const first = await store.reserve(reservation(key.id, { credits: 6 }));
+        assert.deepEqual(first, { ok: true, creditsUsed: 6 });
+        const second = await store.reserve(reservation(key.id, { credits: 5 }));
+        assert.deepEqual(second, { ok: false, reason: "insufficient_credits", creditsUsed: 6 });
+        const third = await store.reserve(reservation(key.id, { credits: 4 }));
+        assert.deepEqual(third, { ok: true, creditsUsed: 10 });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 10);
+      });
+
+      it("never admits more than the allowance under concurrency", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const attempts = Array.from({ length: 60 }, () =>
+          store.reserve(reservation(key.id, { credits: 3, allowance: 100 })),
+        );
+        const outcomes = await Promise.all(attempts);
+        assert.equal(outcomes.filter((o) => o.ok).length, 33);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(report.creditsUsed, 99);
+        assert.equal(report.calls, 33);
+      });
+
+      it("never refuses when there is no allowance (metering off)", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        for (let i = 0; i < 3; i++) {
+          const outcome = await store.reserve(reservation(key.id, { credits: 0, allowance: null }));
+          assert.equal(outcome.ok, true);
+        }
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+      });
+
+      it("keeps each calendar month apart", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        await store.reserve(reservation(key.id, { credits: 10, period: "2026-10" }));
+        const november = await store.reserve(reservation(key.id, { credits: 10, period: "2026-11" }));
+        assert.equal(november.ok, true);
+        assert.equal(await store.creditsUsed(key.id, "2026-10"), 10);
+        assert.equal(await store.creditsUsed(key.id, "2026-12"), 0);
+      });
+
+      it("refunds a pending call once, and never a charged one", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const refunded = reservation(key.id, { credits: 4 });
+        const charged = reservation(key.id, { credits: 3 });
+        await store.reserve(refunded);
+        await store.reserve(charged);
+        await store.refund(refunded.callId, 422);
+        await store.refund(refunded.callId, 422);
+        await store.settle(charged.callId, 200);
+        await store.refund(charged.callId, 500);
+        await store.settle(charged.callId, 200);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const byId = new Map(report.recent.map((c) => [c.callId, c]));
+        assert.equal(byId.get(refunded.callId)?.status, "refunded");
+        assert.equal(byId.get(refunded.callId)?.credits, 0);
+        assert.equal(byId.get(refunded.callId)?.httpStatus, 422);
+        assert.equal(byId.get(charged.callId)?.status, "charged");
+        assert.equal(byId.get(charged.callId)?.credits, 3);
+        assert.equal(byId.get(charged.callId)?.httpStatus, 200);
+      });
+
+      it("caps the monthly calls of a tool, counting refunded calls out", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const cap = { credits: 1, allowance: 100, monthlyCallCap: 2 };
+        const a = reservation(key.id, cap);
+        assert.equal((await store.reserve(a)).ok, true);
+        assert.equal((await store.reserve(reservation(key.id, cap))).ok, true);
+        assert.deepEqual(await store.reserve(reservation(key.id, cap)), {
+          ok: false,
+          reason: "tier_limit",
+          creditsUsed: 2,
+        });
+        assert.equal((await store.reserve(reservation(key.id, { ...cap, tool: "other" }))).ok, true);
+        await store.refund(a.callId, 422);
+        assert.equal((await store.reserve(reservation(key.id, cap))).ok, true);
+      });
+
+      it("reports usage by tool and pages through recent calls newest first", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const calls: Reservation[] = [];
+        for (let i = 0; i < 5; i++) {
+          const r = reservation(key.id, {
+            tool: i % 2 === 0 ? "calc" : "inspect",
+            credits: i % 2 === 0 ? 1 : 5,
+            allowance: 100,
+            requestId: `req_${i}`,
+            at: `2026-11-05T00:00:0${i}.000Z`,
+          });
+          calls.push(r);
+          await store.reserve(r);
+          await store.settle(r.callId, 200);
+        }
+        const first = await store.usage({ keyId: key.id, period: "2026-11", limit: 2, cursor: null });
+        assert.equal(first.creditsUsed, 13);
+        assert.equal(first.calls, 5);
+        assert.deepEqual(
+          [...first.byTool].sort((x, y) => x.tool.localeCompare(y.tool)),
+          [
+            { tool: "calc", calls: 3, credits: 3 },
+            { tool: "inspect", calls: 2, credits: 10 },
+          ],
+        );
+        assert.deepEqual(
+          first.recent.map((c) => c.requestId),
+          ["req_4", "req_3"],
+        );
+        assert.ok(first.nextCursor);
+        const second = await store.usage({
+          keyId: key.id,
+          period: "2026-11",
+          limit: 2,
+          cursor: first.nextCursor,
+        });
+        assert.deepEqual(
+          second.recent.map((c) => c.requestId),
+          ["req_2", "req_1"],
+        );
+        const third = await store.usage({
+          keyId: key.id,
+          period: "2026-11",
+          limit: 2,
+          cursor: second.nextCursor,
+        });
+        assert.deepEqual(
+          third.recent.map((c) => c.requestId),
+          ["req_0"],
+        );
+        assert.equal(third.nextCursor, null);
+        const other = await store.usage({ keyId: key.id, period: "2026-10", limit: 2, cursor: null });
+        assert.deepEqual(other, { creditsUsed: 0, calls: 0, byTool: [], recent: [], nextCursor: null });
+      });
+
+      it("refunds calls abandoned by a dead process, and only those", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const old = reservation(key.id, { credits: 2, at: "2026-11-01T00:00:00.000Z" });
+        const fresh = reservation(key.id, { credits: 3, at: "2026-11-01T00:10:00.000Z" });
+        const settled = reservation(key.id, { credits: 4, at: "2026-11-01T00:00:00.000Z" });
+        await store.reserve(old);
+        await store.reserve(fresh);
+        await store.reserve(settled);
+        await store.settle(settled.callId, 200);
+        assert.equal(await store.refundAbandoned("2026-11-01T00:05:00.000Z"), 1);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 7);
+        assert.equal(await store.refundAbandoned("2026-11-01T00:05:00.000Z"), 0);
+      });
+    });
+
+    describe("switches", () => {
+      it("merges switch changes per tool", async () => {
+        const slug = `tool-${randomUUID().slice(0, 6)}`;
+        await store.setSwitch(slug, { enabled: false });
+        await store.setSwitch(slug, { api: false });
+        assert.deepEqual((await store.getSwitches()).get(slug), { enabled: false, api: false });
+        await store.setSwitch(slug, { enabled: true });
+        assert.deepEqual((await store.getSwitches()).get(slug), { enabled: true, api: false });
+      });
+    });
+  });
+}
