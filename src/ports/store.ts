@@ -83,17 +83,19 @@ export interface UsageQuery {
   readonly keyId: string;
   readonly period: string;
   readonly limit: number;
-  /** Opaque cursor from a previous page; null for the newest calls. */
+  /** `nextCursor` of a previous page (a decimal sequence number); null for the newest calls. */
   readonly cursor: string | null;
 }
 
 export interface UsageReport {
   /** Credits held by pending and charged calls this period: always equal to `balance().creditsUsed`. */
   readonly creditsUsed: number;
+  /** Every call recorded this period, refunded ones included (they cost 0). */
   readonly calls: number;
   readonly byTool: readonly { readonly tool: string; readonly calls: number; readonly credits: number }[];
   /** Newest first. */
   readonly recent: readonly UsageCall[];
+  /** The decimal sequence number the next page starts below; null on the last page. */
   readonly nextCursor: string | null;
 }
 

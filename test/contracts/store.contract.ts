@@ -194,6 +194,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(byId.get(charged.callId)?.status, "charged");
         assert.equal(byId.get(charged.callId)?.credits, 3);
         assert.equal(byId.get(charged.callId)?.httpStatus, 200);
+        // Refunded calls are listed and counted, but cost nothing.
+        assert.equal(report.calls, 2);
+        assert.equal(report.creditsUsed, 3);
+        assert.deepEqual(report.byTool, [{ tool: "calc", calls: 2, credits: 3 }]);
       });
 
       it("caps the monthly calls of a tool, counting refunded calls out", async () => {

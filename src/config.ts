@@ -1,0 +1,255 @@
+/**
+ * One schema for the environment. `loadConfig(env)` returns the whole configuration or throws a
+ * ConfigError naming every bad variable at once, so an operator fixes them in one go.
+ */
+import { readFileSync } from "node:fs";
+import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
+
+export type DatabaseConfig =
+  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "postgres"; readonly url: string; readonly poolSize: number };
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  readonly redisUrl: string | null;
+  readonly publicUrl: string;
+  readonly logLevel: string;
+  readonly settings: ServiceSettings;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.problems = problems;
+  }
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
+const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls"] as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env, knownTools: readonly string[] = []): Config {
+  const problems: string[] = [];
+  const value = (name: string): string | undefined => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+  };
+
+  const host = value("HOST") ?? "127.0.0.1";
+  const port = parseInteger(value("PORT") ?? "8080", 0, 65535);
+  if (port === undefined) problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
+
+  const database = parseDatabase(value("TOOLRUN_DATABASE") ?? "./data/toolrun.db", value, problems);
+
+  const redisUrl = value("TOOLRUN_REDIS_URL") ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push(`TOOLRUN_REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
+  }
+
+  const meteringRaw = (value("TOOLRUN_METERING") ?? "on").toLowerCase();
+  const metering = meteringRaw === "on" || meteringRaw === "true";
+  if (!["on", "off", "true", "false"].includes(meteringRaw)) {
+    problems.push(`TOOLRUN_METERING must be "on" or "off", got "${env.TOOLRUN_METERING}"`);
+  }
+
+  const publicUrl = (
+    value("TOOLRUN_PUBLIC_URL") ?? `http://${host.includes(":") ? `[${host}]` : host}:${port ?? 8080}`
+  ).replace(/\/+$/, "");
+  if (!isHttpUrl(publicUrl)) problems.push(`TOOLRUN_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+
+  const keyPrefix = value("TOOLRUN_KEY_PREFIX") ?? "tr_live";
+  if (!/^[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)*$/.test(keyPrefix) || keyPrefix.length > 32) {
+    problems.push(
+      `TOOLRUN_KEY_PREFIX must be letters and digits, optionally joined by single underscores (at most 32 characters), got "${keyPrefix}"`,
+    );
+  }
+
+  const logLevel = (value("LOG_LEVEL") ?? "info").toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
+
+  const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    host,
+    port: port ?? 8080,
+    database,
+    redisUrl,
+    publicUrl,
+    logLevel,
+    settings: { plans: file.plans, tools: file.tools, metering, keyPrefix, docsUrl: `${publicUrl}/docs` },
+  };
+}
+
+function parseDatabase(
+  raw: string,
+  value: (name: string) => string | undefined,
+  problems: string[],
+): DatabaseConfig {
+  const poolRaw = value("TOOLRUN_DATABASE_POOL_SIZE") ?? "10";
+  const poolSize = parseInteger(poolRaw, 1, 1000);
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    if (poolSize === undefined)
+      problems.push(`TOOLRUN_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${poolRaw}"`);
+    try {
+      new URL(raw);
+    } catch {
+      problems.push("TOOLRUN_DATABASE is not a valid postgres:// URL");
+    }
+    return { kind: "postgres", url: raw, poolSize: poolSize ?? 10 };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    problems.push(
+      `TOOLRUN_DATABASE must be a SQLite file path, ":memory:" or a postgres:// URL, got a ${raw.split(":")[0]}: URL`,
+    );
+  }
+  return { kind: "sqlite", path: raw };
+}
+
+interface FileSettings {
+  plans: Record<string, Plan>;
+  tools: Record<string, ToolSettings>;
+}
+
+function readConfigFile(
+  path: string | undefined,
+  knownTools: readonly string[],
+  problems: string[],
+): FileSettings {
+  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {} };
+  if (path === undefined) return settings;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    problems.push(
+      `TOOLRUN_CONFIG: cannot read ${path} as JSON (${error instanceof Error ? error.message : error})`,
+    );
+    return settings;
+  }
+  if (!isObject(parsed)) {
+    problems.push(`TOOLRUN_CONFIG: ${path} must hold a JSON object`);
+    return settings;
+  }
+  for (const key of Object.keys(parsed)) {
+    if (key !== "plans" && key !== "tools")
+      problems.push(`TOOLRUN_CONFIG: unknown member "${key}" (expected plans, tools)`);
+  }
+  if (parsed.plans !== undefined) {
+    if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
+    else {
+      for (const [id, raw] of Object.entries(parsed.plans)) {
+        const plan = readPlan(id, raw, settings.plans[id], problems);
+        if (plan) settings.plans[id] = plan;
+      }
+    }
+  }
+  if (parsed.tools !== undefined) {
+    if (!isObject(parsed.tools)) problems.push("TOOLRUN_CONFIG: tools must be an object");
+    else {
+      for (const [slug, raw] of Object.entries(parsed.tools)) {
+        if (knownTools.length > 0 && !knownTools.includes(slug)) {
+          problems.push(
+            `TOOLRUN_CONFIG: tools.${slug} is not a known tool (known: ${knownTools.join(", ")})`,
+          );
+          continue;
+        }
+        const tool = readTool(slug, raw, problems);
+        if (tool) settings.tools[slug] = tool;
+      }
+    }
+  }
+  return settings;
+}
+
+function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: string[]): Plan | undefined {
+  const where = `TOOLRUN_CONFIG: plans.${id}`;
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(id)) {
+    problems.push(`${where}: a plan id is lowercase letters, digits, - and _`);
+    return undefined;
+  }
+  if (!isObject(raw)) {
+    problems.push(`${where} must be an object`);
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) {
+    if (!(PLAN_FIELDS as readonly string[]).includes(key)) problems.push(`${where}: unknown member "${key}"`);
+  }
+  const count = problems.length;
+  const rpm = readCount(raw.rpm, `${where}.rpm`, 1, problems);
+  const monthlyCredits = readCount(raw.monthlyCredits, `${where}.monthlyCredits`, 0, problems);
+  const minCredits = readCount(raw.minCredits, `${where}.minCredits`, 0, problems);
+  if (raw.label !== undefined && typeof raw.label !== "string")
+    problems.push(`${where}.label must be a string`);
+  if (base === undefined && (rpm === undefined || monthlyCredits === undefined || minCredits === undefined)) {
+    problems.push(`${where}: a new plan needs rpm, monthlyCredits and minCredits`);
+  }
+  if (problems.length > count || (base === undefined && (rpm ?? monthlyCredits ?? minCredits) === undefined))
+    return undefined;
+  return {
+    id,
+    label: typeof raw.label === "string" ? raw.label : (base?.label ?? id),
+    rpm: rpm ?? base?.rpm ?? 0,
+    monthlyCredits: monthlyCredits ?? base?.monthlyCredits ?? 0,
+    minCredits: minCredits ?? base?.minCredits ?? 0,
+  };
+}
+
+function readTool(slug: string, raw: unknown, problems: string[]): ToolSettings | undefined {
+  const where = `TOOLRUN_CONFIG: tools.${slug}`;
+  if (!isObject(raw)) {
+    problems.push(`${where} must be an object`);
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) {
+    if (!(TOOL_FIELDS as readonly string[]).includes(key)) problems.push(`${where}: unknown member "${key}"`);
+  }
+  const tool: { -readonly [K in keyof ToolSettings]: ToolSettings[K] } = {};
+  const weight = readCount(raw.weight, `${where}.weight`, 0, problems);
+  const maxBodyBytes = readCount(raw.maxBodyBytes, `${where}.maxBodyBytes`, 2, problems);
+  const cap = readCount(raw.freeTierMonthlyCalls, `${where}.freeTierMonthlyCalls`, 0, problems);
+  if (weight !== undefined) tool.weight = weight;
+  if (maxBodyBytes !== undefined) tool.maxBodyBytes = maxBodyBytes;
+  if (cap !== undefined) tool.freeTierMonthlyCalls = cap;
+  for (const flag of ["enabled", "api"] as const) {
+    if (raw[flag] === undefined) continue;
+    if (typeof raw[flag] !== "boolean") problems.push(`${where}.${flag} must be true or false`);
+    else tool[flag] = raw[flag];
+  }
+  return tool;
+}
+
+function readCount(raw: unknown, where: string, min: number, problems: string[]): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min) {
+    problems.push(`${where} must be an integer of at least ${min}`);
+    return undefined;
+  }
+  return raw;
+}
+
+function parseInteger(raw: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n >= min && n <= max ? n : undefined;
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

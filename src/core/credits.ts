@@ -1,0 +1,36 @@
+/**
+ * Pricing and the monthly period: what a call costs a key, what the key may spend, and which
+ * calendar month (UTC) a moment belongs to.
+ */
+import type { ApiKeyRecord } from "../ports/store.ts";
+import type { Plan, ServiceSettings } from "./settings.ts";
+
+export interface Period {
+  /** `YYYY-MM` */
+  readonly id: string;
+  readonly start: Date;
+  readonly end: Date;
+}
+
+export function periodOf(now: Date): Period {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { id: start.toISOString().slice(0, 7), start, end };
+}
+
+/** A key whose plan was removed from the configuration falls back to the most restrictive one. */
+export function planOf(key: ApiKeyRecord, settings: ServiceSettings): Plan {
+  const plan = settings.plans[key.plan];
+  if (plan) return plan;
+  const fallback = settings.plans.free ?? Object.values(settings.plans)[0];
+  if (!fallback) throw new Error("No plans are configured");
+  return fallback;
+}
+
+export function callCost(toolWeight: number, plan: Plan, settings: ServiceSettings): number {
+  return settings.metering ? Math.max(toolWeight, plan.minCredits) : 0;
+}
+
+export function monthlyAllowance(key: ApiKeyRecord, plan: Plan): number {
+  return key.monthlyAllowance ?? plan.monthlyCredits;
+}

@@ -1,0 +1,19 @@
+/**
+ * Everything the core needs, passed in explicitly so tests can build it with any adapter.
+ */
+import type { RateLimiter } from "../ports/rate-limiter.ts";
+import type { Store } from "../ports/store.ts";
+import type { ToolRegistry } from "./registry.ts";
+import type { ServiceSettings } from "./settings.ts";
+import type { SwitchReader } from "./switches.ts";
+
+export interface CoreDeps {
+  readonly store: Store;
+  readonly limiter: RateLimiter;
+  readonly registry: ToolRegistry;
+  readonly switches: SwitchReader;
+  readonly settings: ServiceSettings;
+  readonly keyPattern: RegExp;
+  readonly now: () => Date;
+  readonly newCallId: () => string;
+}

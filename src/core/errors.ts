@@ -1,0 +1,180 @@
+/**
+ * The one catalog of error codes. Throw sites name a code and never pick a status; the HTTP and MCP
+ * adapters turn an ApiError into an RFC 9457 problem document with `type` = `{docs_url}/errors/{code}`.
+ */
+
+export interface ErrorSpec {
+  readonly status: number;
+  readonly title: string;
+  /** What the code means and what a client should do: served at `/docs/errors/{code}`. */
+  readonly explanation: string;
+}
+
+export const errorCatalog = {
+  validation_error: {
+    status: 400,
+    title: "The request is invalid",
+    explanation:
+      "A field is missing, has the wrong type or is out of bounds, or the body is not a JSON object. `fields` maps each bad field to a message (a single string when the failure is not tied to one field, absent when the body is not JSON at all). Fix the request; retrying it unchanged fails the same way. Nothing is charged.",
+  },
+  invalid_api_key: {
+    status: 401,
+    title: "Missing or invalid API key",
+    explanation:
+      "The request has no `Authorization: Bearer <API_KEY>` header, or the key is malformed, unknown, revoked or rotated away. Send a valid key. Nothing is charged and no rate-limit slot is taken.",
+  },
+  insufficient_credits: {
+    status: 402,
+    title: "Not enough credits",
+    explanation:
+      "The key's monthly allowance holds fewer credits than the call costs. `credits_remaining` says what is left; the allowance renews at 00:00 UTC on the 1st of each month. Nothing is charged.",
+  },
+  vendor_api_tier_limit_exceeded: {
+    status: 402,
+    title: "Monthly call limit of this plan reached for this tool",
+    explanation:
+      "The key's plan caps how many calls of this tool it may make each month, and the cap is reached. Upgrade the plan or wait for the next month. Nothing is charged.",
+  },
+  tool_not_allowed: {
+    status: 403,
+    title: "This tool has no API surface",
+    explanation:
+      "The tool exists but the operator has not made it callable through the API. Nothing is charged.",
+  },
+  tool_not_found: {
+    status: 404,
+    title: "No tool with that slug",
+    explanation:
+      "No tool is registered under this slug. `GET /v1/tools/list` gives the catalog. Nothing is charged and no rate-limit slot is taken.",
+  },
+  not_found: {
+    status: 404,
+    title: "Not found",
+    explanation: "No resource lives at this path. Check the method and path against the API reference.",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    explanation:
+      "The path exists but does not accept this method. The `Allow` header lists the methods it does accept.",
+  },
+  payload_too_large: {
+    status: 413,
+    title: "Request body too large",
+    explanation:
+      "The request body is larger than the tool accepts (`limits.max_body_bytes` in `GET /v1/tool/{slug}`). Nothing is charged.",
+  },
+  unprocessable_input: {
+    status: 422,
+    title: "No result for this input",
+    explanation:
+      "The request is well formed but the tool cannot return a result for it; `detail` says why. The call is refunded: `credits_used` is 0.",
+  },
+  rate_limited: {
+    status: 429,
+    title: "Rate limit exceeded",
+    explanation:
+      "The key used every request of its per-minute window. Wait `retry_after` seconds (also in the `Retry-After` header) and retry. Nothing is charged.",
+  },
+  too_many_jobs: {
+    status: 429,
+    title: "Too many concurrent jobs",
+    explanation:
+      "Too many concurrent file-conversion jobs. This applies to the website only; API tools never return it.",
+  },
+  processing_error: {
+    status: 500,
+    title: "The tool failed to run",
+    explanation:
+      "The tool failed while running. The call is refunded (`credits_used` is 0). Retrying may succeed; if it keeps failing, report the `request_id`.",
+  },
+  internal_error: {
+    status: 500,
+    title: "Internal error",
+    explanation:
+      "Something failed inside the service. Any credits held for the call are refunded. Retry with backoff; if it persists, report the `request_id`.",
+  },
+  tool_disabled: {
+    status: 503,
+    title: "This tool is temporarily disabled",
+    explanation: "The operator has disabled this tool for now. Retry later. Nothing is charged.",
+  },
+  api_unconfigured: {
+    status: 503,
+    title: "The API is not configured",
+    explanation:
+      "The service has no database schema yet (the operator has to run `toolrun migrate`). Retry later. Nothing is charged.",
+  },
+  backend_unavailable: {
+    status: 503,
+    title: "A backend is unavailable",
+    explanation:
+      "The service cannot reach its database or rate-limit store right now. No tool ran and nothing is charged. Retry with backoff; the service recovers by itself when the backend returns.",
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(errorCatalog, value);
+}
+
+/** Members beyond the standard ones that some codes carry (section 2.4 of the interface). */
+export interface ProblemExtras {
+  fields?: Record<string, string> | string;
+  retry_after?: number;
+  credits_used?: number;
+  credits_remaining?: number;
+}
+
+export interface ApiErrorOptions {
+  readonly extras?: ProblemExtras;
+  /** Response headers the error needs (`Retry-After`, `Allow`, `WWW-Authenticate`...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly extras: ProblemExtras;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, detail?: string, options: ApiErrorOptions = {}) {
+    super(detail ?? errorCatalog[code].title, { cause: options.cause });
+    this.code = code;
+    this.status = errorCatalog[code].status;
+    this.title = errorCatalog[code].title;
+    this.detail = detail;
+    this.extras = options.extras ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export interface ProblemDocument extends ProblemExtras {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail?: string;
+  request_id?: string;
+}
+
+export function problemDocument(
+  error: ApiError,
+  docsUrl: string,
+  requestId: string | undefined,
+): ProblemDocument {
+  const problem: ProblemDocument = {
+    type: `${docsUrl}/errors/${error.code}`,
+    title: error.title,
+    status: error.status,
+    code: error.code,
+  };
+  if (error.detail !== undefined) problem.detail = error.detail;
+  if (requestId !== undefined) problem.request_id = requestId;
+  return { ...problem, ...error.extras };
+}

@@ -1,0 +1,146 @@
+/**
+ * The one path every tool call takes, from HTTP and from MCP: resolve the tool, check its size and
+ * switches, validate, reserve the credits, run the pure compute, then settle or refund. Pricing,
+ * metering and refunds live here only.
+ */
+import type { ApiKeyRecord } from "../ports/store.ts";
+import { UnprocessableInputError } from "../tools/tool.ts";
+import { callCost, monthlyAllowance, periodOf, planOf } from "./credits.ts";
+import type { CoreDeps } from "./deps.ts";
+import { ApiError } from "./errors.ts";
+import type { RegisteredTool } from "./registry.ts";
+import { FREE_PLAN_ID } from "./settings.ts";
+
+/** The request body, raw from HTTP or already parsed (MCP arguments) with its serialized size. */
+export type CallBody = { readonly raw: Buffer } | { readonly parsed: unknown; readonly bytes: number };
+
+export interface ToolCall {
+  readonly key: ApiKeyRecord;
+  readonly slug: string;
+  readonly body: CallBody;
+  readonly requestId: string;
+}
+
+export interface Envelope {
+  tool: string;
+  tool_version: string;
+  outputs: Record<string, unknown>;
+  credits_used: number;
+  credits_remaining: number | null;
+  request_id: string;
+}
+
+export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
+  const tool = deps.registry.get(slug);
+  if (!tool)
+    throw new ApiError("tool_not_found", `No tool is named "${slug}". GET /v1/tools/list lists them.`);
+  return tool;
+}
+
+export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelope> {
+  const tool = resolveTool(deps, call.slug);
+  const body = readBody(tool, call.body);
+  const switches = await deps.switches.of(tool);
+  if (!switches.enabled)
+    throw new ApiError("tool_disabled", `The tool "${tool.slug}" is temporarily disabled.`);
+  if (!switches.api)
+    throw new ApiError("tool_not_allowed", `The tool "${tool.slug}" is not available through the API.`);
+
+  const validation = tool.validate(body);
+  if (!validation.ok) {
+    throw new ApiError("validation_error", "The request body does not match the tool's input schema.", {
+      extras: { fields: validation.fields },
+    });
+  }
+
+  const { settings } = deps;
+  const plan = planOf(call.key, settings);
+  const allowance = settings.metering ? monthlyAllowance(call.key, plan) : null;
+  const credits = callCost(tool.weight, plan, settings);
+  const now = deps.now();
+  const callId = deps.newCallId();
+  const outcome = await deps.store.reserve({
+    callId,
+    requestId: call.requestId,
+    keyId: call.key.id,
+    tool: tool.slug,
+    period: periodOf(now).id,
+    credits,
+    allowance,
+    monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
+    at: now.toISOString(),
+  });
+  const remainingAfter = (used: number): number | null =>
+    allowance === null ? null : Math.max(0, allowance - used);
+  if (!outcome.ok) {
+    const remaining = remainingAfter(outcome.creditsUsed) ?? 0;
+    if (outcome.reason === "tier_limit") {
+      throw new ApiError(
+        "vendor_api_tier_limit_exceeded",
+        `The ${plan.label} plan allows ${tool.freeTierMonthlyCalls} calls of "${tool.slug}" per month, all used.`,
+        { extras: { credits_used: 0, credits_remaining: remaining } },
+      );
+    }
+    throw new ApiError(
+      "insufficient_credits",
+      `This call costs ${credits} credits and ${remaining} remain this month. The allowance renews on the 1st (UTC).`,
+      { extras: { credits_used: 0, credits_remaining: remaining } },
+    );
+  }
+
+  let outputs: Record<string, unknown>;
+  try {
+    outputs = tool.definition.run(validation.value);
+  } catch (error) {
+    await deps.store.refund(callId, error instanceof UnprocessableInputError ? 422 : 500);
+    const refunded: { credits_used: number; credits_remaining?: number } = { credits_used: 0 };
+    const remaining = remainingAfter(outcome.creditsUsed - credits);
+    if (remaining !== null) refunded.credits_remaining = remaining;
+    if (error instanceof UnprocessableInputError) {
+      throw new ApiError("unprocessable_input", error.message, { extras: refunded, cause: error });
+    }
+    throw new ApiError("processing_error", `The tool "${tool.slug}" failed to run. The call was refunded.`, {
+      extras: refunded,
+      cause: error,
+    });
+  }
+
+  try {
+    await deps.store.settle(callId, 200);
+  } catch (error) {
+    // A result is only delivered once its charge is recorded; otherwise the call is refunded.
+    await deps.store.refund(callId, 503).catch(() => undefined);
+    throw error;
+  }
+  return {
+    tool: tool.slug,
+    tool_version: tool.definition.version,
+    outputs,
+    credits_used: credits,
+    credits_remaining: remainingAfter(outcome.creditsUsed),
+    request_id: call.requestId,
+  };
+}
+
+function readBody(tool: RegisteredTool, body: CallBody): unknown {
+  const bytes = "raw" in body ? body.raw.length : body.bytes;
+  if (bytes > tool.maxBodyBytes) {
+    throw new ApiError(
+      "payload_too_large",
+      `The request body is ${bytes} bytes; "${tool.slug}" accepts at most ${tool.maxBodyBytes} bytes.`,
+    );
+  }
+  if (!("raw" in body)) return body.parsed;
+  if (body.raw.length === 0) throw malformed("The request body is empty; send a JSON object.");
+  try {
+    return JSON.parse(body.raw.toString("utf8"));
+  } catch (error) {
+    throw malformed(
+      `The request body is not valid JSON (${error instanceof Error ? error.message : "parse error"}).`,
+    );
+  }
+}
+
+function malformed(detail: string): ApiError {
+  return new ApiError("validation_error", detail);
+}

@@ -1,0 +1,39 @@
+/**
+ * What the core needs to know of the operator's configuration: plans, per-tool settings, metering.
+ * Built by src/config.ts from the environment and the optional JSON file.
+ */
+
+export interface Plan {
+  readonly id: string;
+  readonly label: string;
+  /** Requests per minute. */
+  readonly rpm: number;
+  readonly monthlyCredits: number;
+  /** Per-call minimum charge. */
+  readonly minCredits: number;
+}
+
+export interface ToolSettings {
+  readonly weight?: number;
+  readonly maxBodyBytes?: number;
+  readonly enabled?: boolean;
+  readonly api?: boolean;
+  /** Most calls a key on the `free` plan may make of this tool each month. */
+  readonly freeTierMonthlyCalls?: number;
+}
+
+export interface ServiceSettings {
+  readonly plans: Readonly<Record<string, Plan>>;
+  readonly tools: Readonly<Record<string, ToolSettings>>;
+  readonly metering: boolean;
+  readonly keyPrefix: string;
+  readonly docsUrl: string;
+}
+
+export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
+  free: { id: "free", label: "Free member", rpm: 60, monthlyCredits: 1000, minCredits: 2 },
+  builder: { id: "builder", label: "Builder", rpm: 300, monthlyCredits: 100_000, minCredits: 1 },
+};
+
+/** The plan whose keys `freeTierMonthlyCalls` applies to. */
+export const FREE_PLAN_ID = "free";
