@@ -1,0 +1,62 @@
+/**
+ * buildApp(deps): the Fastify application with every plugin and route. Reads no environment and
+ * never listens, so tests build it in-process and call it with `app.inject`.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { CoreDeps } from "./core/deps.ts";
+import { createReadiness, type Readiness } from "./core/readiness.ts";
+import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
+import { requestIdFrom } from "./http/request-id.ts";
+import { registerDocsRoutes } from "./http/routes/docs.ts";
+import { registerHealthRoutes } from "./http/routes/health.ts";
+import { registerAccountRoutes } from "./http/routes/me.ts";
+import { registerToolRoutes } from "./http/routes/tools.ts";
+
+export interface AppOptions {
+  /** Fastify's logger option: false in tests, pino options in production. */
+  readonly logger?: FastifyServerOptions["logger"];
+  /** Extra route registrations (the MCP endpoint) sharing the same deps and readiness. */
+  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
+}
+
+export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
+    requestIdHeader: false,
+    bodyLimit: deps.registry.maxBodyBytes,
+    return503OnClosing: true,
+  });
+  const { docsUrl } = deps.settings;
+  const readiness = createReadiness(deps.store, () => deps.now().getTime());
+
+  app.decorateRequest("apiKey", null);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // Bodies are kept raw: the pipeline checks each tool's own size limit before parsing JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+  registerProblemHandlers(app, docsUrl);
+  registerToolRoutes(app, deps, readiness);
+  registerAccountRoutes(app, deps, readiness);
+  registerHealthRoutes(app, deps);
+  registerDocsRoutes(app, docsUrl);
+  for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
+
+  const allowed: Record<string, string[]> = {
+    "/v1/tool/:slug": ["GET", "POST"],
+    "/v1/tools/list": ["GET"],
+    "/v1/tools/search": ["GET"],
+    "/v1/me/credits": ["GET"],
+    "/v1/me/usage": ["GET"],
+    "/healthz": ["GET"],
+    "/readyz": ["GET"],
+    "/docs": ["GET"],
+    "/docs/errors": ["GET"],
+    "/docs/errors/:code": ["GET"],
+  };
+  for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
+  return app;
+}

@@ -1,0 +1,34 @@
+/**
+ * Whether the store has its schema. Until it does, every API request answers 503
+ * `api_unconfigured`; once it has, the answer is remembered.
+ */
+import type { Store } from "../ports/store.ts";
+import { ApiError } from "./errors.ts";
+
+export interface Readiness {
+  check(): Promise<void>;
+}
+
+export function createReadiness(
+  store: Pick<Store, "isMigrated">,
+  now: () => number,
+  recheckMs = 1000,
+): Readiness {
+  let ready = false;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  return {
+    async check() {
+      if (ready) return;
+      if (now() - checkedAt >= recheckMs) {
+        checkedAt = now();
+        ready = await store.isMigrated();
+      }
+      if (!ready) {
+        throw new ApiError(
+          "api_unconfigured",
+          "The database schema is not there yet: the operator must run `toolrun migrate`.",
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * createDeps(config): picks the adapters the configuration names and builds the core's deps.
+ * The only module that imports adapters.
+ */
+import { randomUUID } from "node:crypto";
+import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
+import { createSqliteStore } from "./adapters/sqlite/store.ts";
+import type { Config } from "./config.ts";
+import type { CoreDeps } from "./core/deps.ts";
+import { keyPattern } from "./core/keys.ts";
+import { createToolRegistry } from "./core/registry.ts";
+import { createSwitchReader } from "./core/switches.ts";
+import type { RateLimiter } from "./ports/rate-limiter.ts";
+import type { Store } from "./ports/store.ts";
+import { tools } from "./tools/index.ts";
+
+export interface Deps extends CoreDeps {
+  close(): Promise<void>;
+}
+
+export interface DepsOverrides {
+  readonly now?: () => Date;
+}
+
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const { store, limiter } = await createBackends(config);
+  const now = overrides.now ?? (() => new Date());
+  return {
+    store,
+    limiter,
+    registry: createToolRegistry(tools, config.settings.tools),
+    switches: createSwitchReader(store, () => now().getTime()),
+    settings: config.settings,
+    keyPattern: keyPattern(config.settings.keyPrefix),
+    now,
+    newCallId: randomUUID,
+    async close() {
+      await Promise.allSettled([limiter.close(), store.close()]);
+    },
+  };
+}
+
+async function createBackends(config: Config): Promise<{ store: Store; limiter: RateLimiter }> {
+  if (config.database.kind === "sqlite") {
+    return { store: createSqliteStore(config.database.path), limiter: createMemoryRateLimiter() };
+  }
+  throw new Error("PostgreSQL is not wired yet");
+}

@@ -1,0 +1,94 @@
+/**
+ * `toolrun serve`: loadConfig -> createDeps -> buildApp -> listen, with the first-start bootstrap
+ * key, the sweeper that refunds calls abandoned by a dead process, and a graceful close.
+ */
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { createApiKey } from "./core/admin.ts";
+import { createDeps, type Deps } from "./deps.ts";
+
+/** A call still pending after this long belongs to a process that died: its credits go back. */
+const ABANDONED_AFTER_MS = 120_000;
+const SWEEP_EVERY_MS = 30_000;
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly deps: Deps;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  config: Config,
+  options: { migrate: boolean; out?: (line: string) => void } = { migrate: true },
+): Promise<RunningServer> {
+  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const deps = await createDeps(config);
+  try {
+    if (options.migrate || config.database.kind === "sqlite") await deps.store.migrate();
+    if ((await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
+      const { key } = await createApiKey(deps.store, config.settings, {
+        plan: "free",
+        name: "bootstrap",
+        monthlyAllowance: null,
+      });
+      out(bootstrapMessage(config, key));
+    }
+  } catch (error) {
+    await deps.close();
+    throw error;
+  }
+
+  const app = buildApp(deps, {
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
+    },
+  });
+  const sweep = () =>
+    deps.store
+      .refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
+      .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
+      .catch((error: unknown) => app.log.warn({ err: error }, "sweep of abandoned calls failed"));
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  sweeper.unref();
+  void sweep();
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  out(
+    `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
+  );
+
+  return {
+    app,
+    deps,
+    url,
+    async close() {
+      clearInterval(sweeper);
+      await app.close();
+      await deps.close();
+    },
+  };
+}
+
+function bootstrapMessage(config: Config, key: string): string {
+  return [
+    "",
+    "Created the first API key (plan: free, name: bootstrap). It is shown only this once:",
+    "",
+    `  ${key}`,
+    "",
+    "Try it:",
+    "",
+    `  curl -s ${config.publicUrl}/v1/tool/retaining-wall-pressure-calculator \\`,
+    `    -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
+    `    -d '{"height": 5, "unitWeight": 18, "frictionAngle": 30, "surcharge": 10}'`,
+    "",
+    "More keys: npx toolrun keys create --plan builder --name my-app",
+    "",
+  ].join("\n");
+}
