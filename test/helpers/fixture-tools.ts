@@ -1,0 +1,67 @@
+/**
+ * Small tools made for tests of the pipeline: their behaviour (ok, no answer, crash) is chosen by
+ * the input, so every path through invokeTool can be driven over HTTP and MCP.
+ */
+import { numberOrNumericString } from "../../src/tools/schema.ts";
+import { type AnyTool, type ToolDefinition, UnprocessableInputError } from "../../src/tools/tool.ts";
+
+interface EchoInput {
+  value: number;
+  mode?: "ok" | "unprocessable" | "crash";
+  note?: string;
+}
+
+export const echoTool: ToolDefinition<EchoInput, { value: number; doubled: number }> = {
+  slug: "echo",
+  name: "Echo",
+  description: "Returns the number it is given, doubled. Made for tests.",
+  keywords: ["test", "double"],
+  version: "2.1.0",
+  defaults: { weight: 3, maxBodyBytes: 256 },
+  inputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    additionalProperties: false,
+    required: ["value"],
+    properties: {
+      value: numberOrNumericString({ title: "Value", minimum: 0, maximum: 100 }),
+      mode: { type: "string", enum: ["ok", "unprocessable", "crash"] },
+      note: { type: "string", maxLength: 200 },
+    },
+  },
+  outputSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["value", "doubled"],
+    properties: { value: { type: "number" }, doubled: { type: "number" } },
+  },
+  examples: [{ title: "Double 21", input: { value: 21 } }],
+  run(input) {
+    if (input.mode === "unprocessable") throw new UnprocessableInputError("Echo has no answer in this mode.");
+    if (input.mode === "crash") throw new Error("secret internal detail");
+    return { value: input.value, doubled: input.value * 2 };
+  },
+};
+
+export const heavyTool: ToolDefinition<{ text: string }, { length: number }> = {
+  slug: "heavy-text",
+  name: "Heavy Text Counter",
+  description: "Counts characters of a long text. Made for tests.",
+  keywords: ["length"],
+  version: "1.0.0",
+  defaults: { weight: 5, maxBodyBytes: 4096 },
+  inputSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["text"],
+    properties: { text: { type: "string" } },
+  },
+  outputSchema: { type: "object", properties: { length: { type: "integer" } } },
+  examples: [],
+  run: (input) => ({ length: [...input.text].length }),
+};
+
+export const fixtureTools: readonly AnyTool[] = [
+  echoTool as unknown as AnyTool,
+  heavyTool as unknown as AnyTool,
+];
