@@ -16,13 +16,18 @@ export function createReadiness(
 ): Readiness {
   let ready = false;
   let checkedAt = Number.NEGATIVE_INFINITY;
+  let inFlight: Promise<boolean> | null = null;
   return {
     async check() {
       if (ready) return;
-      if (now() - checkedAt >= recheckMs) {
+      if (inFlight === null && now() - checkedAt >= recheckMs) {
         checkedAt = now();
-        ready = await store.isMigrated();
+        // Requests arriving meanwhile wait for this one answer instead of guessing.
+        inFlight = store.isMigrated().finally(() => {
+          inFlight = null;
+        });
       }
+      if (inFlight !== null) ready = await inFlight;
       if (!ready) {
         throw new ApiError(
           "api_unconfigured",

@@ -1,0 +1,99 @@
+/**
+ * The auth failures every keyed endpoint shares: each answers 401 `invalid_api_key` with
+ * `WWW-Authenticate: Bearer`, and none of them takes a rate-limit slot.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { rotateApiKey } from "../../src/core/admin.ts";
+import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+
+const KEYED_ENDPOINTS = [
+  { method: "POST", url: "/v1/tool/echo", payload: { value: 1 } },
+  { method: "GET", url: "/v1/tool/echo" },
+  { method: "GET", url: "/v1/tools/list" },
+  { method: "GET", url: "/v1/tools/search?q=echo" },
+  { method: "GET", url: "/v1/me/credits" },
+  { method: "GET", url: "/v1/me/usage" },
+] as const;
+
+describe("security: authentication on every keyed endpoint", () => {
+  let t: TestApp;
+  const cases: [string, () => Promise<Record<string, string>>][] = [];
+
+  before(async () => {
+    t = await createTestApp({
+      plans: { free: { id: "free", label: "Free", rpm: 3, monthlyCredits: 100, minCredits: 2 } },
+    });
+    const revoked = await t.key();
+    const revokedRecord = (await t.store.listKeys()).at(-1);
+    assert.ok(revokedRecord);
+    await t.store.revokeKey(revokedRecord.id, "2026-11-15T00:00:00.000Z");
+    const rotatedAway = await t.key();
+    const rotatedRecord = (await t.store.listKeys()).at(-1);
+    assert.ok(rotatedRecord);
+    await rotateApiKey(t.store, t.deps.settings, rotatedRecord.id);
+    cases.push(
+      ["no Authorization header", async () => ({})],
+      ["an empty Authorization header", async () => ({ authorization: "" })],
+      [
+        "a non-Bearer scheme",
+        async () => ({ authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }),
+      ],
+      ["a malformed key", async () => bearer("tr_live_short")],
+      ["another prefix", async () => bearer(`tr_test_${"a".repeat(32)}`)],
+      ["an unknown key", async () => bearer(`tr_live_${"A".repeat(32)}`)],
+      ["a revoked key", async () => bearer(revoked)],
+      ["a rotated-away key", async () => bearer(rotatedAway)],
+    );
+  });
+  after(() => t.close());
+
+  for (const endpoint of KEYED_ENDPOINTS) {
+    it(`${endpoint.method} ${endpoint.url} refuses every bad credential with 401`, async () => {
+      for (const [label, headers] of cases) {
+        const res = await t.app.inject({
+          method: endpoint.method,
+          url: endpoint.url,
+          headers: json(await headers()),
+          payload: "payload" in endpoint ? endpoint.payload : undefined,
+        });
+        assert.equal(res.statusCode, 401, `${label}: ${res.body}`);
+        assert.equal(res.headers["www-authenticate"], 'Bearer realm="toolrun"', label);
+        assert.equal(res.headers.ratelimit, undefined, label);
+        const body = res.json();
+        assert.equal(body.code, "invalid_api_key", label);
+        assert.match(body.detail, /Authorization: Bearer <API_KEY>/, label);
+      }
+    });
+  }
+
+  it("takes no slot for refused credentials: a good key still has its whole window", async () => {
+    const good = await t.key();
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(good) });
+      assert.equal(res.statusCode, 200);
+    }
+    const fourth = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(good) });
+    assert.equal(fourth.statusCode, 429);
+  });
+
+  it("the new secret of a rotated key works and keeps the account's balance", async () => {
+    const original = await t.key("free");
+    await t.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(original)),
+      payload: { value: 1 },
+    });
+    const record = (await t.store.listKeys()).at(-1);
+    assert.ok(record);
+    const rotated = await rotateApiKey(t.store, t.deps.settings, record.id);
+    const credits = await t.app.inject({
+      method: "GET",
+      url: "/v1/me/credits",
+      headers: bearer(rotated.key),
+    });
+    assert.equal(credits.statusCode, 200);
+    assert.equal(credits.json().credits_used, 3);
+  });
+});
