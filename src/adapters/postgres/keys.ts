@@ -1,0 +1,91 @@
+/**
+ * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a
+ * hash names at most one key). Boundary: the `api_keys` table only.
+ */
+import type { Pool } from "pg";
+import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
+import { run, statement } from "./db.ts";
+
+interface KeyRow {
+  id: string;
+  name: string;
+  plan: string;
+  display_prefix: string;
+  monthly_allowance: number | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at";
+
+const INSERT = statement(
+  "key_insert",
+  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+);
+const BY_HASH = statement("key_by_hash", `SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1`);
+const BY_ID = statement("key_by_id", `SELECT ${COLUMNS} FROM api_keys WHERE id = $1`);
+const LIST = statement("key_list", `SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
+const COUNT = statement("key_count", "SELECT count(*)::integer AS n FROM api_keys");
+const REVOKE = statement(
+  "key_revoke",
+  "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id",
+);
+const ROTATE = statement(
+  "key_rotate",
+  `UPDATE api_keys SET secret_hash = $2, display_prefix = $3
+   WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
+);
+const SET_PLAN = statement("key_set_plan", "UPDATE api_keys SET plan = $2 WHERE id = $1 RETURNING id");
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    displayPrefix: row.display_prefix,
+    monthlyAllowance: row.monthly_allowance,
+    createdAt: row.created_at.toISOString(),
+    revokedAt: row.revoked_at === null ? null : row.revoked_at.toISOString(),
+  };
+}
+
+export function createKeyStore(pool: Pool): KeyStore {
+  return {
+    async createKey(key: NewApiKey) {
+      await run(pool, INSERT, [
+        key.id,
+        key.name,
+        key.plan,
+        key.secretHash,
+        key.displayPrefix,
+        key.monthlyAllowance,
+        key.createdAt,
+      ]);
+    },
+    async findKeyByHash(secretHash) {
+      const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
+      return row ? toRecord(row) : null;
+    },
+    async getKey(id) {
+      const [row] = await run<KeyRow>(pool, BY_ID, [id]);
+      return row ? toRecord(row) : null;
+    },
+    async listKeys() {
+      return (await run<KeyRow>(pool, LIST, [])).map(toRecord);
+    },
+    async countKeys() {
+      const [row] = await run<{ n: number }>(pool, COUNT, []);
+      return row?.n ?? 0;
+    },
+    async revokeKey(id, at) {
+      return (await run(pool, REVOKE, [id, at])).length === 1;
+    },
+    async rotateKey(id, secretHash, displayPrefix) {
+      return (await run(pool, ROTATE, [id, secretHash, displayPrefix])).length === 1;
+    },
+    async setPlan(id, plan) {
+      return (await run(pool, SET_PLAN, [id, plan])).length === 1;
+    },
+  };
+}

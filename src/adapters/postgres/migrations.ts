@@ -1,0 +1,87 @@
+/**
+ * Versioned schema migrations: `migrations/NNNN_name.sql`, applied in order, each recorded in
+ * `schema_migrations`. Boundary: schema only; no data access for the ports.
+ *
+ * migrate() runs everything in one transaction holding a transaction-level advisory lock, so
+ * several processes starting at once apply each migration exactly once and a failure leaves no
+ * half-applied schema (PostgreSQL DDL is transactional).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import type { Pool } from "pg";
+import { transaction } from "./db.ts";
+import { isMissingSchema, toPortError } from "./errors.ts";
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const DIRECTORY = new URL("./migrations/", import.meta.url);
+const FILE = /^(\d+)_([a-z0-9_]+)\.sql$/;
+
+let cached: readonly Migration[] | undefined;
+
+/** The migrations this code ships, oldest first. */
+export function migrations(): readonly Migration[] {
+  if (cached) return cached;
+  const found: Migration[] = [];
+  for (const file of readdirSync(DIRECTORY)) {
+    const match = FILE.exec(file);
+    if (!match?.[1] || !match[2]) continue;
+    found.push({
+      version: Number(match[1]),
+      name: match[2],
+      sql: readFileSync(new URL(file, DIRECTORY), "utf8"),
+    });
+  }
+  found.sort((a, b) => a.version - b.version);
+  cached = found;
+  return found;
+}
+
+export async function migrate(pool: Pool, schema: string): Promise<void> {
+  await transaction(pool, async (client) => {
+    // One lock per schema: concurrent migrators of the same schema queue here; others do not wait.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`toolrun:migrate:${schema}`]);
+    // Checked first because CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege on the
+    // database even when the schema exists (a locked-down role owning only `public`). Under the lock,
+    // so two migrators never both try to create it.
+    const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version    integer PRIMARY KEY,
+         name       text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const applied = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
+    const done = new Set(applied.rows.map((row) => row.version));
+    for (const migration of migrations()) {
+      if (done.has(migration.version)) continue;
+      // No parameters: sent as a simple query, so a file may hold several statements.
+      await client.query(migration.sql);
+      await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+    }
+  });
+}
+
+/**
+ * True when every migration this code ships has been applied. A database migrated further by a
+ * newer release also counts (migrations are additive, so rolling deploys keep working).
+ */
+export async function isMigrated(pool: Pool): Promise<boolean> {
+  let versions: Set<number>;
+  try {
+    const result = await pool.query<{ version: number }>("SELECT version FROM schema_migrations");
+    versions = new Set(result.rows.map((row) => row.version));
+  } catch (err) {
+    if (isMissingSchema(err)) return false;
+    throw toPortError("database", err);
+  }
+  return migrations().every((m) => versions.has(m.version));
+}

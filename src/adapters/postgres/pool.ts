@@ -1,0 +1,53 @@
+/**
+ * One `pg` Pool configured for toolrun: the schema on every connection's search_path, bounded
+ * connect time, and idle-client errors absorbed so a database restart never crashes the process.
+ * Boundary: connection setup only; statements live in the store and limiter modules.
+ * The store and the PostgreSQL rate limiter can share one pool (see rate-limiter.ts).
+ */
+import { Pool } from "pg";
+
+export interface PostgresConnectionOptions {
+  /** `postgres://user@host:port/db` */
+  readonly url: string;
+  /** Most connections held at once (default 10). */
+  readonly poolSize?: number;
+  /** Schema for every table (default `public`); tests use a throwaway one. Plain identifiers only. */
+  readonly schema?: string;
+  /** How long to wait for a new connection before failing with BackendUnavailableError (default 5000). */
+  readonly connectTimeoutMs?: number;
+  /** `application_name` shown in pg_stat_activity (default `toolrun`). */
+  readonly applicationName?: string;
+  /**
+   * Receives errors of idle connections (the server restarted or killed them). The pool drops such
+   * connections and opens new ones on demand; this is for logging only.
+   */
+  readonly onError?: (err: Error) => void;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export function schemaName(options: Pick<PostgresConnectionOptions, "schema">): string {
+  const schema = options.schema ?? "public";
+  // The name goes into a startup option and DDL unquoted, so only plain identifiers are accepted.
+  if (!IDENTIFIER.test(schema)) throw new TypeError(`invalid PostgreSQL schema name: ${schema}`);
+  return schema;
+}
+
+/** Creates a pool; it connects lazily, so a database that is down does not stop start-up. */
+export function createPostgresPool(options: PostgresConnectionOptions): Pool {
+  const schema = schemaName(options);
+  const pool = new Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    application_name: options.applicationName ?? "toolrun",
+    // Sent in the startup packet: every connection, including ones re-opened after an outage, gets
+    // the schema without an extra round trip or a race with the first query.
+    options: `-c search_path=${schema}`,
+  });
+  // Without a listener, an idle client's error (server restart, pg_terminate_backend) is thrown
+  // from the EventEmitter and kills the process. pg-pool already removes the broken client.
+  const onError = options.onError ?? (() => {});
+  pool.on("error", (err) => onError(err));
+  return pool;
+}

@@ -1,0 +1,50 @@
+/**
+ * The Store port on PostgreSQL, for running several instances against one database.
+ * Boundary: assembles keys.ts, ledger.ts, usage.ts, switches.ts and migrations.ts over one pool.
+ *
+ * The returned store exposes its `pool` so deps.ts can hand the same connections to
+ * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
+ */
+import type { Pool } from "pg";
+import type { Store } from "../../ports/store.ts";
+import { run, statement } from "./db.ts";
+import { createKeyStore } from "./keys.ts";
+import { createLedger } from "./ledger.ts";
+import { isMigrated, migrate } from "./migrations.ts";
+import { createPostgresPool, type PostgresConnectionOptions, schemaName } from "./pool.ts";
+import { createSwitchStore } from "./switches.ts";
+
+export type PostgresStoreOptions = PostgresConnectionOptions;
+
+export interface PostgresStore extends Store {
+  /** The store's pool, to share with createPostgresRateLimiter; ended by close(). */
+  readonly pool: Pool;
+}
+
+const PING = statement("ping", "SELECT 1");
+
+/**
+ * Creates the store without connecting: a database that is down makes calls fail with
+ * BackendUnavailableError (and recover when it returns) instead of stopping start-up.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const schema = schemaName(options);
+  const pool = createPostgresPool(options);
+  let closed: Promise<void> | undefined;
+  return {
+    pool,
+    ...createKeyStore(pool),
+    ...createLedger(pool),
+    ...createSwitchStore(pool),
+    migrate: () => migrate(pool, schema),
+    isMigrated: () => isMigrated(pool),
+    async ping() {
+      await run(pool, PING, []);
+    },
+    close() {
+      // Idempotent: deps and tests may both close it.
+      closed ??= pool.end();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The RateLimiter port on Redis, shared by every instance: one Lua script per hit does INCR and,
+ * on the window's first hit, PEXPIRE, atomically (never read-then-write). Keys are
+ * `${prefix}rl:${key}:${windowStartMs}` and expire at the window's end plus a small margin.
+ *
+ * Failure behaviour: fail fast and heal. When Redis is down a hit rejects within about
+ * `commandTimeoutMs` with BackendUnavailableError("rate-limiter"); ioredis keeps reconnecting
+ * (backoff capped at 1 s) and hits succeed again once Redis is back. A hit whose connection
+ * drops is never replayed after reconnecting (maxRetriesPerRequest 0), since it may already
+ * have been counted.
+ */
+import { Redis } from "ioredis";
+import { BackendUnavailableError } from "../../ports/errors.ts";
+import type { RateLimiter } from "../../ports/rate-limiter.ts";
+
+export interface RedisRateLimiterOptions {
+  /** `redis://[user:pass@]host:port[/db]` */
+  readonly url: string;
+  /** Prepended to every key (default `toolrun:`); tests use a unique one. */
+  readonly prefix?: string;
+  /** Longest wait for one hit, including while reconnecting (default 1000). */
+  readonly commandTimeoutMs?: number;
+  /** Shown in CLIENT LIST (default `toolrun-rate-limiter`). */
+  readonly connectionName?: string;
+  /** Receives connection errors while ioredis reconnects; for logging only. */
+  readonly onError?: (err: Error) => void;
+}
+
+/** Kept past the window's end so a hit from a slightly slow clock still finds its count. */
+const EXPIRY_MARGIN_MS = 1_000;
+
+// KEYS[1] the window's key; ARGV[1] its time to live in ms. The TTL is computed by the caller from
+// the same clock that chose the window, so Redis's own clock does not matter.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return count
+`;
+
+/** ioredis adds `rateLimitHit` from defineCommand (EVALSHA, falling back to EVAL once). */
+type ScriptedRedis = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<number> };
+
+export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+  const prefix = options.prefix ?? "toolrun:";
+  const redis = new Redis(options.url, {
+    connectionName: options.connectionName ?? "toolrun-rate-limiter",
+    // Commands issued while (re)connecting wait in the offline queue, bounded by commandTimeout and
+    // flushed with an error at every failed reconnect: start-up does not fail, outages fail fast.
+    commandTimeout: options.commandTimeoutMs ?? 1_000,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    // How long close() waits for the socket to shut before destroying it. ioredis also arms this
+    // timer for a socket that is already gone (Redis down), which would hold the process open.
+    disconnectTimeout: 200,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  }) as ScriptedRedis;
+  redis.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+  // Without a listener ioredis prints every reconnect failure; the errors reach callers anyway.
+  const onError = options.onError ?? (() => {});
+  redis.on("error", (err: Error) => onError(err));
+
+  async function call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (err) {
+      // Every failure here (connection, timeout, LOADING, READONLY after a failover) means the
+      // limiter cannot answer now; the core turns it into a 503.
+      throw new BackendUnavailableError("rate-limiter", err);
+    }
+  }
+
+  return {
+    hit(key, windowStartMs, windowMs) {
+      const ttlMs = Math.max(windowStartMs + windowMs - Date.now(), 0) + EXPIRY_MARGIN_MS;
+      return call(() => redis.rateLimitHit(`${prefix}rl:${key}:${windowStartMs}`, Math.ceil(ttlMs)));
+    },
+    async ping() {
+      await call(() => redis.ping());
+    },
+    async close() {
+      if (redis.status === "end") return;
+      try {
+        await redis.quit();
+      } catch {
+        // Redis is unreachable: drop the socket and stop reconnecting.
+        redis.disconnect();
+      }
+    },
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The PostgreSQL Store: the shared contract (pool of 10, as in production) plus what only this
+ * adapter has: migrations, schema-not-ready and connection failures, recovery of the pool.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
+import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
+import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
+import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
+import { adminQuery, dropSchema, uniqueSchema } from "./postgres-fixture.ts";
+
+// Nothing listens on port 1: the connection is refused at once.
+const CLOSED = "postgres://postgres@127.0.0.1:1/test";
+
+describe("PostgreSQL store without a database", () => {
+  it("rejects every call with BackendUnavailableError, quickly", async () => {
+    const store = await createPostgresStore({ url: CLOSED, connectTimeoutMs: 1000 });
+    try {
+      const started = Date.now();
+      const calls: [string, () => Promise<unknown>][] = [
+        ["getKey", () => store.getKey("k")],
+        ["reserve", () => store.reserve(reservation("k"))],
+        ["usage", () => store.usage({ keyId: "k", period: "2026-11", limit: 1, cursor: null })],
+        ["refund", () => store.refund("c", 422)],
+        ["migrate", () => store.migrate()],
+        ["isMigrated", () => store.isMigrated()],
+        ["ping", () => store.ping()],
+      ];
+      for (const [name, call] of calls) {
+        await assert.rejects(call(), BackendUnavailableError, name);
+      }
+      assert.ok(Date.now() - started < 3000, "failed fast");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses a schema name it cannot put in SQL safely", async () => {
+    await assert.rejects(createPostgresStore({ url: CLOSED, schema: "x; DROP TABLE y" }), TypeError);
+  });
+});
+
+const db = testDatabaseUrl();
+if (db.url === undefined) {
+  it("PostgreSQL store", { skip: db.skip }, () => {});
+} else {
+  const url = db.url;
+
+  describeStoreContract("postgres", async () => {
+    const schema = uniqueSchema();
+    const store = await createPostgresStore({ url, schema, poolSize: 10 });
+    await store.migrate();
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await dropSchema(url, schema);
+      },
+    };
+  });
+
+  describe("PostgreSQL store", () => {
+    it("is not migrated on a fresh schema, and its calls reject with SchemaNotReadyError", async () => {
+      const schema = uniqueSchema();
+      await adminQuery(url, `CREATE SCHEMA ${schema}`);
+      const store = await createPostgresStore({ url, schema });
+      try {
+        assert.equal(await store.isMigrated(), false);
+        await assert.rejects(store.creditsUsed("k", "2026-11"), SchemaNotReadyError);
+        await assert.rejects(store.reserve(reservation("k")), SchemaNotReadyError);
+        await assert.rejects(store.findKeyByHash("h"), SchemaNotReadyError);
+        await store.ping();
+        // The same pool works once the schema is there (no stale prepared statement).
+        await store.migrate();
+        assert.equal(await store.isMigrated(), true);
+        assert.equal(await store.creditsUsed("k", "2026-11"), 0);
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("creates a missing schema, and concurrent migrators apply each version once", async () => {
+      const schema = uniqueSchema();
+      const stores = await Promise.all(
+        Array.from({ length: 4 }, () => createPostgresStore({ url, schema, poolSize: 2 })),
+      );
+      try {
+        await Promise.all(stores.map((s) => s.migrate()));
+        const rows = await adminQuery(
+          url,
+          `SELECT version FROM ${schema}.schema_migrations ORDER BY version`,
+        );
+        assert.deepEqual(rows, [{ version: 1 }, { version: 2 }]);
+        for (const s of stores) assert.equal(await s.isMigrated(), true);
+      } finally {
+        await Promise.all(stores.map((s) => s.close()));
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("stores only the secret's hash, under a unique constraint", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema });
+      try {
+        await store.migrate();
+        const key = newKey();
+        await store.createKey(key);
+        await assert.rejects(store.createKey(newKey({ secretHash: key.secretHash })), /unique/i);
+        const columns = await adminQuery(
+          url,
+          "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'api_keys'",
+          [schema],
+        );
+        const names = columns.map((c) => (c as { column_name: string }).column_name);
+        assert.ok(names.includes("secret_hash"));
+        assert.ok(!names.some((n) => n === "secret" || n === "key"));
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("two instances on one database never overspend, and refunds interleave without deadlock", async () => {
+      const schema = uniqueSchema();
+      const a = await createPostgresStore({ url, schema, poolSize: 10 });
+      const b = await createPostgresStore({ url, schema, poolSize: 10 });
+      try {
+        await a.migrate();
+        const key = newKey();
+        await a.createKey(key);
+        const limits = { credits: 3, allowance: 100, monthlyCallCap: 40 };
+        const outcomes = await Promise.all(
+          Array.from({ length: 60 }, async (_, i) => {
+            const store = i % 2 === 0 ? a : b;
+            const r = reservation(key.id, { ...limits, tool: i % 3 === 0 ? "calc" : "inspect" });
+            const outcome = await store.reserve(r);
+            // Every third admitted call is refunded at once, freeing room for others.
+            if (outcome.ok && i % 3 === 0) await (i % 2 === 0 ? b : a).refund(r.callId, 422);
+            else if (outcome.ok) await store.settle(r.callId, 200);
+            return outcome;
+          }),
+        );
+        const used = await a.creditsUsed(key.id, "2026-11");
+        assert.ok(used <= 100, `used ${used}`);
+        const report = await b.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(report.creditsUsed, used);
+        assert.equal(report.calls, outcomes.filter((o) => o.ok).length);
+        const charged = report.recent.filter((c) => c.status === "charged");
+        assert.equal(
+          charged.reduce((sum, c) => sum + c.credits, 0),
+          used,
+        );
+        assert.equal(
+          report.byTool.reduce((sum, t) => sum + t.credits, 0),
+          used,
+        );
+      } finally {
+        await a.close();
+        await b.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("rejects a cursor it did not issue", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema });
+      try {
+        await store.migrate();
+        await assert.rejects(
+          store.usage({ keyId: "k", period: "2026-11", limit: 5, cursor: "not-a-seq" }),
+          RangeError,
+        );
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("survives the server killing its connections, and carries on", async () => {
+      const schema = uniqueSchema();
+      const applicationName = uniqueName("toolrun_test");
+      const idleErrors: Error[] = [];
+      const store = await createPostgresStore({
+        url,
+        schema,
+        applicationName,
+        poolSize: 3,
+        onError: (err) => idleErrors.push(err),
+      });
+      try {
+        await store.migrate();
+        // Open several connections, then leave them idle in the pool.
+        await Promise.all([store.ping(), store.ping(), store.ping()]);
+        const killed = await adminQuery(
+          url,
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+          [applicationName],
+        );
+        assert.ok(killed.length >= 1);
+        // The idle clients' errors reach the pool's listener instead of crashing the process.
+        for (let i = 0; i < 50 && idleErrors.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.ok(idleErrors.length >= 1, "idle client errors are reported to onError");
+        await store.ping();
+        assert.equal(await store.isMigrated(), true);
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+  });
+}
