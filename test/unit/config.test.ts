@@ -1,0 +1,153 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+
+describe("loadConfig", () => {
+  it("gives the documented defaults", () => {
+    const config = loadConfig({});
+    assert.equal(config.host, "127.0.0.1");
+    assert.equal(config.port, 8080);
+    assert.deepEqual(config.database, { kind: "sqlite", path: "./data/toolrun.db" });
+    assert.equal(config.redisUrl, null);
+    assert.equal(config.publicUrl, "http://127.0.0.1:8080");
+    assert.equal(config.settings.docsUrl, "http://127.0.0.1:8080/docs");
+    assert.equal(config.settings.keyPrefix, "tr_live");
+    assert.equal(config.settings.metering, true);
+    assert.equal(config.logLevel, "info");
+    assert.deepEqual(config.settings.plans.free, {
+      id: "free",
+      label: "Free member",
+      rpm: 60,
+      monthlyCredits: 1000,
+      minCredits: 2,
+    });
+    assert.deepEqual(config.settings.plans.builder, {
+      id: "builder",
+      label: "Builder",
+      rpm: 300,
+      monthlyCredits: 100_000,
+      minCredits: 1,
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      HOST: "0.0.0.0",
+      PORT: "9000",
+      TOOLRUN_DATABASE: "postgres://u@db:5432/toolrun",
+      TOOLRUN_DATABASE_POOL_SIZE: "20",
+      TOOLRUN_REDIS_URL: "redis://cache:6379",
+      TOOLRUN_METERING: "off",
+      TOOLRUN_PUBLIC_URL: "https://api.example.com/",
+      TOOLRUN_KEY_PREFIX: "acme_live",
+      LOG_LEVEL: "debug",
+    });
+    assert.deepEqual(config.database, {
+      kind: "postgres",
+      url: "postgres://u@db:5432/toolrun",
+      poolSize: 20,
+    });
+    assert.equal(config.redisUrl, "redis://cache:6379");
+    assert.equal(config.settings.metering, false);
+    assert.equal(config.publicUrl, "https://api.example.com");
+    assert.equal(config.settings.docsUrl, "https://api.example.com/docs");
+    assert.equal(config.settings.keyPrefix, "acme_live");
+    assert.equal(config.port, 9000);
+  });
+
+  it("names every bad variable at once", () => {
+    try {
+      loadConfig({
+        PORT: "eighty",
+        TOOLRUN_DATABASE: "mysql://x",
+        TOOLRUN_REDIS_URL: "localhost:6379",
+        TOOLRUN_METERING: "sometimes",
+        TOOLRUN_PUBLIC_URL: "ftp://x",
+        TOOLRUN_KEY_PREFIX: "bad prefix!",
+        LOG_LEVEL: "loud",
+      });
+      assert.fail("expected a ConfigError");
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      const names = [
+        "PORT",
+        "TOOLRUN_DATABASE",
+        "TOOLRUN_REDIS_URL",
+        "TOOLRUN_METERING",
+        "TOOLRUN_PUBLIC_URL",
+        "TOOLRUN_KEY_PREFIX",
+        "LOG_LEVEL",
+      ];
+      assert.equal(error.problems.length, names.length, error.message);
+      for (const name of names)
+        assert.ok(
+          error.problems.some((p) => p.startsWith(name)),
+          `${name} missing from ${error.message}`,
+        );
+    }
+  });
+
+  it("applies the configuration file and rejects its mistakes by name", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-config-"));
+    try {
+      const good = join(dir, "good.json");
+      writeFileSync(
+        good,
+        JSON.stringify({
+          plans: {
+            free: { rpm: 10 },
+            team: { rpm: 600, monthlyCredits: 500000, minCredits: 1, label: "Team" },
+          },
+          tools: { echo: { weight: 7, enabled: false, freeTierMonthlyCalls: 3 } },
+        }),
+      );
+      const config = loadConfig({ TOOLRUN_CONFIG: good }, ["echo"]);
+      assert.deepEqual(config.settings.plans.free, {
+        id: "free",
+        label: "Free member",
+        rpm: 10,
+        monthlyCredits: 1000,
+        minCredits: 2,
+      });
+      assert.equal(config.settings.plans.team?.monthlyCredits, 500000);
+      assert.deepEqual(config.settings.tools.echo, { weight: 7, enabled: false, freeTierMonthlyCalls: 3 });
+
+      const bad = join(dir, "bad.json");
+      writeFileSync(
+        bad,
+        JSON.stringify({
+          plans: { free: { rpm: -1 }, gold: { rpm: 5 } },
+          tools: { nope: {}, echo: { weight: "x", api: 1 } },
+          extra: 1,
+        }),
+      );
+      assert.throws(
+        () => loadConfig({ TOOLRUN_CONFIG: bad }, ["echo"]),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          const text = error.problems.join("\n");
+          for (const part of [
+            'unknown member "extra"',
+            "plans.free.rpm",
+            "plans.gold",
+            "tools.nope",
+            "tools.echo.weight",
+            "tools.echo.api",
+          ]) {
+            assert.ok(text.includes(part), `${part} missing from:\n${text}`);
+          }
+          return true;
+        },
+      );
+      assert.throws(
+        () => loadConfig({ TOOLRUN_CONFIG: join(dir, "missing.json") }),
+        /TOOLRUN_CONFIG: cannot read/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
