@@ -74,6 +74,19 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
 
+  const allowedOrigins = [new URL(isHttpUrl(publicUrl) ? publicUrl : "http://127.0.0.1").origin];
+  for (const origin of (value("TOOLRUN_ALLOWED_ORIGINS") ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    if (isHttpUrl(origin) && new URL(origin).origin === origin.replace(/\/+$/, ""))
+      allowedOrigins.push(new URL(origin).origin);
+    else
+      problems.push(
+        `TOOLRUN_ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com, got "${origin}"`,
+      );
+  }
+
   const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -84,7 +97,14 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     redisUrl,
     publicUrl,
     logLevel,
-    settings: { plans: file.plans, tools: file.tools, metering, keyPrefix, docsUrl: `${publicUrl}/docs` },
+    settings: {
+      plans: file.plans,
+      tools: file.tools,
+      metering,
+      keyPrefix,
+      docsUrl: `${publicUrl}/docs`,
+      allowedOrigins: [...new Set(allowedOrigins)],
+    },
   };
 }
 

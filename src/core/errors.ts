@@ -41,6 +41,12 @@ export const errorCatalog = {
     explanation:
       "The tool exists but the operator has not made it callable through the API. Nothing is charged.",
   },
+  origin_not_allowed: {
+    status: 403,
+    title: "Origin not allowed",
+    explanation:
+      "The request came from a browser page whose origin the operator has not allowed (`TOOLRUN_ALLOWED_ORIGINS`). This protects the MCP endpoint against DNS rebinding. Nothing is charged and no rate-limit slot is taken.",
+  },
   tool_not_found: {
     status: 404,
     title: "No tool with that slug",

@@ -28,6 +28,8 @@ export interface ServiceSettings {
   readonly metering: boolean;
   readonly keyPrefix: string;
   readonly docsUrl: string;
+  /** Browser origins allowed to call the MCP endpoint (DNS-rebinding protection). */
+  readonly allowedOrigins: readonly string[];
 }
 
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {

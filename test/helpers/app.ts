@@ -78,6 +78,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     metering: options.metering ?? true,
     keyPrefix: "tr_live",
     docsUrl: DOCS_URL,
+    allowedOrigins: ["http://toolrun.test"],
   };
   const deps: CoreDeps = {
     store,

@@ -17,6 +17,7 @@ describe("loadConfig", () => {
     assert.equal(config.settings.keyPrefix, "tr_live");
     assert.equal(config.settings.metering, true);
     assert.equal(config.logLevel, "info");
+    assert.deepEqual(config.settings.allowedOrigins, ["http://127.0.0.1:8080"]);
     assert.deepEqual(config.settings.plans.free, {
       id: "free",
       label: "Free member",
@@ -56,6 +57,15 @@ describe("loadConfig", () => {
     assert.equal(config.settings.docsUrl, "https://api.example.com/docs");
     assert.equal(config.settings.keyPrefix, "acme_live");
     assert.equal(config.port, 9000);
+    assert.deepEqual(
+      loadConfig({ TOOLRUN_ALLOWED_ORIGINS: "https://a.example, http://localhost:3000" }).settings
+        .allowedOrigins,
+      ["http://127.0.0.1:8080", "https://a.example", "http://localhost:3000"],
+    );
+    assert.throws(
+      () => loadConfig({ TOOLRUN_ALLOWED_ORIGINS: "https://a.example/path" }),
+      /TOOLRUN_ALLOWED_ORIGINS/,
+    );
   });
 
   it("names every bad variable at once", () => {
