@@ -48,7 +48,7 @@ describe("toolrun CLI", () => {
         headers: { authorization: `Bearer ${key.key}` },
       });
       assert.equal(res.status, 200);
-      const credits = await res.json();
+      const credits = (await res.json()) as { plan: string; credits_remaining: number };
       assert.equal(credits.plan, "builder");
       assert.equal(credits.credits_remaining, 50);
 
@@ -73,7 +73,7 @@ describe("toolrun CLI", () => {
       const replanned = await fetch(`${server.url}/v1/me/credits`, {
         headers: { authorization: `Bearer ${newKey}` },
       });
-      assert.equal((await replanned.json()).plan, "free");
+      assert.equal(((await replanned.json()) as { plan: string }).plan, "free");
 
       const revoked = await runCli(["keys", "revoke", key.id], env);
       assert.equal(revoked.code, 0);
@@ -109,14 +109,12 @@ describe("toolrun CLI", () => {
     const created = JSON.parse((await runCli(["keys", "create", "--plan", "free", "--json"], env)).stdout);
     const server = await startServerProcess(env);
     try {
-      const list = async () =>
-        (
-          await (
-            await fetch(`${server.url}/v1/tools/list`, {
-              headers: { authorization: `Bearer ${created.key}` },
-            })
-          ).json()
-        ).tools as { slug: string; enabled: boolean }[];
+      const list = async () => {
+        const res = await fetch(`${server.url}/v1/tools/list`, {
+          headers: { authorization: `Bearer ${created.key}` },
+        });
+        return ((await res.json()) as { tools: { slug: string; enabled: boolean }[] }).tools;
+      };
       const slug = (await list())[0]?.slug;
       assert.ok(slug, "at least one tool is registered");
       const set = await runCli(["tools", "set", slug, "--enabled", "false"], env);
@@ -132,7 +130,7 @@ describe("toolrun CLI", () => {
         });
       } while (call.status !== 503 && Date.now() < deadline);
       assert.equal(call.status, 503);
-      assert.equal((await call.json()).code, "tool_disabled");
+      assert.equal(((await call.json()) as { code: string }).code, "tool_disabled");
       assert.equal((await runCli(["tools", "set", slug, "--enabled", "true"], env)).code, 0);
     } finally {
       await server.stop();

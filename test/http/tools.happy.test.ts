@@ -113,7 +113,7 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
       assert.equal(res.json().credits_remaining, null);
       const credits = await off.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
       assert.deepEqual(
-        { ...credits.json(), period_start: undefined, period_end: undefined },
+        { ...credits.json<Record<string, unknown>>(), period_start: undefined, period_end: undefined },
         {
           plan: "free",
           monthly_allowance: null,
