@@ -4,7 +4,7 @@
  * for a property marked `x-numeric-string`. No other coercion, no defaults, no stripping.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { NUMERIC_STRING_KEYWORD } from "../tools/schema.ts";
+import { DECIMAL_STRING_PATTERN, NUMERIC_STRING_KEYWORD } from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 
 export type ValidationResult =
@@ -22,6 +22,13 @@ const ajv = new Ajv2020({
   useDefaults: false,
 });
 ajv.addKeyword({ keyword: NUMERIC_STRING_KEYWORD, schemaType: "boolean" });
+const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
+
+/** Checks a tool's output against its output schema: "" when it conforms, else Ajv's messages. */
+export function compileOutputValidator(schema: JsonSchema): (output: unknown) => string {
+  const validate = ajv.compile(schema);
+  return (output) => (validate(output) ? "" : ajv.errorsText(validate.errors));
+}
 
 export function compileInputValidator(schema: JsonSchema): InputValidator {
   const validate = ajv.compile(schema);
@@ -36,8 +43,7 @@ export function compileInputValidator(schema: JsonSchema): InputValidator {
       if (typeof raw === "string" && raw.trim() !== "") {
         const number = Number(raw);
         // Strings that do not hold a finite decimal stay strings and fail the pattern, by name.
-        if (Number.isFinite(number) && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw))
-          input[name] = number;
+        if (Number.isFinite(number) && DECIMAL_STRING.test(raw)) input[name] = number;
       }
     }
     if (validate(input)) return { ok: true, value: input };
