@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Client } from "pg";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
@@ -178,6 +179,46 @@ if (db.url === undefined) {
       }
     });
 
+    it("rejects a call whose connection dies mid-statement with BackendUnavailableError", async () => {
+      const schema = uniqueSchema();
+      const applicationName = uniqueName("toolrun_test");
+      const store = await createPostgresStore({ url, schema, applicationName });
+      const blocker = new Client({ connectionString: url });
+      try {
+        await store.migrate();
+        const key = newKey();
+        await store.createKey(key);
+        await store.reserve(reservation(key.id, { credits: 1 }));
+        await blocker.connect();
+        // Hold the balance row so the next reserve waits inside its transaction.
+        await blocker.query("BEGIN");
+        await blocker.query(`SELECT used FROM ${schema}.credit_balances WHERE key_id = $1 FOR UPDATE`, [
+          key.id,
+        ]);
+        // Settled into a value at once: the rejection arrives while the test is still killing.
+        const pending = store.reserve(reservation(key.id, { credits: 1 })).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        const waiting = `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`;
+        for (let i = 0; i < 100 && (await blocker.query(waiting, [applicationName])).rowCount === 0; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        await blocker.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+          [applicationName],
+        );
+        assert.ok((await pending) instanceof BackendUnavailableError);
+        await blocker.query("ROLLBACK");
+        // Nothing of the killed transaction remains, and the pool serves the next call.
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 1);
+      } finally {
+        await blocker.end();
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
     it("survives the server killing its connections, and carries on", async () => {
       const schema = uniqueSchema();
       const applicationName = uniqueName("toolrun_test");
@@ -199,9 +240,12 @@ if (db.url === undefined) {
           [applicationName],
         );
         assert.ok(killed.length >= 1);
-        // The idle clients' errors reach the pool's listener instead of crashing the process.
-        for (let i = 0; i < 50 && idleErrors.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-        assert.ok(idleErrors.length >= 1, "idle client errors are reported to onError");
+        // Each idle client's error reaches the pool's listener instead of crashing the process, and
+        // the pool drops that client (until then it could still hand it out once).
+        for (let i = 0; i < 100 && idleErrors.length < killed.length; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        assert.equal(idleErrors.length, killed.length, "every killed idle client is reported to onError");
         await store.ping();
         assert.equal(await store.isMigrated(), true);
       } finally {
