@@ -38,16 +38,20 @@ export function compileInputValidator(schema: JsonSchema): InputValidator {
       return { ok: false, fields: "the request body must be a JSON object" };
     }
     const input: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    const tooLarge: string[] = [];
     for (const name of numericProperties) {
       const raw = input[name];
-      if (typeof raw === "string" && raw.trim() !== "") {
+      if (typeof raw === "string" && DECIMAL_STRING.test(raw)) {
         const number = Number(raw);
-        // Strings that do not hold a finite decimal stay strings and fail the pattern, by name.
-        if (Number.isFinite(number) && DECIMAL_STRING.test(raw)) input[name] = number;
+        if (Number.isFinite(number)) input[name] = number;
+        else tooLarge.push(name); // "1e999": decimal in form, but no finite number
       }
     }
-    if (validate(input)) return { ok: true, value: input };
-    return { ok: false, fields: fieldMessages(validate) };
+    const valid = validate(input);
+    if (valid && tooLarge.length === 0) return { ok: true, value: input };
+    const fields = valid ? {} : fieldMessages(validate);
+    for (const name of tooLarge) fields[name] ??= "must be a finite number";
+    return { ok: false, fields };
   };
 }
 

@@ -62,6 +62,12 @@ describe("POST /v1/tool/{slug}: every error a client can meet", () => {
     assert.deepEqual(assertProblem(await post({ value: "ten" }), 400, "validation_error").fields, {
       value: "must be a number or a numeric string",
     });
+    assert.deepEqual(assertProblem(await post({ value: "1e999" }), 400, "validation_error").fields, {
+      value: "must be a finite number",
+    });
+    assert.deepEqual(assertProblem(await post({ value: "" }), 400, "validation_error").fields, {
+      value: "must be a number or a numeric string",
+    });
     assert.deepEqual(assertProblem(await post({ value: true }), 400, "validation_error").fields, {
       value: "must be a number or a numeric string",
     });
