@@ -8,8 +8,8 @@
  * queue on that row and each sees the previous one's result: there is no read-then-write window.
  * Both upserts and the pending usage row share one transaction; a refusal rolls it all back.
  *
- * Deadlock freedom: every transaction that touches several rows locks them in the same order
- * (usage row, then tool counter, then balance).
+ * Deadlock freedom: transactions lock shared rows in one order, tool counter before balance
+ * (refund first locks its own usage row, which reserve never touches: it only inserts new ones).
  */
 import type { Pool, PoolClient } from "pg";
 import type { Ledger, Reservation, ReserveOutcome } from "../../ports/store.ts";
