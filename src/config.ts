@@ -7,13 +7,15 @@ import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } fro
 
 export type DatabaseConfig =
   | { readonly kind: "sqlite"; readonly path: string }
-  | { readonly kind: "postgres"; readonly url: string; readonly poolSize: number };
+  | { readonly kind: "postgres"; readonly url: string; readonly poolSize: number; readonly schema: string };
 
 export interface Config {
   readonly host: string;
   readonly port: number;
   readonly database: DatabaseConfig;
   readonly redisUrl: string | null;
+  /** Prepended to every Redis key, so several deployments can share one Redis. */
+  readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly logLevel: string;
   readonly settings: ServiceSettings;
@@ -50,6 +52,11 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
   const redisUrl = value("TOOLRUN_REDIS_URL") ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     problems.push(`TOOLRUN_REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
+  }
+
+  const redisPrefix = value("TOOLRUN_REDIS_PREFIX") ?? "toolrun:";
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) {
+    problems.push(`TOOLRUN_REDIS_PREFIX must be 1 to 64 of A-Z a-z 0-9 : _ . -, got "${redisPrefix}"`);
   }
 
   const meteringRaw = (value("TOOLRUN_METERING") ?? "on").toLowerCase();
@@ -95,6 +102,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     port: port ?? 8080,
     database,
     redisUrl,
+    redisPrefix,
     publicUrl,
     logLevel,
     settings: {
@@ -123,7 +131,11 @@ function parseDatabase(
     } catch {
       problems.push("TOOLRUN_DATABASE is not a valid postgres:// URL");
     }
-    return { kind: "postgres", url: raw, poolSize: poolSize ?? 10 };
+    const schema = value("TOOLRUN_DATABASE_SCHEMA") ?? "public";
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+      problems.push(`TOOLRUN_DATABASE_SCHEMA must be a plain PostgreSQL identifier, got "${schema}"`);
+    }
+    return { kind: "postgres", url: raw, poolSize: poolSize ?? 10, schema };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     problems.push(

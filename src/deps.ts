@@ -4,6 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
+import { createPostgresRateLimiter, createPostgresStore } from "./adapters/postgres/index.ts";
+import { createRedisRateLimiter } from "./adapters/redis/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
 import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/deps.ts";
@@ -40,9 +42,19 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   };
 }
 
+/**
+ * SQLite keeps windows in memory (one process) unless Redis is named; PostgreSQL shares them
+ * through Redis when named, else through its own table on the store's pool.
+ */
 async function createBackends(config: Config): Promise<{ store: Store; limiter: RateLimiter }> {
+  const redis =
+    config.redisUrl === null
+      ? null
+      : createRedisRateLimiter({ url: config.redisUrl, prefix: config.redisPrefix });
   if (config.database.kind === "sqlite") {
-    return { store: createSqliteStore(config.database.path), limiter: createMemoryRateLimiter() };
+    return { store: createSqliteStore(config.database.path), limiter: redis ?? createMemoryRateLimiter() };
   }
-  throw new Error("PostgreSQL is not wired yet");
+  const { url, poolSize, schema } = config.database;
+  const store = await createPostgresStore({ url, poolSize, schema });
+  return { store, limiter: redis ?? createPostgresRateLimiter({ pool: store.pool }) };
 }

@@ -45,13 +45,17 @@ describe("loadConfig", () => {
       TOOLRUN_PUBLIC_URL: "https://api.example.com/",
       TOOLRUN_KEY_PREFIX: "acme_live",
       LOG_LEVEL: "debug",
+      TOOLRUN_DATABASE_SCHEMA: "tenant_a",
+      TOOLRUN_REDIS_PREFIX: "a:",
     });
     assert.deepEqual(config.database, {
       kind: "postgres",
       url: "postgres://u@db:5432/toolrun",
       poolSize: 20,
+      schema: "tenant_a",
     });
     assert.equal(config.redisUrl, "redis://cache:6379");
+    assert.equal(config.redisPrefix, "a:");
     assert.equal(config.settings.metering, false);
     assert.equal(config.publicUrl, "https://api.example.com");
     assert.equal(config.settings.docsUrl, "https://api.example.com/docs");
