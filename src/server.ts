@@ -7,6 +7,7 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createApiKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
+import { SchemaNotReadyError } from "./ports/errors.ts";
 
 /** A call still pending after this long belongs to a process that died: its credits go back. */
 const ABANDONED_AFTER_MS = 120_000;
@@ -50,7 +51,11 @@ export async function startServer(
     deps.store
       .refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
       .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
-      .catch((error: unknown) => app.log.warn({ err: error }, "sweep of abandoned calls failed"));
+      .catch((error: unknown) => {
+        // Before `toolrun migrate` there is nothing to sweep.
+        if (!(error instanceof SchemaNotReadyError))
+          app.log.warn({ err: error }, "sweep of abandoned calls failed");
+      });
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   sweeper.unref();
   void sweep();

@@ -53,8 +53,12 @@ export function toApiError(error: unknown): ApiError {
 export function registerProblemHandlers(app: FastifyInstance, docsUrl: string): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500)
+    // Expected refusals (503 tool_disabled, api_unconfigured) are not failures worth a log line.
+    if (apiError.status === 500) {
       request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
+    } else if (apiError.code === "backend_unavailable") {
+      request.log.warn({ err: apiError.cause, code: apiError.code }, "backend unavailable");
+    }
     return sendProblem(reply, request, docsUrl, apiError);
   });
   app.setNotFoundHandler((request, reply) =>
