@@ -1,0 +1,198 @@
+/**
+ * What the body is: its format, size, whether it is valid JSON, how deep and how many keys, and the
+ * text shown as `formatted`. Also builds the tree that provider detection and the timestamp walk
+ * read: the JSON body itself, or a form body as an object of its decoded fields with any field that
+ * holds JSON (Slack's and Travis CI's `payload=`) embedded as JSON.
+ */
+import { Buffer } from "node:buffer";
+import { decodeForm, type FormField, looksLikeForm } from "./form.ts";
+import { type JsonEntry, type JsonNode, type JsonObject, type JsonParseResult, parseJson } from "./json.ts";
+import { type JsonMetrics, measure, prettyPrint } from "./tree.ts";
+
+export type FormatId = "json" | "form" | "xml" | "text" | "multipart" | "empty";
+
+export const FORMAT_LABELS: Readonly<Record<FormatId, string>> = {
+  json: "JSON",
+  form: "Form (URL-encoded)",
+  xml: "XML",
+  text: "Text",
+  multipart: "Multipart",
+  empty: "Empty",
+};
+
+export interface BodyAnalysis {
+  readonly format: FormatId;
+  /** UTF-8 bytes of the body as given; a BOM counts. */
+  readonly bytes: number;
+  /** Unicode code points. */
+  readonly characters: number;
+  /** null when no JSON was looked at (an empty, XML, text or plain form body). */
+  readonly validJson: boolean | null;
+  readonly jsonError: string | null;
+  /** Depth and keys of the valid JSON (the body, or the JSON fields of a form), else null. */
+  readonly metrics: JsonMetrics | null;
+  readonly formatted: string;
+  /** The tree read by detection and the timestamp walk; null when the body has no structure. */
+  readonly root: JsonNode | null;
+  readonly formFields: readonly FormField[] | null;
+  readonly notes: readonly string[];
+}
+
+export function mediaType(contentType: string | null): string | null {
+  if (contentType === null) return null;
+  const semicolon = contentType.indexOf(";");
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  return type === "" ? null : type;
+}
+
+function isJsonMedia(type: string): boolean {
+  return type === "application/json" || (type.includes("/") && type.endsWith("+json"));
+}
+
+function isXmlMedia(type: string): boolean {
+  return type.endsWith("/xml") || type.endsWith("+xml");
+}
+
+export function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point; a lone surrogate counts as one.
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/** Index of the first character after an optional BOM and whitespace. */
+function contentStart(body: string): number {
+  let i = body.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (i < body.length && " \t\r\n".includes(body.charAt(i))) i++;
+  return i;
+}
+
+export function analyzeBody(body: string, contentType: string | null): BodyAnalysis {
+  const bytes = Buffer.byteLength(body, "utf8");
+  const characters = countCodePoints(body);
+  const start = contentStart(body);
+  const base = { bytes, characters, notes: [] as string[] };
+  if (start >= body.length) {
+    return {
+      ...base,
+      format: "empty",
+      validJson: null,
+      jsonError: null,
+      metrics: null,
+      formatted: "",
+      root: null,
+      formFields: null,
+    };
+  }
+  const first = body.charAt(start);
+  const jsonLike = first === "{" || first === "[";
+  // A leading BOM is not JSON, but RFC 8259 lets a reader ignore it, so parsing starts after it.
+  const jsonStart = body.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const type = mediaType(contentType);
+
+  if (type !== null && isJsonMedia(type)) return analyzeJson(body, parseJson(body, jsonStart), base);
+  if (jsonLike) {
+    const parsed = parseJson(body, jsonStart);
+    if (type === null || parsed.ok) {
+      if (type !== null)
+        base.notes.push(`The Content-Type is ${type}, but the body is JSON, so it was read as JSON.`);
+      return analyzeJson(body, parsed, base);
+    }
+  }
+  if (type === "application/x-www-form-urlencoded" || (type === null && looksLikeForm(body))) {
+    return analyzeForm(body, base);
+  }
+  let format: FormatId = "text";
+  if (type === null ? first === "<" : isXmlMedia(type)) format = "xml";
+  else if (type?.startsWith("multipart/")) format = "multipart";
+  return {
+    ...base,
+    format,
+    validJson: null,
+    jsonError: null,
+    metrics: null,
+    formatted: body,
+    root: null,
+    formFields: null,
+  };
+}
+
+function formattingBudget(body: string): number {
+  return Math.max(1024 * 1024, 8 * body.length);
+}
+
+type Base = { bytes: number; characters: number; notes: string[] };
+
+function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAnalysis {
+  if (!parsed.ok) {
+    return {
+      ...base,
+      format: "json",
+      validJson: false,
+      jsonError: parsed.error,
+      metrics: null,
+      formatted: body,
+      root: null,
+      formFields: null,
+    };
+  }
+  const metrics = measure(parsed.value);
+  let formatted = prettyPrint(parsed.value, formattingBudget(body));
+  if (formatted === null) {
+    base.notes.push(
+      `The JSON nests ${metrics.depth} levels deep; pretty-printed it would be far larger than the body, so "formatted" shows it as sent.`,
+    );
+    formatted = body;
+  }
+  return {
+    ...base,
+    format: "json",
+    validJson: true,
+    jsonError: null,
+    metrics,
+    formatted,
+    root: parsed.value,
+    formFields: null,
+  };
+}
+
+function analyzeForm(body: string, base: Base): BodyAnalysis {
+  const fields = decodeForm(body);
+  const entries: JsonEntry[] = [];
+  let validJson: boolean | null = null;
+  let anyValid = false;
+  let jsonError: string | null = null;
+  let depth = 0;
+  let keys = 0;
+  for (const field of fields) {
+    let value: JsonNode = { kind: "string", raw: JSON.stringify(field.value), value: field.value };
+    const start = contentStart(field.value);
+    const opener = field.value.charAt(start);
+    if (opener === "{" || opener === "[") {
+      const parsed = parseJson(field.value, field.value.charCodeAt(0) === 0xfeff ? 1 : 0);
+      if (parsed.ok) {
+        value = parsed.value;
+        const metrics = measure(parsed.value);
+        depth = Math.max(depth, metrics.depth);
+        keys += metrics.keys;
+        validJson ??= true;
+        anyValid = true;
+      } else {
+        validJson = false;
+        jsonError ??= `Field "${field.name}": ${parsed.error}`;
+      }
+    }
+    entries.push({ key: field.name, rawKey: JSON.stringify(field.name), value });
+  }
+  const root: JsonObject = { kind: "object", entries };
+  const formatted = prettyPrint(root, formattingBudget(body)) ?? body;
+  const metrics = anyValid ? { depth, keys } : null;
+  return { ...base, format: "form", validJson, jsonError, metrics, formatted, root, formFields: fields };
+}

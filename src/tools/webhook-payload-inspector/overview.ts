@@ -1,0 +1,71 @@
+/**
+ * The twelve overview rows and their machine-readable twin, `values`, from the parts already
+ * computed. One place decides what each row shows and when it shows `—`.
+ */
+import { type BodyAnalysis, FORMAT_LABELS } from "./body.ts";
+import type { RequestLine } from "./parse.ts";
+import type { Provider } from "./provider-types.ts";
+import {
+  type InspectorValues,
+  NOT_APPLICABLE,
+  OVERVIEW_PROPERTIES,
+  type OverviewProperty,
+  type OverviewRow,
+} from "./schema.ts";
+
+export interface OverviewParts {
+  readonly requestLine: RequestLine | null;
+  readonly contentType: string | null;
+  readonly headerCount: number;
+  readonly body: BodyAnalysis;
+  readonly provider: Provider | null;
+  readonly eventType: string | null;
+  readonly timestampsFound: number;
+  readonly timestampsTotal: number;
+}
+
+export function buildValues(parts: OverviewParts): InspectorValues {
+  const { body } = parts;
+  return {
+    requestLine: parts.requestLine?.text ?? null,
+    method: parts.requestLine?.method ?? null,
+    target: parts.requestLine?.target ?? null,
+    httpVersion: parts.requestLine?.version ?? null,
+    format: body.format,
+    contentType: parts.contentType,
+    bodyBytes: body.bytes,
+    characters: body.characters,
+    headerCount: parts.headerCount,
+    validJson: body.validJson,
+    jsonError: body.jsonError,
+    depth: body.metrics?.depth ?? null,
+    totalKeys: body.metrics?.keys ?? null,
+    providerId: parts.provider?.id ?? null,
+    providerName: parts.provider?.name ?? null,
+    eventType: parts.eventType,
+    timestampsFound: parts.timestampsFound,
+    timestampsTotal: parts.timestampsTotal,
+  };
+}
+
+const orDash = (value: string | number | null): string =>
+  value === null || value === "" ? NOT_APPLICABLE : String(value);
+
+export function buildOverview(values: InspectorValues): OverviewRow[] {
+  const shown: Record<OverviewProperty, string> = {
+    "Request Line": orDash(values.requestLine),
+    Format: FORMAT_LABELS[values.format],
+    "Content-Type": orDash(values.contentType),
+    "Body Size": `${values.bodyBytes} B`,
+    Characters: String(values.characters),
+    "Header Count": String(values.headerCount),
+    // "No" only when JSON was expected (a JSON body, or a form field opening with { or [) and did not parse.
+    "Valid JSON": values.validJson === null ? NOT_APPLICABLE : values.validJson ? "Yes" : "No",
+    Depth: orDash(values.depth),
+    "Total Keys": orDash(values.totalKeys),
+    Provider: orDash(values.providerName),
+    "Event Type": orDash(values.eventType),
+    "Timestamps Found": String(values.timestampsFound),
+  };
+  return OVERVIEW_PROPERTIES.map((property) => ({ property, value: shown[property] }));
+}
