@@ -13,7 +13,11 @@ describe("docs", () => {
   it("lists every error code with its status", () => {
     const doc = read("docs/errors.md");
     for (const [code, spec] of Object.entries(errorCatalog)) {
-      assert.match(doc, new RegExp(`\\| ${spec.status} \\| \`${code}\` \\|`), `${code} is missing from docs/errors.md`);
+      assert.match(
+        doc,
+        new RegExp(`\\| ${spec.status} \\| \`${code}\` \\|`),
+        `${code} is missing from docs/errors.md`,
+      );
     }
   });
 
@@ -22,6 +26,7 @@ describe("docs", () => {
     const names = new Set([...source.matchAll(/value\("([A-Z_]+)"\)/g)].map((m) => m[1]));
     assert.ok(names.size >= 10);
     const doc = read("docs/configuration.md");
-    for (const name of names) assert.ok(doc.includes(`\`${name}\``), `${name} is missing from docs/configuration.md`);
+    for (const name of names)
+      assert.ok(doc.includes(`\`${name}\``), `${name} is missing from docs/configuration.md`);
   });
 });
