@@ -70,7 +70,8 @@ if (service.url === undefined) {
         assert.equal(await admin.get(redisKey), "2");
         const ttl = await admin.pttl(redisKey);
         const untilEnd = window + 60_000 - Date.now();
-        assert.ok(ttl > 0 && ttl <= untilEnd + 1_000 + 50, `ttl ${ttl} ends with the window (${untilEnd})`);
+        // Slack for Redis's cached clock, which may lag the process clock by a tick.
+        assert.ok(ttl > 0 && ttl <= untilEnd + 1_000 + 250, `ttl ${ttl} ends with the window (${untilEnd})`);
         // A window already over still gets a short expiry, never a key that lives forever.
         await limiter.hit("bob", window - 120_000, 60_000);
         const pastTtl = await admin.pttl(`${prefix}rl:bob:${window - 120_000}`);
