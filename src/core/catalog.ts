@@ -20,14 +20,7 @@ export interface CatalogEntry {
   api: boolean;
 }
 
-export interface ToolContract {
-  slug: string;
-  name: string;
-  description: string;
-  tool_version: string;
-  credits: number;
-  enabled: boolean;
-  api: boolean;
+export interface ToolContract extends CatalogEntry {
   input_schema: JsonSchema;
   output_schema: JsonSchema;
   examples: readonly ToolExample[];
