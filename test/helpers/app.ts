@@ -108,6 +108,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
 }
 
+/** Runs `use` on a fresh app and closes the app whatever happens. */
+export async function withTestApp<T>(options: TestAppOptions, use: (t: TestApp) => Promise<T>): Promise<T> {
+  const t = await createTestApp(options);
+  try {
+    return await use(t);
+  } finally {
+    await t.close();
+  }
+}
+
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
 }

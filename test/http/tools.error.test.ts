@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { Store } from "../../src/ports/store.ts";
-import { bearer, createTestApp, DOCS_URL, json, type TestApp } from "../helpers/app.ts";
+import { bearer, createTestApp, DOCS_URL, json, type TestApp, withTestApp } from "../helpers/app.ts";
 
 function assertProblem(res: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
   assert.equal(res.statusCode, status, res.body);
@@ -153,8 +153,7 @@ describe("POST /v1/tool/{slug}: every error a client can meet", () => {
   });
 
   it("422 and 500 leave out credits_remaining when metering is off", async () => {
-    const off = await createTestApp({ metering: false });
-    try {
+    await withTestApp({ metering: false }, async (off) => {
       const k = await off.key();
       const res = await off.app.inject({
         method: "POST",
@@ -165,9 +164,7 @@ describe("POST /v1/tool/{slug}: every error a client can meet", () => {
       const body = assertProblem(res, 500, "processing_error");
       assert.equal(body.credits_used, 0);
       assert.equal("credits_remaining" in body, false);
-    } finally {
-      await off.close();
-    }
+    });
   });
 });
 
@@ -207,8 +204,7 @@ describe("errors outside the tool pipeline", () => {
   });
 
   it("503 api_unconfigured on every keyed endpoint until the schema exists", async () => {
-    const bare = await createTestApp({ migrate: false });
-    try {
+    await withTestApp({ migrate: false }, async (bare) => {
       for (const [method, url] of [
         ["POST", "/v1/tool/echo"],
         ["GET", "/v1/tools/list"],
@@ -229,14 +225,11 @@ describe("errors outside the tool pipeline", () => {
       assert.equal(ready.statusCode, 503);
       assert.equal(ready.json().code, "api_unconfigured");
       assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "ok", schema: "missing" });
-    } finally {
-      await bare.close();
-    }
+    });
   });
 
   it("503 backend_unavailable when the database cannot be reached, charging nothing", async () => {
-    const down = await createTestApp();
-    try {
+    await withTestApp({}, async (down) => {
       const k = await down.key();
       const store = down.store as { -readonly [K in keyof Store]: Store[K] };
       const original = store.findKeyByHash;
@@ -260,14 +253,11 @@ describe("errors outside the tool pipeline", () => {
         payload: { value: 1 },
       });
       assert.equal(after.statusCode, 200);
-    } finally {
-      await down.close();
-    }
+    });
   });
 
   it("refunds a call whose charge cannot be recorded, and delivers no result", async () => {
-    const flaky = await createTestApp();
-    try {
+    await withTestApp({}, async (flaky) => {
       const k = await flaky.key();
       const store = flaky.store as { -readonly [K in keyof Store]: Store[K] };
       const settle = store.settle;
@@ -284,8 +274,6 @@ describe("errors outside the tool pipeline", () => {
       store.settle = settle;
       const credits = await flaky.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
       assert.equal(credits.json().credits_used, 0);
-    } finally {
-      await flaky.close();
-    }
+    });
   });
 });

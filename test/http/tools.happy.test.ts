@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+import { bearer, createTestApp, json, type TestApp, withTestApp } from "../helpers/app.ts";
 
 describe("POST /v1/tool/{slug}: happy paths", () => {
   let t: TestApp;
@@ -34,8 +34,7 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
   });
 
   it("charges the plan minimum when the tool weighs less", async () => {
-    const cheap = await createTestApp({ toolSettings: { echo: { weight: 1 } } });
-    try {
+    await withTestApp({ toolSettings: { echo: { weight: 1 } } }, async (cheap) => {
       const free = await cheap.key("free");
       const builder = await cheap.key("builder");
       const a = await cheap.app.inject({
@@ -53,9 +52,7 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
       assert.equal(a.json().credits_used, 2);
       assert.equal(b.json().credits_used, 1);
       assert.equal(b.json().credits_remaining, 99_999);
-    } finally {
-      await cheap.close();
-    }
+    });
   });
 
   it("accepts numbers sent as numeric strings", async () => {
@@ -99,8 +96,7 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
   });
 
   it("reports metering off: no charge, credits_remaining null, never 402", async () => {
-    const off = await createTestApp({ metering: false });
-    try {
+    await withTestApp({ metering: false }, async (off) => {
       const k = await off.key("free", 0);
       const res = await off.app.inject({
         method: "POST",
@@ -126,9 +122,7 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
       );
       const usage = await off.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(k) });
       assert.equal(usage.json().calls, 1);
-    } finally {
-      await off.close();
-    }
+    });
   });
 });
 
