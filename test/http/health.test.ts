@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
+import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
+import { createTestApp, type TestApp, withTestApp } from "../helpers/app.ts";
+
+describe("health and docs endpoints (no key needed)", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it("answers liveness and readiness", async () => {
+    const live = await t.app.inject({ method: "GET", url: "/healthz" });
+    assert.equal(live.statusCode, 200);
+    assert.deepEqual(live.json(), { status: "ok" });
+    assert.ok(live.headers["x-request-id"]);
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(ready.statusCode, 200);
+    assert.deepEqual(ready.json(), {
+      status: "ok",
+      checks: { database: "ok", rate_limiter: "ok", schema: "ok" },
+    });
+  });
+
+  it("reports an unreachable rate-limit store as not ready, and calls as 503 backend_unavailable", async () => {
+    const down: RateLimiter = {
+      hit: async () => {
+        throw new BackendUnavailableError("rate-limiter", new Error("ECONNREFUSED"));
+      },
+      ping: async () => {
+        throw new BackendUnavailableError("rate-limiter", new Error("ECONNREFUSED"));
+      },
+      close: async () => {},
+    };
+    await withTestApp({ limiter: down }, async (broken) => {
+      const ready = await broken.app.inject({ method: "GET", url: "/readyz" });
+      assert.equal(ready.statusCode, 503);
+      assert.equal(ready.json().code, "backend_unavailable");
+      assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "unreachable", schema: "ok" });
+      const key = await broken.key();
+      const call = await broken.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: { authorization: `Bearer ${key}` },
+        payload: { value: 1 },
+      });
+      assert.equal(call.statusCode, 503);
+      assert.equal(call.json().code, "backend_unavailable");
+      assert.equal(
+        await broken.store.creditsUsed((await broken.store.listKeys())[0]?.id ?? "", "2026-11"),
+        0,
+      );
+    });
+  });
+
+  it("serves the docs index and the error list", async () => {
+    const index = await t.app.inject({ method: "GET", url: "/docs" });
+    assert.equal(index.statusCode, 200);
+    assert.match(index.body, /POST \/v1\/tool\/\{slug\}/);
+    const errors = await t.app.inject({ method: "GET", url: "/docs/errors" });
+    assert.equal(errors.statusCode, 200);
+    assert.match(errors.body, /insufficient_credits/);
+    assert.match(errors.body, /rate_limited/);
+  });
+});
