@@ -6,8 +6,8 @@
  */
 import { Buffer } from "node:buffer";
 import { decodeForm, type FormField, looksLikeForm } from "./form.ts";
-import { type JsonEntry, type JsonNode, type JsonObject, type JsonParseResult, parseJson } from "./json.ts";
-import { type JsonMetrics, measure, prettyPrint } from "./tree.ts";
+import { after, type JsonParseResult, parseJson } from "./json.ts";
+import { type JsonMetrics, type JsonRef, measure, prettyPrint } from "./tree.ts";
 
 export type FormatId = "json" | "form" | "xml" | "text" | "multipart" | "empty";
 
@@ -33,7 +33,7 @@ export interface BodyAnalysis {
   readonly metrics: JsonMetrics | null;
   readonly formatted: string;
   /** The tree read by detection and the timestamp walk; null when the body has no structure. */
-  readonly root: JsonNode | null;
+  readonly root: JsonRef | null;
   readonly formFields: readonly FormField[] | null;
   readonly notes: readonly string[];
 }
@@ -143,8 +143,8 @@ function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAna
       formFields: null,
     };
   }
-  const metrics = measure(parsed.value);
-  let formatted = prettyPrint(parsed.value, formattingBudget(body));
+  const metrics = measure(parsed.doc);
+  let formatted = prettyPrint(parsed.doc, formattingBudget(body));
   if (formatted === null) {
     base.notes.push(
       `The JSON nests ${metrics.depth} levels deep; pretty-printed it would be far larger than the body, so "formatted" shows it as sent.`,
@@ -158,41 +158,65 @@ function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAna
     jsonError: null,
     metrics,
     formatted,
-    root: parsed.value,
+    root: { doc: parsed.doc, node: 0 },
     formFields: null,
   };
 }
 
+/**
+ * A form becomes the JSON text of an object of its decoded fields, in order (repeated names kept),
+ * where a field that parses as a JSON object or array is embedded as written; that text is then
+ * parsed like any JSON body, so every later step reads one kind of tree.
+ */
 function analyzeForm(body: string, base: Base): BodyAnalysis {
   const fields = decodeForm(body);
-  const entries: JsonEntry[] = [];
+  const members: string[] = [];
+  const embedded: boolean[] = [];
   let validJson: boolean | null = null;
-  let anyValid = false;
   let jsonError: string | null = null;
-  let depth = 0;
-  let keys = 0;
   for (const field of fields) {
-    let value: JsonNode = { kind: "string", raw: JSON.stringify(field.value), value: field.value };
     const start = contentStart(field.value);
     const opener = field.value.charAt(start);
+    let member = JSON.stringify(field.value);
     if (opener === "{" || opener === "[") {
-      const parsed = parseJson(field.value, field.value.charCodeAt(0) === 0xfeff ? 1 : 0);
+      const from = field.value.charCodeAt(0) === 0xfeff ? 1 : 0;
+      const parsed = parseJson(field.value, from);
       if (parsed.ok) {
-        value = parsed.value;
-        const metrics = measure(parsed.value);
-        depth = Math.max(depth, metrics.depth);
-        keys += metrics.keys;
+        member = field.value.slice(from);
         validJson ??= true;
-        anyValid = true;
       } else {
         validJson = false;
         jsonError ??= `Field "${field.name}": ${parsed.error}`;
       }
     }
-    entries.push({ key: field.name, rawKey: JSON.stringify(field.name), value });
+    embedded.push(member.charAt(0) !== '"');
+    members.push(`${JSON.stringify(field.name)}:${member}`);
   }
-  const root: JsonObject = { kind: "object", entries };
-  const formatted = prettyPrint(root, formattingBudget(body)) ?? body;
-  const metrics = anyValid ? { depth, keys } : null;
-  return { ...base, format: "form", validJson, jsonError, metrics, formatted, root, formFields: fields };
+  const parsed = parseJson(`{${members.join(",")}}`);
+  if (!parsed.ok) throw new Error(`form fields did not rebuild as JSON: ${parsed.error}`);
+  const doc = parsed.doc;
+  // Depth and keys describe the JSON found in fields, not the object built around them.
+  let depth = 0;
+  let keys = 0;
+  let anyJson = false;
+  let field = 0;
+  for (let key = 1; key < doc.size; key = after(doc, key + 1), field++) {
+    if (embedded[field] !== true) continue;
+    const inner = measure(doc, key + 1);
+    depth = Math.max(depth, inner.depth);
+    keys += inner.keys;
+    anyJson = true;
+  }
+  const metrics: JsonMetrics | null = anyJson ? { depth, keys } : null;
+  const formatted = prettyPrint(doc, formattingBudget(body)) ?? body;
+  return {
+    ...base,
+    format: "form",
+    validJson,
+    jsonError,
+    metrics,
+    formatted,
+    root: { doc, node: 0 },
+    formFields: fields,
+  };
 }

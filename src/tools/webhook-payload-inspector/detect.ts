@@ -3,12 +3,11 @@
  * headers are signals worth explaining. Header evidence beats body shape: rules that name headers
  * are tried first (in table order), then the rules that look at the body alone.
  */
-import type { JsonNode } from "./json.ts";
 import type { Header } from "./parse.ts";
 import type { BodyCondition, DetectRule, Provider, SignalSpec, TimeUnit } from "./provider-types.ts";
 import { PROVIDERS } from "./providers.ts";
 import { httpDate, parseEpoch, parseIsoDateTime } from "./timestamps.ts";
-import { lookup, scalarText } from "./tree.ts";
+import { type JsonRef, lookup, scalarText } from "./tree.ts";
 
 /** Header values by lower-cased name, in the order given. */
 export type HeaderIndex = ReadonlyMap<string, readonly string[]>;
@@ -28,9 +27,9 @@ export function firstHeader(index: HeaderIndex, name: string): string | null {
   return index.get(name.toLowerCase())?.[0] ?? null;
 }
 
-function conditionHolds(root: JsonNode | null, condition: BodyCondition): boolean {
+function conditionHolds(root: JsonRef | null, condition: BodyCondition): boolean {
   const node = lookup(root, condition.path);
-  if (node === undefined) return false;
+  if (node === null) return false;
   if ("exists" in condition) return true;
   const text = scalarText(node);
   if (text === null) return false;
@@ -40,7 +39,7 @@ function conditionHolds(root: JsonNode | null, condition: BodyCondition): boolea
   return prefixes.some((prefix) => text.startsWith(prefix));
 }
 
-function ruleHolds(rule: DetectRule, headers: HeaderIndex, root: JsonNode | null): boolean {
+function ruleHolds(rule: DetectRule, headers: HeaderIndex, root: JsonRef | null): boolean {
   if (rule.anyHeader !== undefined && !rule.anyHeader.some((name) => headers.has(name.toLowerCase())))
     return false;
   if (rule.allHeaders !== undefined && !rule.allHeaders.every((name) => headers.has(name.toLowerCase())))
@@ -58,7 +57,7 @@ function namesHeaders(rule: DetectRule): boolean {
 
 export function detectProvider(
   headers: HeaderIndex,
-  root: JsonNode | null,
+  root: JsonRef | null,
   providers = PROVIDERS,
 ): Provider | null {
   for (const byHeaders of [true, false]) {
@@ -76,7 +75,7 @@ const GENERIC_EVENT = /^x-[a-z0-9-]+-(event|event-type|event-name|event-key|topi
 export function eventType(
   provider: Provider | null,
   headers: HeaderIndex,
-  root: JsonNode | null,
+  root: JsonRef | null,
 ): string | null {
   if (provider === null) {
     for (const [name, values] of headers) {

@@ -3,70 +3,57 @@
  * the source text of every number and string, member order, and repeated member names.
  *
  * Why not `JSON.parse`: its reviver recurses (a 1 MiB `[[[[…]]]]` overflows the stack), it reorders
- * integer-like keys, it keeps only the last of repeated keys, and a 19-digit id loses digits. The
- * inspector shows the body as it was sent, so it parses into this small tree instead. The parser
- * uses an explicit stack and looks at each character a bounded number of times.
+ * integer-like keys, keeps only the last of repeated keys, and a 19-digit id loses digits.
+ *
+ * The result is a "tape", not a tree of objects: one slot per node in a few typed arrays, in
+ * document order (an object's member name is a KEY node followed by its value's nodes). A megabyte
+ * of small values then costs no garbage-collected objects at all, and every walk (./tree.ts,
+ * ./timestamps.ts) is a scan over indices. Scalars point into the source text and are sliced only
+ * when read.
  */
 
-export type JsonNode = JsonObject | JsonArray | JsonString | JsonNumber | JsonLiteral;
+export const OBJECT = 1;
+export const ARRAY = 2;
+export const STRING = 3;
+export const NUMBER = 4;
+export const TRUE = 5;
+export const FALSE = 6;
+export const NULL = 7;
+/** A member name; the member's value is the node right after it. */
+export const KEY = 8;
 
-export interface JsonEntry {
-  /** The decoded member name. */
-  readonly key: string;
-  /** The member name as written, quotes and escapes included. */
-  readonly rawKey: string;
-  readonly value: JsonNode;
-}
-
-export interface JsonObject {
-  readonly kind: "object";
-  readonly entries: JsonEntry[];
-}
-
-export interface JsonArray {
-  readonly kind: "array";
-  readonly items: JsonNode[];
-}
-
-export interface JsonString {
-  readonly kind: "string";
-  /** The string token as written, quotes and escapes included. */
-  readonly raw: string;
-  readonly value: string;
-}
-
-export interface JsonNumber {
-  readonly kind: "number";
-  /** The number as written: `12345678901234567890` stays exactly that. */
-  readonly raw: string;
-}
-
-export interface JsonLiteral {
-  readonly kind: "literal";
-  readonly raw: "true" | "false" | "null";
+export interface JsonDoc {
+  readonly text: string;
+  /** Node count; node 0 is the root. */
+  readonly size: number;
+  readonly kind: Uint8Array;
+  /** Offset of the node's first character in `text`. */
+  readonly start: Int32Array;
+  /** Scalars and keys: offset just after the token. Containers: index of the first node after the subtree. */
+  readonly end: Int32Array;
+  /** Strings and keys: 1 when the token holds a backslash escape. */
+  readonly escaped: Uint8Array;
 }
 
 export type JsonParseResult =
-  | { readonly ok: true; readonly value: JsonNode }
+  | { readonly ok: true; readonly doc: JsonDoc }
   | { readonly ok: false; readonly error: string };
-
-interface Frame {
-  readonly container: JsonObject | JsonArray;
-  key: string;
-  rawKey: string;
-}
 
 class JsonSyntaxError extends Error {}
 
-const LITERALS = ["true", "false", "null"] as const;
+const LITERALS = [
+  ["true", TRUE],
+  ["false", FALSE],
+  ["null", NULL],
+] as const;
+
 /** The characters allowed after a backslash besides `u`: " \ / b f n r t. */
 const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
-/** Parses `text` from `start` to its end; whitespace around the value is allowed, nothing else. */
-export function parseJson(text: string, start = 0): JsonParseResult {
-  const parser = new Parser(text, start);
+/** Parses `text` from `from` to its end; whitespace around the value is allowed, nothing else. */
+export function parseJson(text: string, from = 0): JsonParseResult {
   try {
-    return { ok: true, value: parser.parseDocument() };
+    return { ok: true, doc: new Parser(text, from).parse() };
   } catch (error) {
     if (error instanceof JsonSyntaxError) return { ok: false, error: error.message };
     throw error;
@@ -76,105 +63,112 @@ export function parseJson(text: string, start = 0): JsonParseResult {
 class Parser {
   private readonly text: string;
   private i: number;
+  private size = 0;
+  // Every node takes at least one character, so the text length bounds the node count.
+  private readonly kind: Uint8Array;
+  private readonly start: Int32Array;
+  private readonly end: Int32Array;
+  private readonly escaped: Uint8Array;
 
-  constructor(text: string, start: number) {
+  constructor(text: string, from: number) {
     this.text = text;
-    this.i = start;
+    this.i = from;
+    const capacity = Math.max(1, text.length - from + 1);
+    this.kind = new Uint8Array(capacity);
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
+    this.escaped = new Uint8Array(capacity);
   }
 
-  parseDocument(): JsonNode {
-    const stack: Frame[] = [];
+  parse(): JsonDoc {
+    const text = this.text;
+    /** Node indices of the open containers. */
+    const open: number[] = [];
     for (;;) {
-      // Read one value; a non-empty container opens a frame and loops back for its first value.
+      // Read one value; a non-empty container opens and loops back for its first value.
       this.skipWhitespace();
-      const c = this.text.charCodeAt(this.i);
-      let value: JsonNode;
-      if (c === 0x7b /* { */) {
+      const c = text.charCodeAt(this.i);
+      if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+        const node = this.add(c === 0x7b ? OBJECT : ARRAY, this.i);
         this.i++;
-        const node: JsonObject = { kind: "object", entries: [] };
         this.skipWhitespace();
-        if (this.text.charCodeAt(this.i) === 0x7d /* } */) {
+        if (text.charCodeAt(this.i) === (c === 0x7b ? 0x7d : 0x5d)) {
           this.i++;
-          value = node;
+          this.end[node] = this.size;
         } else {
-          const frame: Frame = { container: node, key: "", rawKey: "" };
-          this.readKey(frame);
-          stack.push(frame);
-          continue;
-        }
-      } else if (c === 0x5b /* [ */) {
-        this.i++;
-        const node: JsonArray = { kind: "array", items: [] };
-        this.skipWhitespace();
-        if (this.text.charCodeAt(this.i) === 0x5d /* ] */) {
-          this.i++;
-          value = node;
-        } else {
-          stack.push({ container: node, key: "", rawKey: "" });
+          open.push(node);
+          if (c === 0x7b) this.readKey();
           continue;
         }
       } else {
-        value = this.readScalar(c);
+        this.readScalar(c);
       }
-      // Attach the finished value, then close as many containers as the input closes.
+      // A value is complete: read separators and close as many containers as the input closes.
       for (;;) {
-        const top = stack.at(-1);
+        const top = open.at(-1);
         if (top === undefined) {
           this.skipWhitespace();
-          if (this.i < this.text.length) this.fail("Unexpected data after the JSON value");
-          return value;
+          if (this.i < text.length) this.fail("Unexpected data after the JSON value");
+          return {
+            text,
+            size: this.size,
+            kind: this.kind.subarray(0, this.size),
+            start: this.start.subarray(0, this.size),
+            end: this.end.subarray(0, this.size),
+            escaped: this.escaped.subarray(0, this.size),
+          };
         }
-        if (top.container.kind === "object") {
-          top.container.entries.push({ key: top.key, rawKey: top.rawKey, value });
-        } else {
-          top.container.items.push(value);
-        }
+        const isObject = this.kind[top] === OBJECT;
         this.skipWhitespace();
-        const d = this.text.charCodeAt(this.i);
+        const d = text.charCodeAt(this.i);
         if (d === 0x2c /* , */) {
           this.i++;
-          if (top.container.kind === "object") this.readKey(top);
+          if (isObject) this.readKey();
           break;
         }
-        const closer = top.container.kind === "object" ? 0x7d : 0x5d;
-        if (d !== closer) {
-          this.fail(top.container.kind === "object" ? "Expected ',' or '}'" : "Expected ',' or ']'");
-        }
+        if (d !== (isObject ? 0x7d : 0x5d))
+          this.fail(isObject ? "Expected ',' or '}'" : "Expected ',' or ']'");
         this.i++;
-        stack.pop();
-        value = top.container;
+        open.pop();
+        this.end[top] = this.size;
       }
     }
   }
 
-  private readKey(frame: Frame): void {
+  private add(kind: number, start: number): number {
+    const node = this.size++;
+    this.kind[node] = kind;
+    this.start[node] = start;
+    return node;
+  }
+
+  private readKey(): void {
     this.skipWhitespace();
     if (this.text.charCodeAt(this.i) !== 0x22 /* " */) this.fail("Expected a member name in double quotes");
-    const key = this.readString();
+    this.readString(KEY);
     this.skipWhitespace();
     if (this.text.charCodeAt(this.i) !== 0x3a /* : */) this.fail("Expected ':' after the member name");
     this.i++;
-    frame.key = key.value;
-    frame.rawKey = key.raw;
   }
 
-  private readScalar(c: number): JsonNode {
-    if (c === 0x22 /* " */) return this.readString();
+  private readScalar(c: number): void {
+    if (c === 0x22 /* " */) return this.readString(STRING);
     if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) return this.readNumber();
-    for (const literal of LITERALS) {
+    for (const [literal, kind] of LITERALS) {
       if (this.text.startsWith(literal, this.i)) {
+        const node = this.add(kind, this.i);
         this.i += literal.length;
-        return { kind: "literal", raw: literal };
+        this.end[node] = this.i;
+        return;
       }
     }
     if (Number.isNaN(c)) this.fail("Unexpected end of JSON");
-    return this.fail("Unexpected character");
+    this.fail("Unexpected character");
   }
 
-  private readString(): JsonString {
+  private readString(kind: number): void {
     const text = this.text;
-    const start = this.i;
-    let escaped = false;
+    const node = this.add(kind, this.i);
     this.i++;
     for (;;) {
       const c = text.charCodeAt(this.i);
@@ -182,7 +176,7 @@ class Parser {
       if (c === 0x22) break;
       if (c < 0x20) this.fail("Control character in a string (it must be escaped)");
       if (c === 0x5c /* \ */) {
-        escaped = true;
+        this.escaped[node] = 1;
         const e = text.charCodeAt(this.i + 1);
         if (e === 0x75 /* u */) {
           for (let k = 2; k < 6; k++) {
@@ -191,7 +185,6 @@ class Parser {
           this.i += 6;
           continue;
         }
-        // " \ / b f n r t
         if (!SIMPLE_ESCAPES.has(e)) this.fail("Bad escape in a string");
         this.i += 2;
         continue;
@@ -199,24 +192,17 @@ class Parser {
       this.i++;
     }
     this.i++;
-    const raw = text.slice(start, this.i);
-    // The token is already validated, and JSON.parse of one string literal does not recurse.
-    const value = escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-    return { kind: "string", raw, value };
+    this.end[node] = this.i;
   }
 
-  private readNumber(): JsonNumber {
+  private readNumber(): void {
     const text = this.text;
-    const start = this.i;
+    const node = this.add(NUMBER, this.i);
     if (text.charCodeAt(this.i) === 0x2d) this.i++;
     const first = text.charCodeAt(this.i);
-    if (first === 0x30) {
-      this.i++;
-    } else if (first >= 0x31 && first <= 0x39) {
-      this.skipDigits();
-    } else {
-      this.fail("Expected a digit");
-    }
+    if (first === 0x30) this.i++;
+    else if (first >= 0x31 && first <= 0x39) this.skipDigits();
+    else this.fail("Expected a digit");
     if (text.charCodeAt(this.i) === 0x2e /* . */) {
       this.i++;
       if (!isDigit(text.charCodeAt(this.i))) this.fail("Expected a digit after the decimal point");
@@ -230,7 +216,7 @@ class Parser {
       if (!isDigit(text.charCodeAt(this.i))) this.fail("Expected a digit in the exponent");
       this.skipDigits();
     }
-    return { kind: "number", raw: text.slice(start, this.i) };
+    this.end[node] = this.i;
   }
 
   private skipDigits(): void {
@@ -259,7 +245,7 @@ function isHexDigit(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
-/** "line 3, column 14 (character 52)", counted in UTF-16 units of the body as a person sees lines. */
+/** "line 3, column 14 (character 52)", counted in UTF-16 units. */
 function describePosition(text: string, index: number): string {
   let line = 1;
   let lineStart = 0;
@@ -270,4 +256,34 @@ function describePosition(text: string, index: number): string {
     newline = text.indexOf("\n", lineStart);
   }
   return `line ${line}, column ${index - lineStart + 1} (character ${index + 1})`;
+}
+
+/** True for objects and arrays. */
+export function isContainer(doc: JsonDoc, node: number): boolean {
+  const kind = doc.kind[node];
+  return kind === OBJECT || kind === ARRAY;
+}
+
+/** The index of the first node after `node` and everything inside it. */
+export function after(doc: JsonDoc, node: number): number {
+  return isContainer(doc, node) ? (doc.end[node] ?? node + 1) : node + 1;
+}
+
+/** A scalar or key exactly as written: `12345678901234567890` stays that, `"caf\u00e9"` keeps its escape. */
+export function rawText(doc: JsonDoc, node: number): string {
+  return doc.text.slice(doc.start[node], doc.end[node]);
+}
+
+/** The decoded value of a string or key node. */
+export function stringValue(doc: JsonDoc, node: number): string {
+  const raw = rawText(doc, node);
+  // The token was validated while parsing, and JSON.parse of one string literal does not recurse.
+  return doc.escaped[node] === 1 ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+}
+
+/** True when key node `node` is the name `name`, without slicing when the key has no escapes. */
+export function keyIs(doc: JsonDoc, node: number, name: string): boolean {
+  if (doc.escaped[node] === 1) return stringValue(doc, node) === name;
+  const start = doc.start[node] ?? 0;
+  return (doc.end[node] ?? 0) - start - 2 === name.length && doc.text.startsWith(name, start + 1);
 }

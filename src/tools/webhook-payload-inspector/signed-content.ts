@@ -7,16 +7,15 @@ import { Buffer } from "node:buffer";
 import type { HeaderIndex } from "./detect.ts";
 import { firstHeader } from "./detect.ts";
 import type { FormField } from "./form.ts";
-import type { JsonNode } from "./json.ts";
 import type { RequestLine } from "./parse.ts";
 import type { ContentPart, DigestFormat, ValueSource } from "./provider-types.ts";
-import { lookup, scalarText } from "./tree.ts";
+import { type JsonRef, lookup, scalarText } from "./tree.ts";
 
 export interface SignedRequest {
   readonly headers: HeaderIndex;
   readonly requestLine: RequestLine | null;
   readonly body: string;
-  readonly root: JsonNode | null;
+  readonly root: JsonRef | null;
   readonly formFields: readonly FormField[] | null;
 }
 

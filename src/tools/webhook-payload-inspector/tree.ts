@@ -1,10 +1,30 @@
 /**
- * Reading a parsed JSON tree (./json.ts) without recursion: nesting depth and key count, lossless
- * two-space pretty-printing under an output budget, and looking a value up by a dotted path.
- * Every walk uses an explicit stack, so hostile nesting costs memory in proportion to the input,
- * never call-stack frames.
+ * Reading a parsed JSON tape (./json.ts): nesting depth and key count, lossless two-space
+ * pretty-printing under an output budget, and looking a value up by a dotted path. The tape is in
+ * document order, so each walk is one scan over node indices with a small stack of open
+ * containers: hostile nesting costs memory in proportion to the input, never call-stack frames.
  */
-import type { JsonArray, JsonNode, JsonObject } from "./json.ts";
+import {
+  ARRAY,
+  after,
+  FALSE,
+  type JsonDoc,
+  KEY,
+  keyIs,
+  NULL,
+  NUMBER,
+  OBJECT,
+  rawText,
+  STRING,
+  stringValue,
+  TRUE,
+} from "./json.ts";
+
+/** A node of a parsed document. */
+export interface JsonRef {
+  readonly doc: JsonDoc;
+  readonly node: number;
+}
 
 export interface JsonMetrics {
   /** A scalar is 0; each enclosing object or array adds 1: `{}` is 1, `{"a":{"b":1}}` is 2. */
@@ -13,88 +33,79 @@ export interface JsonMetrics {
   readonly keys: number;
 }
 
-export function measure(root: JsonNode): JsonMetrics {
+export function measure(doc: JsonDoc, root = 0): JsonMetrics {
+  const stop = after(doc, root);
+  const ends: number[] = [];
   let depth = 0;
   let keys = 0;
-  const nodes: JsonNode[] = [root];
-  const levels: number[] = [0];
-  for (
-    let node = nodes.pop(), level = levels.pop();
-    node !== undefined;
-    node = nodes.pop(), level = levels.pop()
-  ) {
-    const here = level ?? 0;
-    if (node.kind === "object") {
-      depth = Math.max(depth, here + 1);
-      keys += node.entries.length;
-      for (const entry of node.entries) {
-        nodes.push(entry.value);
-        levels.push(here + 1);
-      }
-    } else if (node.kind === "array") {
-      depth = Math.max(depth, here + 1);
-      for (const item of node.items) {
-        nodes.push(item);
-        levels.push(here + 1);
-      }
+  for (let i = root; i < stop; i++) {
+    while (ends.length > 0 && (ends.at(-1) ?? 0) <= i) ends.pop();
+    const kind = doc.kind[i];
+    if (kind === KEY) {
+      keys++;
+    } else if (kind === OBJECT || kind === ARRAY) {
+      ends.push(doc.end[i] ?? i + 1);
+      depth = Math.max(depth, ends.length);
     }
   }
   return { depth, keys };
 }
 
-interface PrintFrame {
-  readonly node: JsonObject | JsonArray;
-  readonly indent: string;
-  next: number;
-}
-
 /**
- * The tree as `JSON.stringify(value, null, 2)` lays it out, but with every number, string and member
- * name exactly as written (escapes included), repeated names kept and member order untouched.
+ * The value as `JSON.stringify(value, null, 2)` lays it out, but with every number, string and
+ * member name exactly as written (escapes included), repeated names kept and member order untouched.
  * Returns `null` when the result would exceed `budget` characters: pretty-printing grows with the
  * square of the nesting depth, so a deeply nested body is shown as sent instead.
  */
-export function prettyPrint(root: JsonNode, budget: number): string | null {
+export function prettyPrint(doc: JsonDoc, budget: number, root = 0): string | null {
+  const stop = after(doc, root);
   const out: string[] = [];
   let size = 0;
-  const stack: PrintFrame[] = [];
+  const ends: number[] = [];
+  const inObject: boolean[] = [];
+  const first: boolean[] = [];
   const emit = (piece: string): boolean => {
     out.push(piece);
     size += piece.length;
     return size <= budget;
   };
-  const writeValue = (node: JsonNode, indent: string): boolean => {
-    if (node.kind === "object" || node.kind === "array") {
-      const length = node.kind === "object" ? node.entries.length : node.items.length;
-      const brackets = node.kind === "object" ? "{}" : "[]";
-      if (length === 0) return emit(brackets);
-      stack.push({ node, indent, next: 0 });
-      return emit(brackets.charAt(0));
-    }
-    return emit(node.raw);
+  const indents: string[] = [""];
+  const indent = (depth: number): string => {
+    for (let d = indents.length; d <= depth; d++) indents.push(`${indents[d - 1] ?? ""}  `);
+    return indents[depth] ?? "";
   };
-  if (!writeValue(root, "")) return null;
-  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    const node = top.node;
-    const length = node.kind === "object" ? node.entries.length : node.items.length;
-    if (top.next < length) {
-      const inner = `${top.indent}  `;
-      if (!emit(top.next === 0 ? `\n${inner}` : `,\n${inner}`)) return null;
-      let child: JsonNode | undefined;
-      if (node.kind === "object") {
-        const entry = node.entries[top.next];
-        if (entry !== undefined) {
-          if (!emit(`${entry.rawKey}: `)) return null;
-          child = entry.value;
-        }
+  const newLine = (depth: number): boolean => {
+    const isFirst = first[depth - 1] === true;
+    first[depth - 1] = false;
+    if (size + 2 + depth * 2 > budget) return false;
+    return emit(`${isFirst ? "\n" : ",\n"}${indent(depth)}`);
+  };
+  for (let i = root; i <= stop; i++) {
+    while (ends.length > 0 && ends.at(-1) === i) {
+      ends.pop();
+      const closer = inObject.pop() === true ? "}" : "]";
+      first.pop();
+      if (size + 2 + ends.length * 2 > budget || !emit(`\n${indent(ends.length)}${closer}`)) return null;
+    }
+    if (i === stop) break;
+    const kind = doc.kind[i];
+    if (kind === KEY) {
+      if (!newLine(ends.length) || !emit(`${rawText(doc, i)}: `)) return null;
+      continue;
+    }
+    if (ends.length > 0 && inObject.at(-1) === false && !newLine(ends.length)) return null;
+    if (kind === OBJECT || kind === ARRAY) {
+      const end = doc.end[i] ?? i + 1;
+      if (end === i + 1) {
+        if (!emit(kind === OBJECT ? "{}" : "[]")) return null;
       } else {
-        child = node.items[top.next];
+        if (!emit(kind === OBJECT ? "{" : "[")) return null;
+        ends.push(end);
+        inObject.push(kind === OBJECT);
+        first.push(true);
       }
-      top.next++;
-      if (child !== undefined && !writeValue(child, inner)) return null;
-    } else {
-      stack.pop();
-      if (!emit(`\n${top.indent}${node.kind === "object" ? "}" : "]"}`)) return null;
+    } else if (!emit(rawText(doc, i))) {
+      return null;
     }
   }
   return out.join("");
@@ -112,26 +123,60 @@ export function parsePath(path: string): Array<string | number> {
   return segments;
 }
 
-/** The value at `path`, or undefined. Of repeated member names the last wins, as in `JSON.parse`. */
-export function lookup(root: JsonNode | null, path: string): JsonNode | undefined {
-  let node: JsonNode | undefined = root ?? undefined;
-  for (const segment of parsePath(path)) {
-    if (node === undefined) return undefined;
-    if (typeof segment === "number") {
-      node = node.kind === "array" ? node.items[segment] : undefined;
-    } else if (node.kind === "object") {
-      node = node.entries.findLast((entry) => entry.key === segment)?.value;
-    } else {
-      return undefined;
+/** Member indexes of large objects, built on first lookup: provider detection asks many questions. */
+const memberIndexes = new WeakMap<JsonDoc, Map<number, Map<string, number>>>();
+
+/** The value node of member `key` of object `node` (the last, when repeated), or -1. */
+function member(doc: JsonDoc, node: number, key: string): number {
+  const stop = doc.end[node] ?? node + 1;
+  if (stop - node <= 64) {
+    let found = -1;
+    for (let j = node + 1; j < stop; j = after(doc, j + 1)) {
+      if (keyIs(doc, j, key)) found = j + 1;
     }
+    return found;
   }
-  return node;
+  let byObject = memberIndexes.get(doc);
+  if (byObject === undefined) {
+    byObject = new Map();
+    memberIndexes.set(doc, byObject);
+  }
+  let index = byObject.get(node);
+  if (index === undefined) {
+    index = new Map();
+    for (let j = node + 1; j < stop; j = after(doc, j + 1)) index.set(stringValue(doc, j), j + 1);
+    byObject.set(node, index);
+  }
+  return index.get(key) ?? -1;
+}
+
+/** The `index`-th element of array `node`, or -1. */
+function element(doc: JsonDoc, node: number, index: number): number {
+  const stop = doc.end[node] ?? node + 1;
+  let child = node + 1;
+  for (let k = 0; k < index && child < stop; k++) child = after(doc, child);
+  return child < stop ? child : -1;
+}
+
+/** The node at `path` below `root`, or null. */
+export function lookup(root: JsonRef | null, path: string): JsonRef | null {
+  if (root === null) return null;
+  const { doc } = root;
+  let node = root.node;
+  for (const segment of parsePath(path)) {
+    const kind = doc.kind[node];
+    if (typeof segment === "number") node = kind === ARRAY ? element(doc, node, segment) : -1;
+    else node = kind === OBJECT ? member(doc, node, segment) : -1;
+    if (node < 0) return null;
+  }
+  return { doc, node };
 }
 
 /** A scalar as a person reads it: a string's value, a number or literal as written; null for containers. */
-export function scalarText(node: JsonNode | undefined): string | null {
-  if (node === undefined) return null;
-  if (node.kind === "string") return node.value;
-  if (node.kind === "number" || node.kind === "literal") return node.raw;
+export function scalarText(ref: JsonRef | null): string | null {
+  if (ref === null) return null;
+  const kind = ref.doc.kind[ref.node];
+  if (kind === STRING) return stringValue(ref.doc, ref.node);
+  if (kind === NUMBER || kind === TRUE || kind === FALSE || kind === NULL) return rawText(ref.doc, ref.node);
   return null;
 }
