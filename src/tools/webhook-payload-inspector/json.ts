@@ -152,8 +152,14 @@ class Parser {
   }
 
   private readScalar(c: number): void {
-    if (c === 0x22 /* " */) return this.readString(STRING);
-    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) return this.readNumber();
+    if (c === 0x22 /* " */) {
+      this.readString(STRING);
+      return;
+    }
+    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      this.readNumber();
+      return;
+    }
     for (const [literal, kind] of LITERALS) {
       if (this.text.startsWith(literal, this.i)) {
         const node = this.add(kind, this.i);
