@@ -11,6 +11,7 @@ import { registerDocsRoutes } from "./http/routes/docs.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerAccountRoutes } from "./http/routes/me.ts";
 import { registerToolRoutes } from "./http/routes/tools.ts";
+import { registerMcpEndpoint } from "./mcp/route.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
@@ -43,6 +44,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerAccountRoutes(app, deps, readiness);
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app, docsUrl);
+  registerMcpEndpoint(app, deps, readiness);
   for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
 
   const allowed: Record<string, string[]> = {

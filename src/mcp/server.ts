@@ -1,0 +1,29 @@
+/**
+ * One low-level SDK `Server` per HTTP request, bound to that request's key and id. The low-level
+ * server is used because it publishes the tools' own JSON Schemas as they are and leaves argument
+ * validation to the pipeline, so MCP and HTTP reject the same input with the same `fields`.
+ */
+import { Server } from "@modelcontextprotocol/server";
+import type { CoreDeps } from "../core/deps.ts";
+import { listApiTools } from "./api-tools.ts";
+import { callTool, type McpCallContext } from "./call-tool.ts";
+import { freeTools } from "./free-tools.ts";
+import { INSTRUCTIONS, SERVER_INFO, SUPPORTED_REVISIONS } from "./protocol.ts";
+
+export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
+  const server = new Server(
+    { ...SERVER_INFO },
+    {
+      capabilities: { tools: {} },
+      supportedProtocolVersions: [...SUPPORTED_REVISIONS],
+      instructions: INSTRUCTIONS,
+    },
+  );
+  server.setRequestHandler("tools/list", async () => ({
+    tools: [...(await listApiTools(deps, call.key)), ...[...freeTools.values()].map((t) => t.definition)],
+  }));
+  server.setRequestHandler("tools/call", async (request) =>
+    callTool(deps, call, request.params.name, request.params.arguments),
+  );
+  return server;
+}

@@ -1,0 +1,76 @@
+/**
+ * MCP test plumbing: the real app listening on a loopback port, the SDK's own client connected to
+ * it over Streamable HTTP with a key, and a raw JSON-RPC poster for what the client cannot express.
+ */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createTestApp, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+
+export interface ListeningApp extends TestApp {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  base: string;
+  /** The MCP endpoint's URL. */
+  mcp: string;
+}
+
+export async function startMcpApp(options: TestAppOptions = {}): Promise<ListeningApp> {
+  const t = await createTestApp(options);
+  const base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  return { ...t, base, mcp: `${base}/mcp` };
+}
+
+export type Revision = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+
+/** Connects the SDK client: 2026-07-28 through `server/discover`, the others through `initialize`. */
+export async function connect(url: string, key: string, revision: Revision): Promise<Client> {
+  const client = new Client(
+    { name: "toolrun-mcp-test", version: "1.0.0" },
+    revision === "2026-07-28"
+      ? { versionNegotiation: { mode: { pin: "2026-07-28" } } }
+      : { supportedProtocolVersions: [revision] },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+export interface RpcResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Posts raw JSON-RPC the way a 2025-era client does (initialize needs no session in stateless mode). */
+export async function postRpc(
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcResponse> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: typeof payload === "string" ? payload : JSON.stringify(payload),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text === "" ? null : JSON.parse(text);
+  } catch {
+    // Not JSON: left as text for the assertion to show.
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+export function initializeMessage(id: number | string = 1, protocolVersion = "2025-11-25"): unknown {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw-test", version: "1.0.0" } },
+  };
+}
