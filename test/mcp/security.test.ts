@@ -1,0 +1,149 @@
+/**
+ * What stands in front of the MCP endpoint, in order: the Origin check (DNS rebinding), the schema
+ * check, the key. None of their refusals takes a rate-limit slot, and neither does a wrong method:
+ * the RateLimit header of the next good request proves it.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { DOCS_URL } from "../helpers/app.ts";
+import { initializeMessage, type ListeningApp, postRpc, type RpcResponse, startMcpApp } from "./helpers.ts";
+
+const LIMIT = 50;
+const PROBLEM = "application/problem+json; charset=utf-8";
+
+function assertProblem(res: RpcResponse, status: number, code: string): void {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.headers.get("content-type"), PROBLEM);
+  const body = res.body as Record<string, unknown>;
+  assert.equal(body.code, code);
+  assert.equal(body.status, status);
+  assert.equal(body.type, `${DOCS_URL}/errors/${code}`);
+  assert.equal(body.request_id, res.headers.get("x-request-id"));
+  assert.equal(res.headers.get("ratelimit"), null, "a refused request carries no RateLimit header");
+}
+
+describe("MCP endpoint security", () => {
+  let t: ListeningApp;
+  let key: string;
+  let auth: Record<string, string>;
+  let slotsTaken = 0;
+
+  /** A good request; its RateLimit header says how many slots were taken before it. */
+  const assertSlotsTaken = async () => {
+    const res = await postRpc(t.mcp, { jsonrpc: "2.0", id: "probe", method: "ping" }, auth);
+    assert.equal(res.status, 200);
+    slotsTaken += 1;
+    assert.match(
+      String(res.headers.get("ratelimit")),
+      new RegExp(`^"minute";r=${LIMIT - slotsTaken};t=\\d+$`),
+    );
+  };
+
+  before(async () => {
+    t = await startMcpApp({
+      plans: { free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 100, minCredits: 2 } },
+    });
+    key = await t.key("free");
+    auth = { authorization: `Bearer ${key}` };
+  });
+  after(() => t.close());
+
+  it("401 invalid_api_key with WWW-Authenticate: Bearer for every bad credential, no slot", async () => {
+    const revoked = await t.key("free");
+    const record = (await t.store.listKeys()).at(-1);
+    assert.ok(record);
+    await t.store.revokeKey(record.id, "2026-11-01T00:00:00.000Z");
+    const credentials: (string | undefined)[] = [
+      undefined,
+      "",
+      `Basic ${Buffer.from("user:pass").toString("base64")}`,
+      "Bearer tr_live_short",
+      `Bearer tr_test_${"a".repeat(32)}`,
+      `Bearer tr_live_${"A".repeat(32)}`,
+      `Bearer ${revoked}`,
+    ];
+    for (const authorization of credentials) {
+      const res = await postRpc(
+        t.mcp,
+        initializeMessage(),
+        authorization === undefined ? {} : { authorization },
+      );
+      assertProblem(res, 401, "invalid_api_key");
+      assert.match(String(res.headers.get("www-authenticate")), /^Bearer\b/);
+      assert.match(String((res.body as { detail: string }).detail), /Authorization: Bearer <API_KEY>/);
+    }
+    await assertSlotsTaken();
+  });
+
+  it("the SDK client without a key fails to connect", async () => {
+    const client = new Client({ name: "keyless", version: "1.0.0" });
+    await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(t.mcp))));
+    await client.close();
+  });
+
+  it("405 method_not_allowed with Allow: POST for every other method, no slot", async () => {
+    for (const method of ["GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD"]) {
+      const res = await fetch(t.mcp, { method, headers: auth });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get("allow"), "POST", method);
+      assert.equal(res.headers.get("ratelimit"), null, method);
+      if (method !== "HEAD") {
+        const body = (await res.json()) as Record<string, unknown>;
+        assert.equal(body.code, "method_not_allowed");
+        assert.equal(body.status, 405);
+      }
+    }
+    // A GET as a 2025 client sends it to open its notification stream.
+    const stream = await fetch(t.mcp, { headers: { ...auth, accept: "text/event-stream" } });
+    assert.equal(stream.status, 405);
+    await stream.body?.cancel();
+    await assertSlotsTaken();
+  });
+
+  it("403 origin_not_allowed for an Origin the operator did not allow, no slot", async () => {
+    for (const origin of [
+      "http://evil.example.com",
+      "http://toolrun.test.evil.example.com",
+      "https://toolrun.test",
+      "http://toolrun.test:8443",
+      "null",
+      "not a url",
+    ]) {
+      const res = await postRpc(t.mcp, initializeMessage(), { ...auth, origin });
+      assertProblem(res, 403, "origin_not_allowed");
+    }
+    // Checked before the key: a rebinding page gets the same answer whatever it sends.
+    assertProblem(
+      await postRpc(t.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
+      403,
+      "origin_not_allowed",
+    );
+    await assertSlotsTaken();
+  });
+
+  it("admits an allowed Origin (any spelling of it) and requests without one", async () => {
+    for (const origin of ["http://toolrun.test", "HTTP://TOOLRUN.TEST:80"]) {
+      const res = await postRpc(t.mcp, initializeMessage(), { ...auth, origin });
+      assert.equal(res.status, 200, origin);
+      slotsTaken += 1;
+    }
+    await assertSlotsTaken();
+  });
+
+  it("503 api_unconfigured before the key is looked at, while the schema is missing", async () => {
+    const bare = await startMcpApp({ migrate: false });
+    try {
+      const res = await postRpc(bare.mcp, initializeMessage(), auth);
+      assertProblem(res, 503, "api_unconfigured");
+      assertProblem(await postRpc(bare.mcp, initializeMessage()), 503, "api_unconfigured");
+      assertProblem(
+        await postRpc(bare.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
+        403,
+        "origin_not_allowed",
+      );
+    } finally {
+      await bare.close();
+    }
+  });
+});
