@@ -26,6 +26,11 @@ export function createReadiness(
         inFlight = store.isMigrated().finally(() => {
           inFlight = null;
         });
+        // A check that failed (database unreachable) says nothing about the schema: the next
+        // request checks again and gets the real reason, not `api_unconfigured`.
+        inFlight.catch(() => {
+          checkedAt = Number.NEGATIVE_INFINITY;
+        });
       }
       if (inFlight !== null) ready = await inFlight;
       if (!ready) {
