@@ -7,7 +7,7 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createApiKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
-import { SchemaNotReadyError } from "./ports/errors.ts";
+import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
 
 /** A call still pending after this long belongs to a process that died: its credits go back. */
 const ABANDONED_AFTER_MS = 120_000;
@@ -26,15 +26,23 @@ export async function startServer(
 ): Promise<RunningServer> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const deps = await createDeps(config);
+  let unreachable: BackendUnavailableError | null = null;
   try {
     if (options.migrate || config.database.kind === "sqlite") await deps.store.migrate();
-    if ((await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
-      const { key } = await createApiKey(deps.store, config.settings, {
-        plan: "free",
-        name: "bootstrap",
-        monthlyAllowance: null,
-      });
-      out(bootstrapMessage(config, key));
+    try {
+      if ((await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
+        const { key } = await createApiKey(deps.store, config.settings, {
+          plan: "free",
+          name: "bootstrap",
+          monthlyAllowance: null,
+        });
+        out(bootstrapMessage(config, key));
+      }
+    } catch (error) {
+      // `serve --no-migrate` with the database down still starts: /readyz reports it, requests
+      // answer 503 backend_unavailable, and the pool connects once the database is back.
+      if (!(error instanceof BackendUnavailableError)) throw error;
+      unreachable = error;
     }
   } catch (error) {
     await deps.close();
@@ -47,6 +55,7 @@ export async function startServer(
       redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
     },
   });
+  if (unreachable) app.log.warn({ err: unreachable }, "the database is unreachable; starting anyway");
   const sweep = () =>
     deps.store
       .refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
