@@ -49,5 +49,9 @@ export function createPostgresPool(options: PostgresConnectionOptions): Pool {
   // from the EventEmitter and kills the process. pg-pool already removes the broken client.
   const onError = options.onError ?? (() => {});
   pool.on("error", (err) => onError(err));
+  // A client checked out by pool.connect() (every transaction) has no pool listener, so a
+  // connection dropped under it (network cut, failover) would also throw from the EventEmitter.
+  // Its pending or next query rejects anyway, and transaction() then destroys the client.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
