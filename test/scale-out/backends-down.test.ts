@@ -18,7 +18,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createPostgresStore } from "../../src/adapters/postgres/index.ts";
 import type { ServerProcess } from "../helpers/process.ts";
 import { testDatabaseUrl, testRedisUrl, uniqueName } from "../helpers/services.ts";
-import { type CallRecord, callTool, getJson, type Json } from "./calls.ts";
+import { type CallRecord, callMcpTool, callTool, getJson, type Json } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.ts";
 
@@ -61,12 +61,18 @@ function assertUnavailable(call: CallRecord): void {
   );
 }
 
-async function assertReadsUnavailable(url: string, key: string): Promise<void> {
+/** The free reads and an MCP tool call are refused the same way. */
+async function assertOthersUnavailable(url: string, key: string, id: string): Promise<void> {
   for (const path of ["/v1/me/credits", "/v1/tools/list"]) {
     const res = await getJson(url, path, key);
     assert.equal(res.status, 503, `${path}: ${JSON.stringify(res.body)}`);
     assert.equal(res.body.code, "backend_unavailable");
   }
+  const mcp = await callMcpTool(url, key, id);
+  assert.equal(mcp.status, 503, `POST /mcp: ${JSON.stringify(mcp.body)}`);
+  assert.match(mcp.headers.get("content-type") ?? "", /^application\/problem\+json/);
+  assert.equal(mcp.body.code, "backend_unavailable");
+  assert.equal(mcp.body.request_id, id);
 }
 
 /** Polls until `check` holds (at most ~10 s). */
@@ -139,17 +145,20 @@ if (database.url === undefined || redis.url === undefined) {
 
       for (let n = 0; n < 3; n++)
         assertUnavailable(await callTool(redisDown.url, 0, key.key, `${tag}-redis-${n}`));
-      await assertReadsUnavailable(redisDown.url, key.key);
+      await assertOthersUnavailable(redisDown.url, key.key, `${tag}-redis-mcp`);
 
       // Nothing was reserved or charged, as the healthy instance and the database both say.
       assert.deepEqual(await ledger(), { used: 0, calls: {} });
       const credits = await getJson(healthy.url, "/v1/me/credits", key.key);
       assert.equal(credits.body.credits_used, 0);
       assert.equal(credits.body.credits_remaining, BALANCE);
-      // The same key and body succeed on the healthy instance.
+      // The same key and calls succeed on the healthy instance, over HTTP and MCP.
       const ok = await callTool(healthy.url, 1, key.key, `${tag}-healthy-0`);
       assert.equal(ok.status, 200);
-      assert.deepEqual(await ledger(), { used: COST, calls: { charged: 1 } });
+      const mcp = await callMcpTool(healthy.url, key.key, `${tag}-healthy-1`);
+      assert.equal(mcp.status, 200, JSON.stringify(mcp.body));
+      assert.equal((mcp.body.result as Json | undefined)?.isError, undefined, JSON.stringify(mcp.body));
+      assert.deepEqual(await ledger(), { used: 2 * COST, calls: { charged: 2 } });
     });
 
     it("PostgreSQL unreachable: the process starts; /readyz 503 database unreachable; calls 503 backend_unavailable", async () => {
@@ -164,7 +173,7 @@ if (database.url === undefined || redis.url === undefined) {
       const before = await ledger();
       for (let n = 0; n < 3; n++)
         assertUnavailable(await callTool(databaseDown.url, 2, key.key, `${tag}-db-${n}`));
-      await assertReadsUnavailable(databaseDown.url, key.key);
+      await assertOthersUnavailable(databaseDown.url, key.key, `${tag}-db-mcp`);
       assert.deepEqual(await ledger(), before);
     });
 
@@ -271,7 +280,11 @@ if (database.url === undefined || redis.url === undefined) {
         );
         assert.equal(rows.filter((r) => r.status === "pending").length, 0);
         const charged = new Set(rows.filter((r) => r.status === "charged").map((r) => r.request_id));
-        const delivered = [`${tag}-healthy-0`, ...records.filter((r) => r.status === 200).map((r) => r.id)];
+        const delivered = [
+          `${tag}-healthy-0`,
+          `${tag}-healthy-1`,
+          ...records.filter((r) => r.status === 200).map((r) => r.id),
+        ];
         for (const id of delivered) assert.ok(charged.has(id), `${id} answered 200 and is charged`);
         // A charge without a delivered 200 can only be a burst call whose settlement's
         // acknowledgement was lost with the connection.

@@ -47,6 +47,32 @@ export async function callTool(
   }
 }
 
+/** One stateless MCP `tools/call` of the calculator, as JSON-RPC over POST /mcp. */
+export async function callMcpTool(
+  baseUrl: string,
+  key: string,
+  id: string,
+): Promise<{ status: number; headers: Headers; body: Json }> {
+  const res = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "x-request-id": id,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: CALCULATOR, arguments: CALCULATOR_INPUT },
+    }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
+}
+
 /** GET a keyed JSON endpoint; returns the status and body. */
 export async function getJson(
   baseUrl: string,
