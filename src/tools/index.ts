@@ -3,5 +3,6 @@
  */
 import { retainingWallPressureCalculator } from "./retaining-wall-pressure-calculator/index.ts";
 import type { AnyTool } from "./tool.ts";
+import { webhookPayloadInspector } from "./webhook-payload-inspector/index.ts";
 
-export const tools: readonly AnyTool[] = [retainingWallPressureCalculator];
+export const tools: readonly AnyTool[] = [retainingWallPressureCalculator, webhookPayloadInspector];

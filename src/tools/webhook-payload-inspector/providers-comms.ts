@@ -11,6 +11,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
     checkedAgainst: "https://api.slack.com/authentication/verifying-requests-from-slack",
     detect: [
       { anyHeader: ["X-Slack-Signature", "X-Slack-Request-Timestamp"] },
+      { userAgent: "Slackbot 1.0" },
       {
         body: [
           { path: "api_app_id", exists: true },
@@ -75,6 +76,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
     checkedAgainst: "https://www.rubydoc.info/gems/twilio-ruby/Twilio/Security/RequestValidator",
     detect: [
       { anyHeader: ["X-Twilio-Signature"] },
+      { userAgent: "TwilioProxy/" },
       {
         body: [
           { path: "AccountSid", startsWith: "AC" },
