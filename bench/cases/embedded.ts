@@ -1,0 +1,213 @@
+/**
+ * Cases on one machine: the bare Fastify baseline, and the real `toolrun serve` on the embedded
+ * SQLite store running the calculator (at peak, at half of it, and with LOG_LEVEL=warn) and the
+ * webhook inspector (a typical GitHub push, and a 1 MiB one with a memory soak).
+ */
+import { join } from "node:path";
+import type { BenchCase, BenchContext } from "../lib/context.ts";
+import {
+  CALCULATOR_SLUG,
+  calculatorBody,
+  githubPushBody,
+  githubPushNear,
+  INSPECTOR_SLUG,
+} from "../lib/payloads.ts";
+import { BASELINE_SCRIPT, type ServerHandle, startServer } from "../lib/procs.ts";
+import type { CaseResult } from "../lib/report.ts";
+import { loadRow, pacedRow, probe, type Target, warmUp } from "../lib/runs.ts";
+import { authHeaders, prepareService, type Service, SkipCase, serveToolrun } from "../lib/service.ts";
+
+async function withServer(
+  start: () => Promise<ServerHandle>,
+  work: (server: ServerHandle) => Promise<void>,
+): Promise<void> {
+  const server = await start();
+  try {
+    await work(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+function toolTarget(server: ServerHandle, service: Service, slug: string, body: string): Target {
+  return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
+}
+
+const baseline: BenchCase = {
+  name: "baseline",
+  title: "bare Fastify route answering an envelope of the calculator's size (the practical limit)",
+  async run(context, result) {
+    const { options } = context;
+    await withServer(
+      () =>
+        startServer({
+          script: BASELINE_SCRIPT,
+          args: [],
+          env: {},
+          cpu: context.serverCpu,
+          logFile: join(context.dir, "baseline.log"),
+          ready: /baseline listening on (http:\/\/\S+)/,
+        }),
+      async (server) => {
+        const target: Target = {
+          url: `${server.url}/v1/tool/${CALCULATOR_SLUG}`,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: calculatorBody,
+        };
+        await probe(target);
+        await warmUp(target, options.connections, options.warmup);
+        const { row } = await loadRow("baseline", [server.pid], {
+          ...target,
+          connections: options.connections,
+          duration: options.duration,
+        });
+        result.rows.push(row);
+      },
+    );
+  },
+};
+
+async function calculatorPeak(
+  context: BenchContext,
+  result: CaseResult,
+  logLevel: string,
+  halfRate: boolean,
+) {
+  const { options } = context;
+  const service = await prepareService({
+    dir: context.dir,
+    database: join(context.dir, "toolrun.db"),
+    logLevel,
+    cpuProfDir: context.options.cpuProfDir,
+  });
+  await withServer(
+    () => serveToolrun(service, context.serverCpu, "serve"),
+    async (server) => {
+      const target = toolTarget(server, service, CALCULATOR_SLUG, calculatorBody);
+      await probe(target);
+      await warmUp(target, options.connections, options.warmup);
+      const peak = await loadRow(result.name, [server.pid], {
+        ...target,
+        connections: options.connections,
+        duration: options.duration,
+      });
+      result.rows.push(peak.row);
+      if (!halfRate) return;
+
+      const half = Math.max(1, Math.floor(peak.row.rps / 2));
+      context.progress(`${result.name}: p99 at half of the peak rate (${half}/s)`);
+      const paced = await pacedRow(`${result.name} @ ${half}/s paced`, [server.pid], {
+        ...target,
+        rate: half,
+        durationS: options.duration,
+      });
+      result.rows.push(paced.row);
+      const bursts = await loadRow(`${result.name} @ ${half}/s overallRate`, [server.pid], {
+        ...target,
+        connections: options.connections,
+        duration: options.duration,
+        overallRate: half,
+      });
+      result.rows.push(bursts.row);
+      result.details.halfRate = { rate: half, paced: paced.paced };
+      result.checks.push({
+        name: "p99 under 10 ms at half of the peak rate (paced)",
+        ok: paced.row.p99 < 10 && paced.row.non2xx + paced.row.errors === 0,
+        detail: `p99 ${paced.row.p99} ms at ${paced.paced.achievedRate}/s (target ${half}/s)`,
+      });
+      result.notes.push(
+        "autocannon's overallRate sends each connection's share of a second in one burst, then idles; its row shows burst latency. The paced row spaces requests evenly and counts latency from when each was due.",
+      );
+    },
+  );
+}
+
+const calculatorSqlite: BenchCase = {
+  name: "calculator-sqlite",
+  title: "retaining-wall calculator through the whole pipeline on SQLite (LOG_LEVEL=info, the default)",
+  run: (context, result) => calculatorPeak(context, result, "info", true),
+};
+
+const calculatorSqliteWarn: BenchCase = {
+  name: "calculator-sqlite-warn",
+  title: "the same with LOG_LEVEL=warn (no per-request log lines), to price request logging",
+  run: (context, result) => calculatorPeak(context, result, "warn", false),
+};
+
+async function inspector(context: BenchContext, result: CaseResult, body: string, soak: boolean) {
+  const { options } = context;
+  const service = await prepareService({
+    dir: context.dir,
+    database: join(context.dir, "toolrun.db"),
+    logLevel: "info",
+  });
+  await withServer(
+    () => serveToolrun(service, context.serverCpu, "serve"),
+    async (server) => {
+      const described = await fetch(`${server.url}/v1/tool/${INSPECTOR_SLUG}`, {
+        headers: authHeaders(service),
+      });
+      await described.body?.cancel();
+      if (described.status === 404) throw new SkipCase("tool not registered");
+      const target = toolTarget(server, service, INSPECTOR_SLUG, body);
+      result.details.requestBytes = Buffer.byteLength(body);
+      await probe(target);
+      await warmUp(target, options.connections, options.warmup);
+      const peak = await loadRow(result.name, [server.pid], {
+        ...target,
+        connections: options.connections,
+        duration: options.duration,
+      });
+      result.rows.push(peak.row);
+      if (!soak) return;
+
+      context.progress(`${result.name}: ${options.soak} requests one at a time (soak)`);
+      const serial = await loadRow(
+        `${result.name} serial x${options.soak}`,
+        [server.pid],
+        { ...target, connections: 1, amount: options.soak },
+        Math.max(60, options.soak * 0.2),
+      );
+      result.rows.push(serial.row);
+      const samples = serial.usage.rssSamples;
+      const mid = samples[Math.floor(samples.length / 2)]?.[1] ?? null;
+      const end = serial.usage.rssAfterKiB;
+      result.details.soak = { requests: serial.load.requests, rssSamplesKiB: samples };
+      result.checks.push({
+        name: "1 MiB call under 20 ms (one at a time)",
+        ok: serial.row.p99 < 20 && serial.row.non2xx + serial.row.errors === 0,
+        detail: `p50 ${serial.row.p50} ms, p99 ${serial.row.p99} ms, mean ${serial.load.latencyMs.mean.toFixed(2)} ms over ${serial.load.requests} calls`,
+      });
+      const growth = mid === null || end === null ? null : (end - mid) / 1024;
+      result.checks.push({
+        name: "memory flat over the soak",
+        ok: growth !== null && growth < 10,
+        detail:
+          growth === null
+            ? "RSS not available"
+            : `RSS ${((serial.row.rssBeforeKiB ?? 0) / 1024) | 0} MiB before, ${((mid ?? 0) / 1024) | 0} MiB halfway, ${((end ?? 0) / 1024) | 0} MiB after ${serial.load.requests} calls (second half: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MiB)`,
+      });
+    },
+  );
+}
+
+const inspectorPush: BenchCase = {
+  name: "inspector-push",
+  title: "webhook inspector on a typical GitHub push (octokit example, GitHub headers, signed)",
+  run: (context, result) => inspector(context, result, githubPushBody(), false),
+};
+
+const inspector1MiB: BenchCase = {
+  name: "inspector-1mib",
+  title: "webhook inspector on a GitHub push grown to just under the 1 MiB body limit, with a soak",
+  run: (context, result) => inspector(context, result, githubPushNear(), true),
+};
+
+export const embeddedCases: readonly BenchCase[] = [
+  baseline,
+  calculatorSqlite,
+  calculatorSqliteWarn,
+  inspectorPush,
+  inspector1MiB,
+];

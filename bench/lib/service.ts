@@ -1,0 +1,99 @@
+/**
+ * Sets up a real `toolrun` for a case as an operator would: a TOOLRUN_CONFIG file lifting the
+ * builder plan's rate limit out of the way, `toolrun migrate`, `toolrun keys create --plan builder
+ * --credits N --json`, then `toolrun serve` processes on free ports. Also the throwaway PostgreSQL
+ * database of the scale-out cases.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "pg";
+import { runToolrun, type ServerHandle, startServer, TOOLRUN_BIN } from "./procs.ts";
+
+/** Large enough that no case runs out (the inspector costs 5 a call); fits a 32-bit column. */
+export const BENCH_CREDITS = 1_000_000_000;
+
+/** A case that cannot run here; the report shows the reason instead of figures. */
+export class SkipCase extends Error {
+  override readonly name = "SkipCase";
+}
+
+export interface Service {
+  readonly env: Readonly<Record<string, string>>;
+  /** The environment of `toolrun serve`: `env`, a free port, and profiling when asked. */
+  readonly serveEnv: Readonly<Record<string, string>>;
+  readonly key: string;
+  readonly keyId: string;
+  readonly dir: string;
+}
+
+export interface ServiceOptions {
+  readonly dir: string;
+  readonly database: string;
+  readonly redisUrl?: string;
+  readonly logLevel: string;
+  readonly cpuProfDir?: string | null;
+}
+
+export async function prepareService(options: ServiceOptions): Promise<Service> {
+  const configFile = join(options.dir, "toolrun-config.json");
+  writeFileSync(configFile, JSON.stringify({ plans: { builder: { rpm: 100_000_000 } } }));
+  const env: Record<string, string> = {
+    TOOLRUN_DATABASE: options.database,
+    TOOLRUN_CONFIG: configFile,
+    LOG_LEVEL: options.logLevel,
+  };
+  if (options.redisUrl) env.TOOLRUN_REDIS_URL = options.redisUrl;
+
+  const migrated = await runToolrun(["migrate"], env);
+  if (migrated.code !== 0) {
+    const message = (migrated.stderr || migrated.stdout).trim();
+    if (/not wired yet/i.test(message)) throw new SkipCase(message.replace(/^toolrun:\s*/, ""));
+    throw new Error(`toolrun migrate failed (${migrated.code}): ${message}`);
+  }
+  const created = await runToolrun(
+    ["keys", "create", "--plan", "builder", "--name", "bench", "--credits", String(BENCH_CREDITS), "--json"],
+    env,
+  );
+  if (created.code !== 0) throw new Error(`toolrun keys create failed: ${created.stderr.trim()}`);
+  const parsed = JSON.parse(created.stdout) as { id: string; key: string };
+  const serveEnv: Record<string, string> = { ...env, PORT: "0" };
+  if (options.cpuProfDir) serveEnv.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${options.cpuProfDir}`;
+  return { env, serveEnv, key: parsed.key, keyId: parsed.id, dir: options.dir };
+}
+
+export function serveToolrun(service: Service, cpu: number | null, name: string): Promise<ServerHandle> {
+  return startServer({
+    script: TOOLRUN_BIN,
+    args: ["serve"],
+    env: service.serveEnv,
+    cpu,
+    logFile: join(service.dir, `${name}.log`),
+    ready: /toolrun listening on (http:\/\/\S+)/,
+  });
+}
+
+export function authHeaders(service: Service): Record<string, string> {
+  return { authorization: `Bearer ${service.key}`, "content-type": "application/json" };
+}
+
+/** A fresh database on the server of `adminUrl`; the returned function drops it. */
+export async function createDatabase(adminUrl: string, name: string): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe database name ${name}`);
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    throw new SkipCase(
+      `PostgreSQL at ${adminUrl} is not reachable (${error instanceof Error ? error.message : error})`,
+    );
+  }
+  return () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
