@@ -31,28 +31,32 @@ describe("credits under concurrent calls", () => {
     const refunded = byStatus.get(422) ?? 0;
     const refused = byStatus.get(402) ?? 0;
     assert.equal(ok + refunded + refused, 40);
-    // Each success holds 3 of the 50 credits for good; refunded calls give theirs back.
-    assert.equal(ok, 16);
+    // Each success holds 3 of the 50 credits for good; refunded calls give theirs back. How many
+    // calls fit depends on whether a 422 is refunded before later calls reserve (the store may
+    // commit simultaneous reservations together), never on anything but the ledger: at most 16
+    // succeed, the balance ran out (calls were refused), and every figure below agrees.
+    assert.ok(ok <= 16 && ok + refunded >= 16 && refused > 0, `ok ${ok}, refunded ${refunded}`);
     assert.ok(refunded > 0);
+    const spent = ok * 3;
     for (const r of responses.filter((x) => x.statusCode === 402)) {
       assert.equal(r.json().credits_used, 0);
     }
     const credits = (
       await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })
     ).json();
-    assert.equal(credits.credits_used, 48);
-    assert.equal(credits.credits_remaining, 2);
+    assert.equal(credits.credits_used, spent);
+    assert.equal(credits.credits_remaining, 50 - spent);
     const usage = (
       await t.app.inject({ method: "GET", url: "/v1/me/usage?limit=100", headers: bearer(key) })
     ).json();
-    assert.equal(usage.credits_used, 48);
+    assert.equal(usage.credits_used, spent);
     assert.equal(usage.calls, ok + refunded);
-    assert.deepEqual(usage.by_tool, [{ tool: "echo", calls: ok + refunded, credits: 48 }]);
+    assert.deepEqual(usage.by_tool, [{ tool: "echo", calls: ok + refunded, credits: spent }]);
     const charged = usage.recent.filter((c: { status: string }) => c.status === "charged");
     assert.equal(charged.length, ok);
     assert.equal(
       charged.reduce((sum: number, c: { credits: number }) => sum + c.credits, 0),
-      48,
+      spent,
     );
     const minRemaining = Math.min(
       ...responses.filter((r) => r.statusCode === 200).map((r) => r.json().credits_remaining),

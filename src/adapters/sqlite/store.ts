@@ -1,13 +1,15 @@
 /**
- * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine. Every ledger change is
- * one IMMEDIATE transaction, so it is atomic against this process and any other (the CLI) that
- * opens the same file. WAL mode: committed work survives a crash of the process.
+ * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine. Every ledger change
+ * runs inside an IMMEDIATE transaction (shared by the changes queued in one event-loop turn, see
+ * group-commit.ts), so it is atomic against this process and any other (the CLI) that opens the
+ * same file. WAL mode: committed work survives a crash of the process.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { SchemaNotReadyError } from "../../ports/errors.ts";
 import type { ApiKeyRecord, CallStatus, Store, ToolSwitch, UsageCall } from "../../ports/store.ts";
+import { createWriteQueue } from "./group-commit.ts";
 import { LATEST_VERSION, migrations } from "./migrations.ts";
 
 type Row = Record<string, SQLInputValue>;
@@ -48,6 +50,8 @@ export function createSqliteStore(path: string): Store {
       throw error;
     }
   };
+  // reserve, settle and refund: many calls share one commit (see group-commit.ts).
+  const write = createWriteQueue(db);
   const appliedVersion = (): number => {
     const table = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
@@ -130,7 +134,7 @@ export function createSqliteStore(path: string): Store {
     },
 
     async reserve(r) {
-      return transaction(() => {
+      return write(() => {
         const usedRow = sql("SELECT used FROM balances WHERE key_id = ? AND period = ?").get(
           r.keyId,
           r.period,
@@ -163,12 +167,14 @@ export function createSqliteStore(path: string): Store {
       });
     },
     async settle(callId, httpStatus) {
-      sql(
-        "UPDATE usage SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'pending'",
-      ).run(httpStatus, callId);
+      await write(() => {
+        sql(
+          "UPDATE usage SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'pending'",
+        ).run(httpStatus, callId);
+      });
     },
     async refund(callId, httpStatus) {
-      transaction(() => refundPending(callId, httpStatus));
+      await write(() => refundPending(callId, httpStatus));
     },
     async creditsUsed(keyId, period) {
       const row = sql("SELECT used FROM balances WHERE key_id = ? AND period = ?").get(keyId, period) as

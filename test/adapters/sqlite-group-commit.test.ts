@@ -1,0 +1,92 @@
+/**
+ * The SQLite ledger's group commit: writes queued together share one transaction, run in order,
+ * and a write that fails undoes only itself; a commit that fails keeps nothing and fails them all.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { describe, it } from "node:test";
+import { createWriteQueue } from "../../src/adapters/sqlite/group-commit.ts";
+
+function database(): DatabaseSync {
+  const db = new DatabaseSync(":memory:");
+  db.exec("CREATE TABLE t (v INTEGER NOT NULL CHECK (v >= 0))");
+  return db;
+}
+
+const values = (db: DatabaseSync) =>
+  (db.prepare("SELECT v FROM t ORDER BY rowid").all() as { v: number }[]).map((r) => r.v);
+
+describe("sqlite group commit", () => {
+  it("runs the writes of one turn in order, in one transaction, each seeing the ones before", async () => {
+    const db = database();
+    const write = createWriteQueue(db);
+    const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
+    const count = db.prepare("SELECT COUNT(*) AS n FROM t");
+    const seen = await Promise.all(
+      [1, 2, 3].map((v) =>
+        write(() => {
+          assert.equal(db.isTransaction, true);
+          insert.run(v);
+          return Number((count.get() as { n: number }).n);
+        }),
+      ),
+    );
+    assert.deepEqual(seen, [1, 2, 3]);
+    assert.deepEqual(values(db), [1, 2, 3]);
+    assert.equal(db.isTransaction, false);
+  });
+
+  it("a write that throws undoes only its own changes and rejects only its own promise", async () => {
+    const db = database();
+    const write = createWriteQueue(db);
+    const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
+    const results = await Promise.allSettled([
+      write(() => insert.run(1)),
+      write(() => {
+        insert.run(2);
+        insert.run(-1); // violates the CHECK: this write's row 2 must go too
+      }),
+      write(() => insert.run(3)),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["fulfilled", "rejected", "fulfilled"],
+    );
+    assert.deepEqual(values(db), [1, 3]);
+  });
+
+  it("a lone write that throws is rolled back", async () => {
+    const db = database();
+    const write = createWriteQueue(db);
+    await assert.rejects(
+      write(() => {
+        db.prepare("INSERT INTO t (v) VALUES (5)").run();
+        throw new Error("refused");
+      }),
+      /refused/,
+    );
+    assert.deepEqual(values(db), []);
+    assert.equal(db.isTransaction, false);
+  });
+
+  it("when the commit fails, every write of the batch fails and none is kept", async () => {
+    const db = new DatabaseSync(":memory:");
+    db.exec(`
+      PRAGMA foreign_keys = ON;
+      CREATE TABLE parent (id INTEGER PRIMARY KEY);
+      CREATE TABLE child (parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);
+    `);
+    const write = createWriteQueue(db);
+    const results = await Promise.allSettled([
+      write(() => db.prepare("INSERT INTO parent (id) VALUES (1)").run()),
+      // Only checked at COMMIT: the whole batch is rolled back.
+      write(() => db.prepare("INSERT INTO child (parent) VALUES (2)").run()),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["rejected", "rejected"],
+    );
+    assert.equal((db.prepare("SELECT COUNT(*) AS n FROM parent").get() as { n: number }).n, 0);
+    assert.equal(db.isTransaction, false);
+  });
+});
