@@ -3,6 +3,7 @@
  * present (503), key (401), then one rate-limit slot per JSON-RPC message (429), all before the SDK
  * sees the request. Any other method is a 405 that takes no slot.
  */
+import { ProtocolError } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { planOf } from "../core/credits.ts";
 import type { CoreDeps } from "../core/deps.ts";
@@ -25,7 +26,11 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
   const bodyLimit = deps.registry.maxBodyBytes + JSON_RPC_ALLOWANCE_BYTES;
   const dispatcher = createMcpDispatcher(deps, {
     maxBodyBytes: bodyLimit,
-    onError: (error) => app.log.warn({ err: error }, "MCP request rejected by the SDK"),
+    onError: (error) => {
+      // The SDK reports both a client's protocol mistakes (answered 4xx) and its own failures (500).
+      if (isClientMistake(error)) app.log.debug({ err: error }, "MCP request refused by the SDK");
+      else app.log.error({ err: error }, "MCP request failed inside the SDK");
+    },
   });
   app.addHook("onClose", async () => dispatcher.close());
   const keys = new WeakMap<FastifyRequest, ApiKeyRecord>();
@@ -65,4 +70,12 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
     },
   );
   registerMethodNotAllowed(app, MCP_PATH, ["POST"], docsUrl);
+}
+
+function isClientMistake(error: Error): boolean {
+  return (
+    error instanceof ProtocolError ||
+    error.message.startsWith("Rejected") ||
+    error.message.startsWith("Unsupported Media Type")
+  );
 }

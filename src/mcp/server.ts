@@ -3,7 +3,8 @@
  * server is used because it publishes the tools' own JSON Schemas as they are and leaves argument
  * validation to the pipeline, so MCP and HTTP reject the same input with the same `fields`.
  */
-import { Server } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { translateBackendError } from "../core/backend-errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import { listApiTools } from "./api-tools.ts";
 import { callTool, type McpCallContext } from "./call-tool.ts";
@@ -19,11 +20,31 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
       instructions: INSTRUCTIONS,
     },
   );
-  server.setRequestHandler("tools/list", async () => ({
-    tools: [...(await listApiTools(deps, call.key)), ...[...freeTools.values()].map((t) => t.definition)],
-  }));
+  server.setRequestHandler("tools/list", async () => {
+    try {
+      return {
+        tools: [...(await listApiTools(deps, call.key)), ...[...freeTools.values()].map((t) => t.definition)],
+      };
+    } catch (error) {
+      throw listFailure(error, call);
+    }
+  });
   server.setRequestHandler("tools/call", async (request) =>
     callTool(deps, call, request.params.name, request.params.arguments),
   );
   return server;
+}
+
+/**
+ * The list reads the operator's switches from the store; when that fails the client gets the code
+ * HTTP would give (`backend_unavailable`...) as a JSON-RPC error, never the driver's message.
+ */
+function listFailure(error: unknown, call: McpCallContext): ProtocolError {
+  const known = translateBackendError(error);
+  call.logError(error, known?.code ?? "internal_error");
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    known?.detail ?? "Something failed inside the service.",
+    { code: known?.code ?? "internal_error" },
+  );
 }
