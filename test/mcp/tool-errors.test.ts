@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type Client, ProtocolError } from "@modelcontextprotocol/client";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, DOCS_URL, json } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
@@ -157,6 +158,31 @@ describe("MCP tool failures", () => {
     } finally {
       await t.store.setSwitch("echo", { enabled: true });
       await t.store.setSwitch("heavy-text", { api: true });
+    }
+  });
+
+  it("a store that fails mid-call: 503 backend_unavailable, nothing internal leaks", async () => {
+    const getSwitches = t.store.getSwitches;
+    t.store.getSwitches = async () => {
+      throw new BackendUnavailableError("database", new Error("connect ECONNREFUSED 10.1.2.3:5432"));
+    };
+    try {
+      const call = await client.callTool({ name: "echo", arguments: { value: 1 } });
+      const problem = problemOf(call);
+      assert.deepEqual([problem.status, problem.code], [503, "backend_unavailable"]);
+      assert.doesNotMatch(JSON.stringify(call), /ECONNREFUSED|10\.1\.2\.3/);
+      // tools/list reads the switches too: a JSON-RPC error naming the code, not the driver's message.
+      const list = await postRpc(
+        t.mcp,
+        { jsonrpc: "2.0", id: 3, method: "tools/list" },
+        { authorization: `Bearer ${key}` },
+      );
+      const error = (list.body as { error: { code: number; message: string; data: unknown } }).error;
+      assert.equal(error.code, -32603);
+      assert.deepEqual(error.data, { code: "backend_unavailable" });
+      assert.doesNotMatch(error.message, /ECONNREFUSED|10\.1\.2\.3/);
+    } finally {
+      t.store.getSwitches = getSwitches;
     }
   });
 
