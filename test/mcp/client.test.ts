@@ -48,8 +48,8 @@ describe("MCP with the SDK client", () => {
   });
   after(() => t.close());
 
-  const http = async (method: "GET" | "POST", url: string, key: string, payload?: unknown) => {
-    const res = await t.app.inject({ method, url, headers: json(bearer(key)), payload: payload as never });
+  const http = async (method: "GET" | "POST", url: string, key: string, payload?: Json) => {
+    const res = await t.app.inject({ method, url, headers: json(bearer(key)), payload });
     return { status: res.statusCode, body: res.json() as Json };
   };
 

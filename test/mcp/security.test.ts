@@ -101,6 +101,14 @@ describe("MCP endpoint security", () => {
     await assertSlotsTaken();
   });
 
+  it("413 payload_too_large for a POST past the largest tool body plus the JSON-RPC allowance, no slot", async () => {
+    const huge = { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(80 * 1024) } };
+    const res = await postRpc(t.mcp, huge, auth);
+    assert.equal(res.status, 413);
+    assert.equal((res.body as { code: string }).code, "payload_too_large");
+    await assertSlotsTaken();
+  });
+
   it("403 origin_not_allowed for an Origin the operator did not allow, no slot", async () => {
     for (const origin of [
       "http://evil.example.com",
