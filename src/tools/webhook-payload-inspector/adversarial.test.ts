@@ -56,16 +56,16 @@ describe("about 1 MiB of hostile input", () => {
     assert.equal(out.headers[0]?.header, "a");
   });
 
-  test("two hundred thousand header lines", () => {
-    const lines = Array.from({ length: 200_000 }, (_, i) => `X-H${i % 7}: ${i}`);
+  test("eighty thousand header lines", () => {
+    const lines = Array.from({ length: 80_000 }, (_, i) => `X-H${i % 7}: ${i}`);
     const out = timed(() => run(rawRequest(lines, "{}")));
-    assert.equal(row(out, "Header Count"), "200000");
+    assert.equal(row(out, "Header Count"), "80000");
   });
 
-  test("a header folded over three hundred thousand lines", () => {
-    const out = timed(() => run(`X-A: start\n${" more\n".repeat(300_000)}\nbody`));
+  test("a header folded over two hundred thousand lines", () => {
+    const out = timed(() => run(`X-A: start\n${" more\n".repeat(200_000)}\nbody`));
     assert.equal(row(out, "Header Count"), "1");
-    assert.equal(out.headers[0]?.value.length, "start".length + " more".length * 300_000);
+    assert.equal(out.headers[0]?.value.length, "start".length + " more".length * 200_000);
   });
 
   test("long lines of spaces and words", () => {

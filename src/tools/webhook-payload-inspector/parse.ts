@@ -42,37 +42,36 @@ export function splitRequest(payload: string): SplitRequest {
   const headers: Header[] = [];
   let lineNumber = 0;
   let position = headStart;
+  // Lines are index ranges [position, end) of the payload; only names and values are ever sliced.
   while (position <= payload.length) {
     const newline = payload.indexOf("\n", position);
-    const end = newline === -1 ? payload.length : newline;
+    let end = newline === -1 ? payload.length : newline;
     const next = newline === -1 ? payload.length + 1 : newline + 1;
-    const line =
-      payload.charCodeAt(end - 1) === 0x0d && end > position
-        ? payload.slice(position, end - 1)
-        : payload.slice(position, end);
+    if (end > position && payload.charCodeAt(end - 1) === 0x0d) end--;
     lineNumber++;
 
-    if (isBlank(line)) {
+    if (isBlank(payload, position, end)) {
       // The first empty line ends the head; the body is everything after it, untouched.
       return { requestLine, headers, body: next > payload.length ? "" : payload.slice(next), notes };
     }
+    const colon = headerColon(payload, position, end);
     if (lineNumber === 1) {
-      requestLine = parseRequestLine(line);
+      requestLine = parseRequestLine(payload.slice(position, end));
       if (requestLine !== null) {
         position = next;
         continue;
       }
       // A first line that is neither a request line nor a header: the whole payload is the body
       // (a bare form body, XML or text pasted on its own).
-      if (headerName(line) === null) return { requestLine: null, headers: [], body: payload, notes };
+      if (colon === -1) return { requestLine: null, headers: [], body: payload, notes };
     }
-    const first = line.charCodeAt(0);
+    const first = payload.charCodeAt(position);
     if (first === 0x20 || first === 0x09) {
       const previous = headers.at(-1);
       if (previous === undefined) {
         note(`Line ${lineNumber} is indented but follows no header, so it was ignored.`);
       } else {
-        const more = trimSpaces(line);
+        const more = trimmed(payload, position, end);
         headers[headers.length - 1] = {
           name: previous.name,
           value: previous.value === "" ? more : `${previous.value} ${more}`,
@@ -81,13 +80,10 @@ export function splitRequest(payload: string): SplitRequest {
     } else if (first === 0x7b || first === 0x5b) {
       // No empty line before it: the first line opening a JSON object or array starts the body.
       return { requestLine, headers, body: payload.slice(position), notes };
+    } else if (colon === -1) {
+      note(`Line ${lineNumber} is not a "Name: value" header line, so it was ignored.`);
     } else {
-      const name = headerName(line);
-      if (name === null) {
-        note(`Line ${lineNumber} is not a "Name: value" header line, so it was ignored.`);
-      } else {
-        headers.push({ name, value: trimSpaces(line.slice(name.length + 1)) });
-      }
+      headers.push({ name: payload.slice(position, colon), value: trimmed(payload, colon + 1, end) });
     }
     position = next;
   }
@@ -104,17 +100,18 @@ function startsWithJson(text: string, from: number): boolean {
   return false;
 }
 
-function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09) return false;
   }
   return true;
 }
 
-function trimSpaces(text: string): string {
-  let start = 0;
-  let end = text.length;
+/** text[from, to) without surrounding spaces and tabs. */
+function trimmed(text: string, from: number, to: number): string {
+  let start = from;
+  let end = to;
   while (start < end && isSpace(text.charCodeAt(start))) start++;
   while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
   return text.slice(start, end);
@@ -154,16 +151,27 @@ function isHttpVersion(text: string): boolean {
 
 /** The header name when the line reads `Name: value` with a token name (RFC 9110 tchar), else null. */
 export function headerName(line: string): string | null {
-  const colon = line.indexOf(":");
-  if (colon <= 0) return null;
-  for (let i = 0; i < colon; i++) {
-    if (!isTchar(line.charCodeAt(i))) return null;
+  const colon = headerColon(line, 0, line.length);
+  return colon === -1 ? null : line.slice(0, colon);
+}
+
+/** Index of the colon ending a token name at the start of text[from, to), or -1. */
+function headerColon(text: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) return i > from ? i : -1;
+    if (!isTchar(c)) return -1;
   }
-  return line.slice(0, colon);
+  return -1;
+}
+
+/** RFC 9110 token characters: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ */
+const TCHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9]/.test(ch) || "!#$%&'*+-.^_`|~".includes(ch)) TCHAR[c] = 1;
 }
 
 function isTchar(c: number): boolean {
-  if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return true;
-  // ! # $ % & ' * + - . ^ _ ` | ~
-  return "!#$%&'*+-.^_`|~".includes(String.fromCharCode(c));
+  return c < 128 && TCHAR[c] === 1;
 }

@@ -118,11 +118,21 @@ export function isTimeLikeKey(key: string): boolean {
   if (key.length > 64) return false;
   const known = timeLikeCache.get(key);
   if (known !== undefined) return known;
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[\s_.\-[\]]+/);
-  const result = words.some((word) => TIME_WORDS.has(word));
+  let result = false;
+  let word = "";
+  for (let i = 0; i <= key.length && !result; i++) {
+    const c = key.charCodeAt(i);
+    const upper = c >= 0x41 && c <= 0x5a;
+    const letterOrDigit = upper || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+    const previous = key.charCodeAt(i - 1);
+    // A word ends at a separator, at the end, or before a capital that follows a lower-case letter or digit.
+    const hump = upper && ((previous >= 0x61 && previous <= 0x7a) || (previous >= 0x30 && previous <= 0x39));
+    if (!letterOrDigit || hump) {
+      if (word !== "" && TIME_WORDS.has(word.toLowerCase())) result = true;
+      word = "";
+    }
+    if (letterOrDigit) word += key.charAt(i);
+  }
   // Bodies repeat the same few names many times; the cache is bounded against hostile ones.
   if (timeLikeCache.size > 10_000) timeLikeCache.clear();
   timeLikeCache.set(key, result);
@@ -200,15 +210,27 @@ export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampSca
       nameNodes.push(-1);
       continue;
     }
+    // Nothing shorter than nine characters is a timestamp (epoch seconds have at least nine
+    // digits, ISO date-times sixteen characters), so most values are skipped without slicing.
+    const tokenLength = (doc.end[i] ?? 0) - (doc.start[i] ?? 0);
+    if ((kind !== STRING && kind !== NUMBER) || tokenLength < (kind === STRING ? 11 : 9)) continue;
     const nameNode = depth > 0 ? (nameNodes[depth - 1] ?? -1) : -1;
     let found: Instant | null = null;
     let raw = "";
     if (kind === STRING) {
       raw = stringValue(doc, i);
-      found = parseIsoDateTime(raw) ?? (looksNumeric(raw) && timeLike(nameNode) ? parseEpoch(raw) : null);
-    } else if (kind === NUMBER && timeLike(nameNode)) {
-      raw = rawText(doc, i);
-      found = parseEpoch(raw);
+      // The cheap value test comes before the name test: most values are not epochs at all.
+      found = parseIsoDateTime(raw);
+      if (found === null && looksNumeric(raw)) {
+        const epoch = parseEpoch(raw);
+        found = epoch !== null && timeLike(nameNode) ? epoch : null;
+      }
+    } else {
+      const epoch = parseEpoch(rawText(doc, i));
+      if (epoch !== null && timeLike(nameNode)) {
+        raw = rawText(doc, i);
+        found = epoch;
+      }
     }
     if (found === null) continue;
     total++;

@@ -6,6 +6,7 @@
  */
 import { Buffer } from "node:buffer";
 import { firstHeader, readTime } from "./detect.ts";
+import { guessGeneric } from "./generic-signature.ts";
 import type { Provider, SignatureScheme, TimestampCheck, ValueSource } from "./provider-types.ts";
 import {
   buildMessages,
@@ -286,48 +287,4 @@ export function duration(seconds: number): string {
     }
   }
   return "0 seconds";
-}
-
-const GUESS_ALGORITHMS = ["sha256", "sha1", "sha512"] as const;
-
-/** Unknown sender: try the common "HMAC of the raw body" on every header that looks like a signature. */
-function guessGeneric(secret: string, request: SignedRequest): Verification {
-  const candidates = [...request.headers].filter(([name]) => /signature|hmac/.test(name));
-  if (candidates.length === 0) {
-    return {
-      scheme: null,
-      header: null,
-      status: "unverifiable",
-      reason: "The sender was not recognised and no header looks like a signature.",
-    };
-  }
-  const body = Buffer.from(request.body, "utf8");
-  const key = Buffer.from(secret, "utf8");
-  for (const [name, values] of candidates) {
-    const texts = values
-      .flatMap((value) => value.split(/[,\s]+/))
-      .flatMap((item) => {
-        const equals = item.indexOf("=");
-        return equals > 0 && equals < 16 ? [item, item.slice(equals + 1)] : [item];
-      });
-    for (const algorithm of GUESS_ALGORITHMS) {
-      const mac = hmac(algorithm, key, body);
-      for (const encoding of ["hex", "base64"] as const) {
-        if (texts.some((text) => sameBytes(mac, decodeDigest(text, encoding) ?? Buffer.alloc(0)))) {
-          return {
-            scheme: `generic-hmac-${algorithm}-${encoding}`,
-            header: name,
-            status: "valid",
-            reason: `The sender was not recognised, but ${name} holds the HMAC-${algorithm.toUpperCase()} of the raw body (${encoding}) with this secret.`,
-          };
-        }
-      }
-    }
-  }
-  return {
-    scheme: null,
-    header: candidates[0]?.[0] ?? null,
-    status: "unverifiable",
-    reason: `The sender was not recognised, and no signature header holds a plain HMAC (SHA-256, SHA-1 or SHA-512, hex or base64) of the body with this secret; its scheme may sign more than the body.`,
-  };
 }
