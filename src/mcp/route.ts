@@ -1,7 +1,7 @@
 /**
- * `POST /mcp`, the hosted MCP endpoint, in the order the interface fixes: Origin (403), schema
- * present (503), key (401), then one rate-limit slot per JSON-RPC message (429), all before the SDK
- * sees the request. Any other method is a 405 that takes no slot.
+ * `POST /mcp`, the hosted MCP endpoint. Its gates run in this order before the SDK sees anything:
+ * Origin (403, against DNS rebinding), schema present (503), key (401), then one rate-limit slot per
+ * JSON-RPC message (429). Any other method is a 405 that takes no slot.
  */
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
