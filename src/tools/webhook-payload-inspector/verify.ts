@@ -74,12 +74,17 @@ export function verifySignature(
 ): Verification {
   const selected = provider === null ? null : selectScheme(provider, request);
   const header = selected === null ? null : describeSource(selected.present[0]?.source ?? { header: "" });
+  const expected = [
+    ...new Set(provider?.schemes.flatMap((scheme) => scheme.signature.map(describeSource)) ?? []),
+  ].join(" or ");
   if (secret === undefined || secret === "") {
     const scheme = selected?.scheme ?? provider?.schemes[0] ?? null;
-    let reason = "No secret was given, so the signature was not checked; send `secret` to check it.";
+    let reason: string;
     if (provider === null) reason = "No secret was given, and the sender was not recognised.";
     else if (scheme === null)
       reason = `No secret was given. ${provider.unsigned ?? `${provider.name} does not sign its webhooks.`}`;
+    else if (selected === null)
+      reason = `No secret was given, and the request has no ${provider.name} signature (${expected}).`;
     else
       reason = `No secret was given; send \`secret\` to check ${provider.name}'s signature (${scheme.label}).`;
     return { scheme: scheme?.id ?? null, header, status: "not_requested", reason };
@@ -94,12 +99,11 @@ export function verifySignature(
     };
   }
   if (selected === null) {
-    const expected = provider.schemes.flatMap((scheme) => scheme.signature.map(describeSource));
     return {
       scheme: provider.schemes[0]?.id ?? null,
       header: null,
       status: "unverifiable",
-      reason: `The request has no ${provider.name} signature (${[...new Set(expected)].join(" or ")}), so there is nothing to check.`,
+      reason: `The request has no ${provider.name} signature (${expected}), so there is nothing to check.`,
     };
   }
   const outcome = checkScheme(provider, selected.scheme, selected.present, secret, request, nowMs);
