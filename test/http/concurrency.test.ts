@@ -14,7 +14,45 @@ describe("credits under concurrent calls", () => {
   });
   after(() => t.close());
 
-  it("admits exactly the affordable calls; balance, credits and usage agree to the credit", async () => {
+  it("admits exactly the affordable number of simultaneous calls and refuses the rest with 402", async () => {
+    const key = await t.key("free", 50);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.app.inject({
+          method: "POST",
+          url: "/v1/tool/echo",
+          headers: json(bearer(key)),
+          payload: { value: i },
+        }),
+      ),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    // 50 credits at 3 a call: 16 calls fit, 2 credits are left, the other 24 are refused.
+    assert.equal(statuses.filter((s) => s === 200).length, 16);
+    assert.equal(statuses.filter((s) => s === 402).length, 24);
+    for (const r of responses.filter((x) => x.statusCode === 402)) {
+      assert.equal(r.json().code, "insufficient_credits");
+      assert.equal(r.json().credits_used, 0);
+      assert.equal(r.json().credits_remaining, 2);
+    }
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => r.json().credits_remaining);
+    assert.deepEqual(
+      [...remaining].sort((a, b) => a - b),
+      Array.from({ length: 16 }, (_, i) => 2 + 3 * i),
+    );
+    const credits = (
+      await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })
+    ).json();
+    const usage = (
+      await t.app.inject({ method: "GET", url: "/v1/me/usage?limit=100", headers: bearer(key) })
+    ).json();
+    assert.deepEqual(
+      [credits.credits_used, credits.credits_remaining, usage.credits_used, usage.calls],
+      [48, 2, 48, 16],
+    );
+  });
+
+  it("with refunds in the mix, never admits more than is affordable; every figure agrees", async () => {
     const key = await t.key("free", 50);
     const calls = Array.from({ length: 40 }, (_, i) =>
       t.app.inject({
