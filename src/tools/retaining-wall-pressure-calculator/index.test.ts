@@ -34,7 +34,7 @@ describe("definition", () => {
 
   it("every example is a valid request whose output satisfies the output schema", () => {
     for (const example of tool.examples) {
-      assert.deepEqual(inputErrors(example.input), [], example.title);
+      assert.deepEqual(inputErrors(example.input), {}, example.title);
       const output = tool.run(convertNumericStrings(example.input) as never);
       assert.equal(outputSchemaErrors(output), "", example.title);
     }

@@ -1,9 +1,9 @@
 /**
  * Helpers shared by the inspector's tests: building raw requests, a pinned clock, reading overview
- * rows, and the output schema compiled with Ajv 2020 in strict mode. Test-only; the tool never
+ * rows, and the output schema checked by the pipeline's own validator. Test-only; the tool never
  * imports this file.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { compileOutputValidator } from "../../core/validation.ts";
 import { inspect } from "./index.ts";
 import type { InspectorInput, InspectorOutput, OverviewProperty } from "./schema.ts";
 import { outputSchema } from "./schema.ts";
@@ -27,10 +27,9 @@ export function row(output: InspectorOutput, property: OverviewProperty): string
   return found.value;
 }
 
-const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
-const validateOutput = ajv.compile(outputSchema);
+const checkOutput = compileOutputValidator(outputSchema);
 
-/** The Ajv errors of `outputs` against the published output schema, or null when it conforms. */
+/** The pipeline's Ajv errors of `outputs` against the published output schema, or null when it conforms. */
 export function outputErrors(output: unknown): string | null {
-  return validateOutput(output) ? null : ajv.errorsText(validateOutput.errors);
+  return checkOutput(output) || null;
 }
