@@ -118,6 +118,22 @@ export async function withTestApp<T>(options: TestAppOptions, use: (t: TestApp) 
   }
 }
 
+/** One key's view of one tool: POST a body to it, read the key's credits used this month. */
+export function toolClient(t: TestApp, slug: string, key: string) {
+  return {
+    post: (payload: unknown) =>
+      t.app.inject({
+        method: "POST",
+        url: `/v1/tool/${slug}`,
+        headers: json(bearer(key)),
+        payload: typeof payload === "string" ? payload : JSON.stringify(payload),
+      }),
+    creditsUsed: async (): Promise<number> =>
+      (await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })).json()
+        .credits_used,
+  };
+}
+
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
 }

@@ -5,21 +5,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { tools } from "../../src/tools/index.ts";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
-
-const URL = "/v1/tool/retaining-wall-pressure-calculator";
+import { createTestApp, type TestApp, toolClient } from "../helpers/app.ts";
 
 describe("retaining-wall-pressure-calculator over HTTP", () => {
   let t: TestApp;
-  let key: string;
-  const post = (payload: unknown) =>
-    t.app.inject({ method: "POST", url: URL, headers: json(bearer(key)), payload: JSON.stringify(payload) });
-  const used = async () =>
-    (await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })).json().credits_used;
+  let client: ReturnType<typeof toolClient>;
+  const post = (payload: unknown) => client.post(payload);
+  const used = () => client.creditsUsed();
 
   before(async () => {
     t = await createTestApp({ tools });
-    key = await t.key("free");
+    client = toolClient(t, "retaining-wall-pressure-calculator", await t.key("free"));
   });
   after(() => t.close());
 
