@@ -116,11 +116,11 @@ if (database.url === undefined || redis.url === undefined) {
       key = await cluster.createKey("builder", BALANCE);
       const closedDatabase = new URL(databaseUrl);
       closedDatabase.port = "1";
-      [[healthy], [redisDown], [databaseDown]] = (await Promise.all([
-        cluster.start(1),
-        cluster.start(1, { TOOLRUN_REDIS_URL: CLOSED_REDIS }),
-        cluster.start(1, { TOOLRUN_DATABASE: closedDatabase.toString() }),
-      ])) as [[ServerProcess], [ServerProcess], [ServerProcess]];
+      [healthy] = (await cluster.start(1)) as [ServerProcess];
+      [redisDown] = (await cluster.start(1, { TOOLRUN_REDIS_URL: CLOSED_REDIS })) as [ServerProcess];
+      [databaseDown] = (await cluster.start(1, { TOOLRUN_DATABASE: closedDatabase.toString() })) as [
+        ServerProcess,
+      ];
     });
 
     after(async () => {

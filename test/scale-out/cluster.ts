@@ -31,7 +31,7 @@ export interface Cluster {
   readonly schema: string;
   /** The environment every CLI run and server of this deployment shares. */
   readonly env: Readonly<Record<string, string>>;
-  /** Starts `count` more `serve --no-migrate` processes (extra variables override `env`). */
+  /** Starts `count` more `serve --no-migrate` processes, in turn (extra variables override `env`). */
   start(count: number, extra?: Record<string, string>): Promise<ServerProcess[]>;
   /** Runs `toolrun ...args` and asserts it succeeded; returns its stdout. */
   cli(args: readonly string[]): Promise<string>;
@@ -70,10 +70,14 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     schema,
     env,
     async start(count, extra = {}) {
-      const started = await Promise.all(
-        Array.from({ length: count }, () => startServerProcess({ ...env, ...extra }, ["--no-migrate"])),
-      );
-      servers.push(...started);
+      // One after another: starting many Node processes at once on a busy machine can take longer
+      // than startServerProcess waits for each.
+      const started: ServerProcess[] = [];
+      for (let n = 0; n < count; n++) {
+        const server = await startServerProcess({ ...env, ...extra }, ["--no-migrate"]);
+        servers.push(server);
+        started.push(server);
+      }
       return started;
     },
     cli,

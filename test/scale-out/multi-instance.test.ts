@@ -9,7 +9,9 @@
  * - rate key: free, 10,000 credits, costs 2 -> exactly 25 of 80 calls succeed in one UTC-minute
  *   window, 55 get 429 rate_limited with Retry-After.
  * Both keys' 140 calls are in flight at once. Afterwards the ledger in PostgreSQL, /v1/me/credits
- * and /v1/me/usage on every instance agree to the credit.
+ * and /v1/me/usage on every instance agree to the credit. The two deployments (windows in Redis,
+ * windows in PostgreSQL) run side by side, each in its own schema and prefix, and fire in the same
+ * UTC minute (started with at least 15 s of it left), which also shows they do not see each other.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -70,51 +72,99 @@ function range(from: number, to: number, step = 1): number[] {
 
 const ascending = (a: number, b: number) => a - b;
 
-function scenario(name: string, databaseUrl: string, redisUrl: string | null): void {
-  describe(name, () => {
-    let cluster: Cluster | undefined;
-    let urls: string[] = [];
-    let creditKey: TestKey;
-    let rateKey: TestKey;
-    let burst: Burst;
-    const started = (): Cluster => {
-      assert.ok(cluster, "the cluster started");
-      return cluster;
-    };
+interface Deployment {
+  readonly cluster: Cluster;
+  readonly urls: string[];
+  readonly creditKey: TestKey;
+  readonly rateKey: TestKey;
+}
 
+/** A migrated schema, the two keys (before the first start: no bootstrap key) and 3 instances. */
+async function deploy(databaseUrl: string, redisUrl: string | null): Promise<Deployment> {
+  const cluster = await createCluster({ databaseUrl, redisUrl, config: CONFIG });
+  try {
+    const [creditKey, rateKey] = await Promise.all([
+      cluster.createKey(CREDIT.plan, CREDIT.balance),
+      cluster.createKey(RATE.plan, RATE.balance),
+    ]);
+    const urls = (await cluster.start(INSTANCES)).map((server) => server.url);
+    return { cluster, urls, creditKey, rateKey };
+  } catch (error) {
+    await cluster.cleanup();
+    throw error;
+  }
+}
+
+/** 140 calls at once, 3 of every 7 on the credit key, call i on instance i % 3. */
+async function fire({ urls, creditKey, rateKey }: Deployment): Promise<Burst> {
+  const tag = uniqueName("m");
+  const calls = range(0, CREDIT.calls + RATE.calls - 1).map((i) => {
+    const kind = i % 7 < 3 ? "credit" : "rate";
+    const instance = i % INSTANCES;
+    const key = kind === "credit" ? creditKey : rateKey;
+    return callTool(urls[instance] ?? "", instance, key.key, `${tag}-${kind}-${i}-i${instance}`).then(
+      (record) => ({ kind, record }),
+    );
+  });
+  const done = await Promise.all(calls);
+  const rateReadsAfter = await Promise.all(
+    urls.map(async (url) => (await getJson(url, "/v1/me/credits", rateKey.key)).status),
+  );
+  return {
+    credit: done.filter((c) => c.kind === "credit").map((c) => c.record),
+    rate: done.filter((c) => c.kind === "rate").map((c) => c.record),
+    rateReadsAfter,
+  };
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly redisUrl: string | null;
+  deployment?: Deployment;
+  burst?: Burst;
+}
+
+/**
+ * Both deployments (Redis windows, PostgreSQL windows) start together and fire in the same UTC
+ * minute, each in its own schema and prefix; then each one's figures are checked.
+ */
+function scaleOut(databaseUrl: string, scenarios: Scenario[]): void {
+  describe("three instances behave as one", () => {
     before(async () => {
-      cluster = await createCluster({ databaseUrl, redisUrl, config: CONFIG });
-      [creditKey, rateKey] = await Promise.all([
-        cluster.createKey(CREDIT.plan, CREDIT.balance),
-        cluster.createKey(RATE.plan, RATE.balance),
-      ]);
-      // Keys exist before the first start, so no instance creates a bootstrap key.
-      urls = (await cluster.start(INSTANCES)).map((server) => server.url);
-
-      await waitForRoomInWindow();
-      const tag = uniqueName("m");
-      // 140 calls, 3 of every 7 on the credit key, instance i % 3: every key reaches every instance.
-      const calls = range(0, CREDIT.calls + RATE.calls - 1).map((i) => {
-        const kind = i % 7 < 3 ? "credit" : "rate";
-        const instance = i % INSTANCES;
-        const key = kind === "credit" ? creditKey : rateKey;
-        return callTool(urls[instance] ?? "", instance, key.key, `${tag}-${kind}-${i}-i${instance}`).then(
-          (record) => ({ kind, record }),
-        );
+      const deployed = await Promise.allSettled(scenarios.map((s) => deploy(databaseUrl, s.redisUrl)));
+      deployed.forEach((result, n) => {
+        const scenario = scenarios[n];
+        if (scenario && result.status === "fulfilled") scenario.deployment = result.value;
       });
-      const done = await Promise.all(calls);
-      const rateReadsAfter = await Promise.all(
-        urls.map(async (url) => (await getJson(url, "/v1/me/credits", rateKey.key)).status),
-      );
-      burst = {
-        credit: done.filter((c) => c.kind === "credit").map((c) => c.record),
-        rate: done.filter((c) => c.kind === "rate").map((c) => c.record),
-        rateReadsAfter,
-      };
+      for (const result of deployed) if (result.status === "rejected") throw result.reason;
+      await waitForRoomInWindow(15_000);
+      const bursts = await Promise.all(scenarios.map((s) => (s.deployment ? fire(s.deployment) : undefined)));
+      bursts.forEach((burst, n) => {
+        const scenario = scenarios[n];
+        if (scenario) scenario.burst = burst;
+      });
     });
 
     after(async () => {
-      await cluster?.cleanup();
+      await Promise.all(scenarios.map((s) => s.deployment?.cluster.cleanup()));
+    });
+
+    for (const scenario of scenarios) checks(scenario);
+  });
+}
+
+function checks(scenario: Scenario): void {
+  describe(scenario.name, () => {
+    let cluster: Cluster;
+    let urls: string[];
+    let creditKey: TestKey;
+    let rateKey: TestKey;
+    let burst: Burst;
+
+    before(() => {
+      assert.ok(scenario.deployment && scenario.burst, "deployed and fired");
+      ({ cluster, urls, creditKey, rateKey } = scenario.deployment);
+      burst = scenario.burst;
     });
 
     it(`credits bind: exactly ${CREDIT.admitted} of ${CREDIT.calls} calls succeed, the rest 402`, () => {
@@ -174,7 +224,7 @@ function scenario(name: string, databaseUrl: string, redisUrl: string | null): v
     });
 
     it("the ledger in PostgreSQL holds exactly the calls that succeeded", async () => {
-      const c = started();
+      const c = cluster;
       for (const [key, spec, calls] of [
         [creditKey, CREDIT, burst.credit],
         [rateKey, RATE, burst.rate],
@@ -219,7 +269,7 @@ function scenario(name: string, databaseUrl: string, redisUrl: string | null): v
 
     it("/v1/me/credits and /v1/me/usage agree with the ledger on every instance", async () => {
       // The rate key's window is spent; give it the builder plan's 1000 rpm so it can read.
-      await started().cli(["keys", "set-plan", rateKey.id, "builder"]);
+      await cluster.cli(["keys", "set-plan", rateKey.id, "builder"]);
       for (const [key, spec, calls] of [
         [creditKey, CREDIT, burst.credit],
         [rateKey, RATE, burst.rate],
@@ -254,10 +304,9 @@ function scenario(name: string, databaseUrl: string, redisUrl: string | null): v
 if (database.url === undefined) {
   it("scale-out: several instances behave as one", { skip: database.skip }, () => {});
 } else {
-  if (redis.url === undefined) {
-    it("three instances, windows in Redis", { skip: redis.skip }, () => {});
-  } else {
-    scenario("three instances on PostgreSQL, windows in Redis", database.url, redis.url);
-  }
-  scenario("three instances on PostgreSQL alone, windows in PostgreSQL", database.url, null);
+  const scenarios: Scenario[] = [];
+  if (redis.url === undefined) it("three instances, windows in Redis", { skip: redis.skip }, () => {});
+  else scenarios.push({ name: "on PostgreSQL, windows in Redis", redisUrl: redis.url });
+  scenarios.push({ name: "on PostgreSQL alone, windows in PostgreSQL", redisUrl: null });
+  scaleOut(database.url, scenarios);
 }
