@@ -6,7 +6,7 @@
  * killed; later calls go to the two survivors, as a load balancer would route them.
  *
  * The dangerous moment is between a call's reservation and its settlement. A test-only trigger in
- * the throwaway schema holds instance 1's settlements for two seconds, so the kill always catches
+ * the throwaway schema holds instance 1's settlements for 5 seconds, so the kill always catches
  * several there: half of those database sessions are then terminated (the result never recorded:
  * the call stays `pending`), the other half complete after the process died (`charged`, but the
  * 200 never left). Both cases happen in every run instead of by luck.
@@ -35,11 +35,13 @@ const VICTIM = 1;
 const COST = 3;
 const BALANCE = 100_000;
 const CONFIG = { plans: { builder: { rpm: 1000, minCredits: COST } } };
+/** How long the victim's settlements are held, in seconds. */
+const HOLD_S = 5;
 /** Calls held in settlement on the victim when it is killed, at least. */
 const MIN_HELD = 3;
 
 /**
- * Holds the victim's settlements (pending -> charged) for two seconds and names the session after
+ * Holds the victim's settlements (pending -> charged) for HOLD_S seconds and names the session after
  * the call meanwhile, so the test can see which calls are there. Test instrumentation only.
  */
 function holdTrigger(victimApp: string): string {
@@ -49,7 +51,7 @@ function holdTrigger(victimApp: string): string {
       IF OLD.status = 'pending' AND NEW.status = 'charged'
          AND current_setting('application_name') = '${victimApp}' THEN
         PERFORM set_config('application_name', 'held:' || NEW.request_id, true);
-        PERFORM pg_sleep(2);
+        PERFORM pg_sleep(${HOLD_S});
       END IF;
       RETURN NEW;
     END $fn$;
@@ -156,8 +158,8 @@ if (database.url === undefined || redis.url === undefined) {
         inFlightOnVictimAtKill = inFlight[VICTIM] ?? 0;
         victim.child.kill("SIGKILL");
         killed = true;
-        // The newest half, well inside their 2 s hold, is terminated: those results are never recorded.
-        const cut = held.slice(0, Math.ceil(held.length / 2)).filter((h) => h.age_ms < 1500);
+        // The newest half, well inside their hold, is terminated: those results are never recorded.
+        const cut = held.slice(0, Math.ceil(held.length / 2)).filter((h) => h.age_ms < (HOLD_S - 2) * 1000);
         terminated = cut.map((h) => h.name.slice("held:".length));
         finished = held.filter((h) => !cut.includes(h)).map((h) => h.name.slice("held:".length));
         await c.query("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [
@@ -166,8 +168,8 @@ if (database.url === undefined || redis.url === undefined) {
       };
       await Promise.all([killer(), ...Array.from({ length: IN_FLIGHT }, worker)]);
       assert.ok(killed, "the victim was killed during the burst");
-      // Wait until every session of the dead process has ended (held ones finish within 2 s).
-      for (let n = 0; n < 100; n++) {
+      // Wait until every session of the dead process has ended (held ones within HOLD_S seconds).
+      for (let n = 0; n < 200; n++) {
         const left = [...(await sessions(victimApp)), ...(await sessions(`held:${tag}-`))];
         if (left.length === 0) break;
         await sleep(50);
