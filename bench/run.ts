@@ -93,7 +93,8 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     }
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    if (args.keep) progress(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
   }
 
   const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`;

@@ -141,6 +141,7 @@ async function inspector(context: BenchContext, result: CaseResult, body: string
     dir: context.dir,
     database: join(context.dir, "toolrun.db"),
     logLevel: "info",
+    cpuProfDir: context.options.cpuProfDir,
   });
   await withServer(
     () => serveToolrun(service, context.serverCpu, "serve"),

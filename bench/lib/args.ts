@@ -18,6 +18,7 @@ export const USAGE = `Usage: npm run bench -- [options]
                     (default postgres://postgres@127.0.0.1:5432/postgres)
   --redis URL       Redis of the scale-out cases (default redis://127.0.0.1:6379)
   --cpu-prof DIR    write a V8 CPU profile of every toolrun server into DIR (node --cpu-prof)
+  --keep            keep the temporary directory (server logs, SQLite files) and print its path
   --no-pin          do not pin servers and load generator to separate CPUs
 
 Environment: BENCH_TOOLRUN_BIN=/other/checkout/bin/toolrun.js runs the toolrun cases on another
@@ -29,6 +30,7 @@ export interface BenchArgs extends BenchOptions {
   readonly out: string;
   readonly pin: boolean;
   readonly quick: boolean;
+  readonly keep: boolean;
 }
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
@@ -46,6 +48,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
       redis: { type: "string" },
       "no-pin": { type: "boolean" },
       "cpu-prof": { type: "string" },
+      keep: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -76,5 +79,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
     pin: values["no-pin"] !== true,
     cpuProfDir: values["cpu-prof"] === undefined ? null : resolve(values["cpu-prof"]),
     quick,
+    keep: values.keep === true,
   };
 }

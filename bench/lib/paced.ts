@@ -2,11 +2,12 @@
  * An open-loop load generator at a fixed rate, for latency at a given rate. autocannon's
  * overallRate sends each connection's share of a second in one burst and then idles, so its
  * latencies are those of a burst; here requests leave evenly spaced (1 ms timer granularity) over
- * a keep-alive pool, and each latency runs from the moment the request was due, so a slow answer
- * that delays later requests is counted against them too (no coordinated omission).
+ * a pool of keep-alive connections that grows when all are busy, and each latency runs from the
+ * moment the request was due, so a slow answer that delays later requests counts against them
+ * too (no coordinated omission).
  */
-import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
+import { encodeRequest, RawConnection } from "./raw-client.ts";
 
 export interface PacedOptions {
   readonly url: string;
@@ -16,8 +17,8 @@ export interface PacedOptions {
   /** Requests per second. */
   readonly rate: number;
   readonly durationS: number;
-  /** Sockets in the keep-alive pool; requests beyond it wait (and that wait counts). */
-  readonly maxSockets?: number;
+  /** Most connections open at once; requests beyond them wait (and that wait counts). */
+  readonly maxConnections?: number;
 }
 
 export interface PacedResult {
@@ -27,6 +28,8 @@ export interface PacedResult {
   readonly ok: number;
   readonly non2xx: number;
   readonly errors: number;
+  /** Connections the pool needed to keep the schedule. */
+  readonly connections: number;
   readonly latencyMs: {
     readonly mean: number;
     readonly p50: number;
@@ -36,13 +39,15 @@ export interface PacedResult {
 }
 
 export function runPaced(options: PacedOptions): Promise<PacedResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 32 });
   const target = new URL(options.url);
+  const port = Number(target.port || 80);
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
-  const headers: Record<string, string | number> = { ...options.headers };
-  if (body !== undefined) headers["content-length"] = body.length;
+  const request = encodeRequest(target, options.method, options.headers, body);
+  const maxConnections = options.maxConnections ?? 256;
   const total = Math.max(1, Math.round(options.rate * options.durationS));
   const intervalMs = 1000 / options.rate;
+  const pool: RawConnection[] = [];
+  const waiting: number[] = [];
   const latencies: number[] = [];
   let ok = 0;
   let non2xx = 0;
@@ -50,67 +55,76 @@ export function runPaced(options: PacedOptions): Promise<PacedResult> {
   let sent = 0;
   let done = 0;
 
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let lastEnd = start;
-    const finish = () => {
-      clearInterval(ticker);
-      clearTimeout(bound);
-      agent.destroy();
-      resolve(summarise(options.rate, (lastEnd - start) / 1000, latencies, ok, non2xx, errors, done));
-    };
-    const settle = (due: number, status: number | null) => {
-      const end = performance.now();
-      lastEnd = end;
-      if (status === null) errors++;
-      else if (status >= 200 && status < 300) {
-        ok++;
-        latencies.push(end - due);
-      } else non2xx++;
-      if (++done === total) finish();
-    };
-    const fire = (due: number) => {
-      const req = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: options.method,
-          headers,
-          agent,
+  /** Connections opened before the clock starts, so the first requests do not pay for them. */
+  const initial = Math.min(maxConnections, 8);
+  for (let i = 0; i < initial; i++) pool.push(new RawConnection(target.hostname, port));
+
+  return Promise.all(pool.map((c) => c.ready)).then(() => schedule());
+
+  function schedule(): Promise<PacedResult> {
+    return new Promise((resolve) => {
+      const start = performance.now();
+      let lastEnd = start;
+      const finish = () => {
+        clearInterval(ticker);
+        clearTimeout(bound);
+        for (const connection of pool) connection.close();
+        const elapsedS = (lastEnd - start) / 1000;
+        resolve(summarise(options.rate, elapsedS, latencies, { ok, non2xx, errors, done }, pool.length));
+      };
+      const idle = (): RawConnection | undefined => {
+        const free = pool.find((c) => !c.busy && !c.dead);
+        if (free) return free;
+        if (pool.filter((c) => !c.dead).length >= maxConnections) return undefined;
+        const fresh = new RawConnection(target.hostname, port);
+        pool.push(fresh);
+        return fresh;
+      };
+      const fire = (connection: RawConnection, due: number) => {
+        connection.send(request, (status) => {
+          const end = performance.now();
+          lastEnd = end;
+          if (status === null) errors++;
+          else if (status >= 200 && status < 300) {
+            ok++;
+            latencies.push(end - due);
+          } else non2xx++;
+          if (++done === total) return finish();
+          const next = waiting.shift();
+          if (next !== undefined) {
+            const free = idle();
+            if (free) fire(free, next);
+            else waiting.unshift(next);
+          }
+        });
+      };
+      const ticker = setInterval(() => {
+        const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+        while (sent < due) {
+          const at = start + sent++ * intervalMs;
+          const connection = idle();
+          if (connection) fire(connection, at);
+          else waiting.push(at);
+        }
+      }, 1);
+      // Bounded in time whatever the server does: answers still missing 10 s after the last send count as errors.
+      const bound = setTimeout(
+        () => {
+          errors += total - done;
+          finish();
         },
-        (res) => {
-          res.on("data", () => {});
-          res.on("end", () => settle(due, res.statusCode ?? 0));
-          res.on("error", () => settle(due, null));
-        },
+        options.durationS * 1000 + 10_000,
       );
-      req.on("error", () => settle(due, null));
-      req.end(body);
-    };
-    const ticker = setInterval(() => {
-      const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
-      while (sent < due) fire(start + sent++ * intervalMs);
-    }, 1);
-    // Bounded in time whatever the server does: answers still missing 10 s after the last send count as errors.
-    const bound = setTimeout(
-      () => {
-        errors += total - done;
-        finish();
-      },
-      options.durationS * 1000 + 10_000,
-    );
-  });
+    });
+  }
 }
 
 function summarise(
   rate: number,
   elapsedS: number,
   latencies: number[],
-  ok: number,
-  non2xx: number,
-  errors: number,
-  done: number,
+  counts: { ok: number; non2xx: number; errors: number; done: number },
+  connections: number,
 ): PacedResult {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -118,11 +132,12 @@ function summarise(
   const round = (v: number) => Math.round(v * 100) / 100;
   return {
     targetRate: rate,
-    achievedRate: elapsedS > 0 ? Math.round(done / elapsedS) : 0,
-    requests: done,
-    ok,
-    non2xx,
-    errors,
+    achievedRate: elapsedS > 0 ? Math.round(counts.done / elapsedS) : 0,
+    requests: counts.done,
+    ok: counts.ok,
+    non2xx: counts.non2xx,
+    errors: counts.errors,
+    connections,
     latencyMs: {
       mean: round(mean),
       p50: round(at(0.5)),

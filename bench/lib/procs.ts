@@ -72,7 +72,7 @@ export interface ServerHandle {
   readonly url: string;
   readonly logFile: string;
   log(): string;
-  /** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
+  /** SIGTERM, then SIGKILL after 15 s; resolves when the process is gone. */
   stop(): Promise<void>;
 }
 
@@ -123,7 +123,7 @@ export function startServer(options: StartOptions): Promise<ServerHandle> {
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+    const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
     child.once("exit", () => {
       clearTimeout(kill);
       resolve();

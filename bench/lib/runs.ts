@@ -85,7 +85,7 @@ export async function pacedRow(
     non2xx: paced.non2xx,
     errors: paced.errors,
     ...usageColumns(usage, paced.requests),
-    load: `paced open loop at ${options.rate}/s`,
+    load: `paced open loop at ${options.rate}/s over ${paced.connections} keep-alive connections`,
   };
   return { row, paced };
 }
