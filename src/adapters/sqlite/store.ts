@@ -10,6 +10,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { SchemaNotReadyError } from "../../ports/errors.ts";
 import type { ApiKeyRecord, CallStatus, Store, ToolSwitch, UsageCall } from "../../ports/store.ts";
 import { createWriteQueue } from "./group-commit.ts";
+import { createKeyCache } from "./key-cache.ts";
 import { LATEST_VERSION, migrations } from "./migrations.ts";
 
 type Row = Record<string, SQLInputValue>;
@@ -52,6 +53,8 @@ export function createSqliteStore(path: string): Store {
   };
   // reserve, settle and refund: many calls share one commit (see group-commit.ts).
   const write = createWriteQueue(db);
+  // Found keys, forgotten whenever another connection writes the file (see key-cache.ts).
+  const keys = createKeyCache(() => Number((sql("PRAGMA data_version").get() as Row).data_version));
   const appliedVersion = (): number => {
     const table = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
@@ -103,8 +106,13 @@ export function createSqliteStore(path: string): Store {
       );
     },
     async findKeyByHash(secretHash) {
+      const cached = keys.get(secretHash);
+      if (cached) return cached;
       const row = sql("SELECT * FROM api_keys WHERE secret_hash = ?").get(secretHash);
-      return row ? toKey(row) : null;
+      if (!row) return null;
+      const record = toKey(row);
+      keys.set(secretHash, record);
+      return record;
     },
     async getKey(id) {
       const row = sql("SELECT * FROM api_keys WHERE id = ?").get(id);
@@ -117,12 +125,14 @@ export function createSqliteStore(path: string): Store {
       return Number((sql("SELECT COUNT(*) AS n FROM api_keys").get() as Row).n);
     },
     async revokeKey(id, at) {
+      keys.clear();
       return (
         sql("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at, id).changes ===
         1
       );
     },
     async rotateKey(id, secretHash, displayPrefix) {
+      keys.clear();
       return (
         sql(
           "UPDATE api_keys SET secret_hash = ?, display_prefix = ? WHERE id = ? AND revoked_at IS NULL",
@@ -130,6 +140,7 @@ export function createSqliteStore(path: string): Store {
       );
     },
     async setPlan(id, plan) {
+      keys.clear();
       return sql("UPDATE api_keys SET plan = ? WHERE id = ?").run(plan, id).changes === 1;
     },
 
