@@ -9,7 +9,7 @@ import { runLoad } from "../lib/load.ts";
 import { CALCULATOR_SLUG, calculatorBody } from "../lib/payloads.ts";
 import type { ServerHandle } from "../lib/procs.ts";
 import type { CaseResult } from "../lib/report.ts";
-import { loadRow, probe, type Target, warmUp } from "../lib/runs.ts";
+import { loadRow, probe, type Target } from "../lib/runs.ts";
 import { authHeaders, createDatabase, prepareService, type Service, serveToolrun } from "../lib/service.ts";
 
 /** A builder key pays max(weight 1, minimum 1) = 1 credit per calculator call. */
@@ -35,9 +35,20 @@ async function onPostgres(
       redisUrl: options.redisUrl,
       logLevel: "info",
       cpuProfDir: context.options.cpuProfDir,
+      // One key per connection, as many clients would: calls of one key all update that key's
+      // balance row, which PostgreSQL locks until each call's transaction commits.
+      keys: options.connections,
     });
     for (let i = 0; i < instances; i++)
-      servers.push(await serveToolrun(service, context.serverCpu, `serve-${i}`));
+      // Each instance gets a CPU of its own, as instances on separate machines would: the first
+      // the servers' CPU, the second the other one (which the load generator shares).
+      servers.push(
+        await serveToolrun(
+          service,
+          context.serverCpu === null ? null : (context.serverCpu + i) % 2,
+          `serve-${i}`,
+        ),
+      );
     await work(service, servers);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -63,11 +74,21 @@ const single: BenchCase = {
       const [target] = targets(service, servers);
       if (!target) throw new Error("no server");
       await probe(target);
-      await warmUp(target, options.connections, options.warmup);
+      await runLoad({
+        ...target,
+        connections: options.connections,
+        duration: options.warmup,
+        clientHeaders: perConnection(service),
+      });
       const { row } = await loadRow(
         result.name,
         servers.map((s) => s.pid),
-        { ...target, connections: options.connections, duration: options.duration },
+        {
+          ...target,
+          connections: options.connections,
+          duration: options.duration,
+          clientHeaders: perConnection(service),
+        },
       );
       result.rows.push(row);
     }),
@@ -90,7 +111,16 @@ const double: BenchCase = {
         Math.round((context.peaks.get("calculator-pg-redis") ?? 500) * options.warmup),
       );
       for (const target of all)
-        await runLoad({ ...target, connections: options.connections, amount: warmAmount });
+        await runLoad({
+          ...target,
+          connections: options.connections,
+          amount: warmAmount,
+          clientHeaders: perConnection(service),
+        });
+      if (context.serverCpu !== null)
+        result.notes.push(
+          `instance 1 on CPU ${context.serverCpu}, instance 2 on CPU ${(context.serverCpu + 1) % 2} beside the load generator; PostgreSQL and Redis float over both`,
+        );
       const before = await account(first, service);
 
       // A fixed number of requests, so every charge made has its response counted: about
@@ -102,7 +132,7 @@ const double: BenchCase = {
       const { row, load } = await loadRow(
         result.name,
         servers.map((s) => s.pid),
-        { ...first, url: all.map((t) => t.url), connections, amount },
+        { ...first, url: all.map((t) => t.url), connections, amount, clientHeaders: perConnection(service) },
         hardStopS,
       );
       result.rows.push(row);
@@ -129,16 +159,25 @@ const double: BenchCase = {
     }),
 };
 
+/** credits_used summed over every key, from /v1/me/credits and from /v1/me/usage. */
 async function account(target: Target, service: Service): Promise<{ credits: number; usage: number }> {
   const base = new URL(target.url).origin;
-  const headers = authHeaders(service);
-  const credits = (await probe({ url: `${base}/v1/me/credits`, method: "GET", headers })) as {
-    credits_used: number;
-  };
-  const usage = (await probe({ url: `${base}/v1/me/usage?limit=1`, method: "GET", headers })) as {
-    credits_used: number;
-  };
-  return { credits: credits.credits_used, usage: usage.credits_used };
+  let credits = 0;
+  let usage = 0;
+  for (const key of service.keys) {
+    const headers = authHeaders(service, key);
+    const own = (await probe({ url: `${base}/v1/me/credits`, method: "GET", headers })) as {
+      credits_used: number;
+    };
+    const used = (await probe({ url: `${base}/v1/me/usage?limit=1`, method: "GET", headers })) as {
+      credits_used: number;
+    };
+    credits += own.credits_used;
+    usage += used.credits_used;
+  }
+  return { credits, usage };
 }
+
+const perConnection = (service: Service) => service.keys.map((key) => authHeaders(service, key));
 
 export const scaleOutCases: readonly BenchCase[] = [single, double];

@@ -18,6 +18,8 @@ export interface LoadOptions {
   /** autocannon's overallRate: requests per second over all connections (sent in bursts). */
   readonly overallRate?: number;
   readonly timeout?: number;
+  /** Headers per connection, handed out in turn (one API key per connection, say). */
+  readonly clientHeaders?: readonly Readonly<Record<string, string>>[];
 }
 
 interface Histogram {
@@ -43,6 +45,10 @@ interface RawResult {
   readonly requests: Histogram & { readonly sent: number };
   readonly throughput: Histogram;
   readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>;
+}
+
+interface Client {
+  setHeaders(headers: Readonly<Record<string, string>>): void;
 }
 
 interface Instance {
@@ -79,6 +85,8 @@ export interface LoadResult {
 export function runLoad(options: LoadOptions, hardStopS?: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
+    let clients = 0;
+    const perClient = options.clientHeaders;
     const instance = autocannon(
       {
         url: options.url,
@@ -93,6 +101,10 @@ export function runLoad(options: LoadOptions, hardStopS?: number): Promise<LoadR
         // the real send interval; the paced generator (paced.ts) measures rate-limited latency instead.
         ignoreCoordinatedOmission: options.overallRate !== undefined,
         timeout: options.timeout ?? 10,
+        setupClient:
+          perClient === undefined || perClient.length === 0
+            ? undefined
+            : (client: Client) => client.setHeaders(perClient[clients++ % perClient.length] ?? {}),
       },
       (error, raw) => {
         if (timer) clearTimeout(timer);

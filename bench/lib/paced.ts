@@ -30,6 +30,9 @@ export interface PacedResult {
   readonly errors: number;
   /** Connections the pool needed to keep the schedule. */
   readonly connections: number;
+  /** The generator's own hiccups: the longest gap between its 1 ms ticks, and gaps over 5 ms. */
+  readonly generatorMaxGapMs: number;
+  readonly generatorGapsOver5Ms: number;
   readonly latencyMs: {
     readonly mean: number;
     readonly p50: number;
@@ -38,7 +41,7 @@ export interface PacedResult {
   };
 }
 
-export function runPaced(options: PacedOptions): Promise<PacedResult> {
+export async function runPaced(options: PacedOptions): Promise<PacedResult> {
   const target = new URL(options.url);
   const port = Number(target.port || 80);
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
@@ -49,74 +52,77 @@ export function runPaced(options: PacedOptions): Promise<PacedResult> {
   const pool: RawConnection[] = [];
   const waiting: number[] = [];
   const latencies: number[] = [];
-  let ok = 0;
-  let non2xx = 0;
-  let errors = 0;
+  const counts = { ok: 0, non2xx: 0, errors: 0, done: 0 };
   let sent = 0;
-  let done = 0;
+  let maxGap = 0;
+  let gaps = 0;
 
-  /** Connections opened before the clock starts, so the first requests do not pay for them. */
-  const initial = Math.min(maxConnections, 8);
-  for (let i = 0; i < initial; i++) pool.push(new RawConnection(target.hostname, port));
+  // Connections opened before the clock starts, so the first requests do not pay for them.
+  for (let i = 0; i < Math.min(maxConnections, 8); i++) pool.push(new RawConnection(target.hostname, port));
+  await Promise.all(pool.map((c) => c.ready));
 
-  return Promise.all(pool.map((c) => c.ready)).then(() => schedule());
+  const idle = (): RawConnection | undefined => {
+    const free = pool.find((c) => !c.busy && !c.dead);
+    if (free) return free;
+    if (pool.filter((c) => !c.dead).length >= maxConnections) return undefined;
+    const fresh = new RawConnection(target.hostname, port);
+    pool.push(fresh);
+    return fresh;
+  };
 
-  function schedule(): Promise<PacedResult> {
-    return new Promise((resolve) => {
-      const start = performance.now();
-      let lastEnd = start;
-      const finish = () => {
-        clearInterval(ticker);
-        clearTimeout(bound);
-        for (const connection of pool) connection.close();
-        const elapsedS = (lastEnd - start) / 1000;
-        resolve(summarise(options.rate, elapsedS, latencies, { ok, non2xx, errors, done }, pool.length));
-      };
-      const idle = (): RawConnection | undefined => {
-        const free = pool.find((c) => !c.busy && !c.dead);
-        if (free) return free;
-        if (pool.filter((c) => !c.dead).length >= maxConnections) return undefined;
-        const fresh = new RawConnection(target.hostname, port);
-        pool.push(fresh);
-        return fresh;
-      };
-      const fire = (connection: RawConnection, due: number) => {
-        connection.send(request, (status) => {
-          const end = performance.now();
-          lastEnd = end;
-          if (status === null) errors++;
-          else if (status >= 200 && status < 300) {
-            ok++;
-            latencies.push(end - due);
-          } else non2xx++;
-          if (++done === total) return finish();
-          const next = waiting.shift();
-          if (next !== undefined) {
-            const free = idle();
-            if (free) fire(free, next);
-            else waiting.unshift(next);
-          }
-        });
-      };
-      const ticker = setInterval(() => {
-        const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
-        while (sent < due) {
-          const at = start + sent++ * intervalMs;
-          const connection = idle();
-          if (connection) fire(connection, at);
-          else waiting.push(at);
-        }
-      }, 1);
-      // Bounded in time whatever the server does: answers still missing 10 s after the last send count as errors.
-      const bound = setTimeout(
-        () => {
-          errors += total - done;
-          finish();
-        },
-        options.durationS * 1000 + 10_000,
-      );
-    });
-  }
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let lastEnd = start;
+    let lastTick = start;
+    const finish = () => {
+      clearInterval(ticker);
+      clearTimeout(bound);
+      for (const connection of pool) connection.close();
+      resolve({
+        ...summarise(options.rate, (lastEnd - start) / 1000, latencies, counts, pool.length),
+        generatorMaxGapMs: Math.round(maxGap * 10) / 10,
+        generatorGapsOver5Ms: gaps,
+      });
+    };
+    const fire = (connection: RawConnection, due: number) => {
+      connection.send(request, (status) => {
+        const end = performance.now();
+        lastEnd = end;
+        if (status === null) counts.errors++;
+        else if (status >= 200 && status < 300) {
+          counts.ok++;
+          latencies.push(end - due);
+        } else counts.non2xx++;
+        if (++counts.done === total) return finish();
+        const next = waiting.shift();
+        if (next === undefined) return;
+        const free = idle();
+        if (free) fire(free, next);
+        else waiting.unshift(next);
+      });
+    };
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - lastTick);
+      if (now - lastTick > 5) gaps++;
+      lastTick = now;
+      const due = Math.min(total, Math.floor((now - start) / intervalMs) + 1);
+      while (sent < due) {
+        const at = start + sent++ * intervalMs;
+        const connection = idle();
+        if (connection) fire(connection, at);
+        else waiting.push(at);
+      }
+    }, 1);
+    // Bounded in time whatever the server does: answers still missing 10 s after the last send count as errors.
+    const bound = setTimeout(
+      () => {
+        counts.errors += total - counts.done;
+        finish();
+      },
+      options.durationS * 1000 + 10_000,
+    );
+  });
 }
 
 function summarise(
@@ -125,7 +131,7 @@ function summarise(
   latencies: number[],
   counts: { ok: number; non2xx: number; errors: number; done: number },
   connections: number,
-): PacedResult {
+): Omit<PacedResult, "generatorMaxGapMs" | "generatorGapsOver5Ms"> {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const mean = latencies.length === 0 ? 0 : latencies.reduce((s, v) => s + v, 0) / latencies.length;

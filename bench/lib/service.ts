@@ -18,6 +18,8 @@ export class SkipCase extends Error {
 }
 
 export interface Service {
+  /** Every key created, all builder keys with BENCH_CREDITS; `key` is the first. */
+  readonly keys: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /** The environment of `toolrun serve`: `env`, a free port, and profiling when asked. */
   readonly serveEnv: Readonly<Record<string, string>>;
@@ -32,6 +34,8 @@ export interface ServiceOptions {
   readonly redisUrl?: string;
   readonly logLevel: string;
   readonly cpuProfDir?: string | null;
+  /** How many keys to create (default 1). */
+  readonly keys?: number;
 }
 
 export async function prepareService(options: ServiceOptions): Promise<Service> {
@@ -50,15 +54,38 @@ export async function prepareService(options: ServiceOptions): Promise<Service> 
     if (/not wired yet/i.test(message)) throw new SkipCase(message.replace(/^toolrun:\s*/, ""));
     throw new Error(`toolrun migrate failed (${migrated.code}): ${message}`);
   }
-  const created = await runToolrun(
-    ["keys", "create", "--plan", "builder", "--name", "bench", "--credits", String(BENCH_CREDITS), "--json"],
-    env,
+  const created = await Promise.all(
+    Array.from({ length: options.keys ?? 1 }, async () => {
+      const run = await runToolrun(
+        [
+          "keys",
+          "create",
+          "--plan",
+          "builder",
+          "--name",
+          "bench",
+          "--credits",
+          String(BENCH_CREDITS),
+          "--json",
+        ],
+        env,
+      );
+      if (run.code !== 0) throw new Error(`toolrun keys create failed: ${run.stderr.trim()}`);
+      return JSON.parse(run.stdout) as { id: string; key: string };
+    }),
   );
-  if (created.code !== 0) throw new Error(`toolrun keys create failed: ${created.stderr.trim()}`);
-  const parsed = JSON.parse(created.stdout) as { id: string; key: string };
+  const parsed = created[0];
+  if (!parsed) throw new Error("no key created");
   const serveEnv: Record<string, string> = { ...env, PORT: "0" };
   if (options.cpuProfDir) serveEnv.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${options.cpuProfDir}`;
-  return { env, serveEnv, key: parsed.key, keyId: parsed.id, dir: options.dir };
+  return {
+    env,
+    serveEnv,
+    key: parsed.key,
+    keyId: parsed.id,
+    keys: created.map((k) => k.key),
+    dir: options.dir,
+  };
 }
 
 export function serveToolrun(service: Service, cpu: number | null, name: string): Promise<ServerHandle> {
@@ -72,8 +99,8 @@ export function serveToolrun(service: Service, cpu: number | null, name: string)
   });
 }
 
-export function authHeaders(service: Service): Record<string, string> {
-  return { authorization: `Bearer ${service.key}`, "content-type": "application/json" };
+export function authHeaders(service: Service, key = service.key): Record<string, string> {
+  return { authorization: `Bearer ${key}`, "content-type": "application/json" };
 }
 
 /** A fresh database on the server of `adminUrl`; the returned function drops it. */
