@@ -153,6 +153,19 @@ const unitName = (names: readonly string[], description: string): JsonSchema => 
   description,
 });
 
+/** The members of `outputs.values`, each also named in `values.units`. */
+const VALUE_NAMES = [
+  "coefficient",
+  "surchargePressure",
+  "basePressure",
+  "thrust",
+  "horizontalThrust",
+  "verticalThrust",
+  "thrustInclination",
+  "thrustHeight",
+  "overturningMoment",
+] as const;
+
 export const outputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   title: "Retaining Wall Pressure Calculator outputs",
@@ -185,18 +198,7 @@ export const outputSchema: JsonSchema = {
       type: "object",
       description: "The figures of `result` as unrounded numbers; `units` names the unit of each.",
       additionalProperties: false,
-      required: [
-        "coefficient",
-        "surchargePressure",
-        "basePressure",
-        "thrust",
-        "horizontalThrust",
-        "verticalThrust",
-        "thrustInclination",
-        "thrustHeight",
-        "overturningMoment",
-        "units",
-      ],
+      required: [...VALUE_NAMES, "units"],
       properties: {
         coefficient: magnitude("Ka, K0 or Kp, the coefficient of the requested state."),
         surchargePressure: magnitude("K·q, the uniform part of the pressure (also the pressure at the top)."),
@@ -219,19 +221,7 @@ export const outputSchema: JsonSchema = {
           type: "object",
           description: "The unit of each member of `values`, and of `depth` and `pressure` in `diagram`.",
           additionalProperties: false,
-          required: [
-            "coefficient",
-            "surchargePressure",
-            "basePressure",
-            "thrust",
-            "horizontalThrust",
-            "verticalThrust",
-            "thrustInclination",
-            "thrustHeight",
-            "overturningMoment",
-            "depth",
-            "pressure",
-          ],
+          required: [...VALUE_NAMES, "depth", "pressure"],
           properties: {
             coefficient: { const: "1", description: "Dimensionless." },
             surchargePressure: unitName(["kPa", "psf"], "Pressure."),
