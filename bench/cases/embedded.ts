@@ -68,6 +68,20 @@ const baseline: BenchCase = {
   },
 };
 
+/** Probe, warm up, then the closed-loop peak run; its row joins the case's rows. */
+async function measurePeak(context: BenchContext, result: CaseResult, server: ServerHandle, target: Target) {
+  const { options } = context;
+  await probe(target);
+  await warmUp(target, options.connections, options.warmup);
+  const peak = await loadRow(result.name, [server.pid], {
+    ...target,
+    connections: options.connections,
+    duration: options.duration,
+  });
+  result.rows.push(peak.row);
+  return peak;
+}
+
 async function calculatorPeak(
   context: BenchContext,
   result: CaseResult,
@@ -85,14 +99,7 @@ async function calculatorPeak(
     () => serveToolrun(service, context.serverCpu, "serve"),
     async (server) => {
       const target = toolTarget(server, service, CALCULATOR_SLUG, calculatorBody);
-      await probe(target);
-      await warmUp(target, options.connections, options.warmup);
-      const peak = await loadRow(result.name, [server.pid], {
-        ...target,
-        connections: options.connections,
-        duration: options.duration,
-      });
-      result.rows.push(peak.row);
+      const peak = await measurePeak(context, result, server, target);
       if (!halfRate) return;
 
       const half = Math.max(1, Math.floor(peak.row.rps / 2));
@@ -153,14 +160,7 @@ async function inspector(context: BenchContext, result: CaseResult, body: string
       if (described.status === 404) throw new SkipCase("tool not registered");
       const target = toolTarget(server, service, INSPECTOR_SLUG, body);
       result.details.requestBytes = Buffer.byteLength(body);
-      await probe(target);
-      await warmUp(target, options.connections, options.warmup);
-      const peak = await loadRow(result.name, [server.pid], {
-        ...target,
-        connections: options.connections,
-        duration: options.duration,
-      });
-      result.rows.push(peak.row);
+      await measurePeak(context, result, server, target);
       if (!soak) return;
 
       context.progress(`${result.name}: ${options.soak} requests one at a time (soak)`);
