@@ -3,6 +3,7 @@
  * key, the sweeper that refunds calls abandoned by a dead process, and a graceful close.
  */
 import type { FastifyInstance } from "fastify";
+import pino from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createApiKey } from "./core/admin.ts";
@@ -53,6 +54,9 @@ export async function startServer(
     logger: {
       level: config.logLevel,
       redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
+      // Written from a buffer off the event loop: a slow disk or a full pipe on stdout must not
+      // stall requests. pino writes what is left synchronously when the process exits.
+      stream: pino.destination({ dest: 1, sync: false }),
     },
   });
   if (unreachable) app.log.warn({ err: unreachable }, "the database is unreachable; starting anyway");
