@@ -56,7 +56,7 @@ export function createWriteQueue(db: DatabaseSync): WriteQueue {
       else for (const item of batch) runAlone(item);
       return;
     }
-    batch.forEach((item, i) => item.resolve(values[i]));
+    for (const [i, item] of batch.entries()) item.resolve(values[i]);
   };
 
   const runAlone = (item: Queued) => {
