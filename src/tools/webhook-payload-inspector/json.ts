@@ -41,12 +41,6 @@ export type JsonParseResult =
 
 class JsonSyntaxError extends Error {}
 
-const LITERALS = [
-  ["true", TRUE],
-  ["false", FALSE],
-  ["null", NULL],
-] as const;
-
 /** The characters allowed after a backslash besides `u`: " \ / b f n r t. */
 const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
@@ -60,20 +54,29 @@ export function parseJson(text: string, from = 0): JsonParseResult {
   }
 }
 
+/** Typical JSON spends well over eight characters per node; the arrays double when it does not. */
+const CHARACTERS_PER_NODE_GUESS = 8;
+
 class Parser {
   private readonly text: string;
   private i: number;
   private size = 0;
-  // Every node takes at least one character, so the text length bounds the node count.
-  private readonly kind: Uint8Array;
-  private readonly start: Int32Array;
-  private readonly end: Int32Array;
-  private readonly escaped: Uint8Array;
+  private kind: Uint8Array;
+  private start: Int32Array;
+  private end: Int32Array;
+  private escaped: Uint8Array;
+  private readonly backslashes: ForwardSearch;
+  private readonly controlCharacters: ForwardSearch;
 
   constructor(text: string, from: number) {
     this.text = text;
     this.i = from;
-    const capacity = Math.max(1, text.length - from + 1);
+    this.backslashes = new ForwardSearch((position) => text.indexOf("\\", position));
+    this.controlCharacters = new ForwardSearch((position) => {
+      CONTROL_CHARACTER.lastIndex = position;
+      return CONTROL_CHARACTER.test(text) ? CONTROL_CHARACTER.lastIndex - 1 : -1;
+    });
+    const capacity = Math.ceil((text.length - from) / CHARACTERS_PER_NODE_GUESS) + 16;
     this.kind = new Uint8Array(capacity);
     this.start = new Int32Array(capacity);
     this.end = new Int32Array(capacity);
@@ -86,13 +89,11 @@ class Parser {
     const open: number[] = [];
     for (;;) {
       // Read one value; a non-empty container opens and loops back for its first value.
-      this.skipWhitespace();
-      const c = text.charCodeAt(this.i);
+      const c = this.skipWhitespace();
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
         const node = this.add(c === 0x7b ? OBJECT : ARRAY, this.i);
         this.i++;
-        this.skipWhitespace();
-        if (text.charCodeAt(this.i) === (c === 0x7b ? 0x7d : 0x5d)) {
+        if (this.skipWhitespace() === (c === 0x7b ? 0x7d : 0x5d)) {
           this.i++;
           this.end[node] = this.size;
         } else {
@@ -119,8 +120,7 @@ class Parser {
           };
         }
         const isObject = this.kind[top] === OBJECT;
-        this.skipWhitespace();
-        const d = text.charCodeAt(this.i);
+        const d = this.skipWhitespace();
         if (d === 0x2c /* , */) {
           this.i++;
           if (isObject) this.readKey();
@@ -136,18 +136,25 @@ class Parser {
   }
 
   private add(kind: number, start: number): number {
+    if (this.size === this.kind.length) this.grow();
     const node = this.size++;
     this.kind[node] = kind;
     this.start[node] = start;
     return node;
   }
 
+  private grow(): void {
+    const capacity = this.kind.length * 2;
+    this.kind = copiedInto(new Uint8Array(capacity), this.kind);
+    this.start = copiedInto(new Int32Array(capacity), this.start);
+    this.end = copiedInto(new Int32Array(capacity), this.end);
+    this.escaped = copiedInto(new Uint8Array(capacity), this.escaped);
+  }
+
   private readKey(): void {
-    this.skipWhitespace();
-    if (this.text.charCodeAt(this.i) !== 0x22 /* " */) this.fail("Expected a member name in double quotes");
+    if (this.skipWhitespace() !== 0x22 /* " */) this.fail("Expected a member name in double quotes");
     this.readString(KEY);
-    this.skipWhitespace();
-    if (this.text.charCodeAt(this.i) !== 0x3a /* : */) this.fail("Expected ':' after the member name");
+    if (this.skipWhitespace() !== 0x3a /* : */) this.fail("Expected ':' after the member name");
     this.i++;
   }
 
@@ -160,21 +167,38 @@ class Parser {
       this.readNumber();
       return;
     }
-    for (const [literal, kind] of LITERALS) {
-      if (this.text.startsWith(literal, this.i)) {
-        const node = this.add(kind, this.i);
-        this.i += literal.length;
-        this.end[node] = this.i;
-        return;
-      }
-    }
+    if (c === 0x74 /* t */ && this.readLiteral("true", TRUE)) return;
+    if (c === 0x66 /* f */ && this.readLiteral("false", FALSE)) return;
+    if (c === 0x6e /* n */ && this.readLiteral("null", NULL)) return;
     if (Number.isNaN(c)) this.fail("Unexpected end of JSON");
     this.fail("Unexpected character");
   }
 
-  private readString(kind: number): void {
-    const text = this.text;
+  private readLiteral(literal: string, kind: number): boolean {
+    if (!this.text.startsWith(literal, this.i)) return false;
     const node = this.add(kind, this.i);
+    this.i += literal.length;
+    this.end[node] = this.i;
+    return true;
+  }
+
+  private readString(kind: number): void {
+    const node = this.add(kind, this.i);
+    // Strings hold most of a body's characters. A string with no backslash or control character
+    // before its closing quote needs no character-by-character walk: three native searches tell.
+    const close = this.text.indexOf('"', this.i + 1);
+    const plain =
+      close !== -1 &&
+      this.backslashes.nextFrom(this.i) > close &&
+      this.controlCharacters.nextFrom(this.i) > close;
+    if (plain) this.i = close + 1;
+    else this.walkString(node);
+    this.end[node] = this.i;
+  }
+
+  /** Reads the string at the cursor escape by escape, failing at the first invalid character. */
+  private walkString(node: number): void {
+    const text = this.text;
     this.i++;
     for (;;) {
       const c = text.charCodeAt(this.i);
@@ -183,22 +207,27 @@ class Parser {
       if (c < 0x20) this.fail("Control character in a string (it must be escaped)");
       if (c === 0x5c /* \ */) {
         this.escaped[node] = 1;
-        const e = text.charCodeAt(this.i + 1);
-        if (e === 0x75 /* u */) {
-          for (let k = 2; k < 6; k++) {
-            if (!isHexDigit(text.charCodeAt(this.i + k))) this.fail("Bad \\u escape in a string");
-          }
-          this.i += 6;
-          continue;
-        }
-        if (!SIMPLE_ESCAPES.has(e)) this.fail("Bad escape in a string");
-        this.i += 2;
+        this.skipEscape();
         continue;
       }
       this.i++;
     }
     this.i++;
-    this.end[node] = this.i;
+  }
+
+  /** Steps over the backslash escape at the cursor. */
+  private skipEscape(): void {
+    const text = this.text;
+    const e = text.charCodeAt(this.i + 1);
+    if (e === 0x75 /* u */) {
+      for (let k = 2; k < 6; k++) {
+        if (!isHexDigit(text.charCodeAt(this.i + k))) this.fail("Bad \\u escape in a string");
+      }
+      this.i += 6;
+      return;
+    }
+    if (!SIMPLE_ESCAPES.has(e)) this.fail("Bad escape in a string");
+    this.i += 2;
   }
 
   private readNumber(): void {
@@ -229,17 +258,48 @@ class Parser {
     while (isDigit(this.text.charCodeAt(this.i))) this.i++;
   }
 
-  private skipWhitespace(): void {
+  /** Moves the cursor past whitespace; returns the code of the character there (NaN at the end). */
+  private skipWhitespace(): number {
     const text = this.text;
     for (;;) {
       const c = text.charCodeAt(this.i);
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.i++;
-      else return;
+      else return c;
     }
   }
 
   private fail(message: string): never {
     throw new JsonSyntaxError(`${message} at ${describePosition(this.text, this.i)}`);
+  }
+}
+
+function copiedInto<T extends Uint8Array | Int32Array>(larger: T, from: T): T {
+  larger.set(from);
+  return larger;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job.
+const CONTROL_CHARACTER = /[\u0000-\u001f]/g;
+
+/**
+ * The first match at or after a position, for positions that only grow: a search runs again only
+ * once the position has passed the last match, so one parse searches the text once in all.
+ */
+class ForwardSearch {
+  private readonly search: (position: number) => number;
+  /** The last match found, or Infinity once there is none further. */
+  private found = -1;
+
+  constructor(search: (position: number) => number) {
+    this.search = search;
+  }
+
+  nextFrom(position: number): number {
+    if (this.found < position) {
+      const next = this.search(position);
+      this.found = next === -1 ? Number.POSITIVE_INFINITY : next;
+    }
+    return this.found;
   }
 }
 
@@ -282,9 +342,9 @@ export function rawText(doc: JsonDoc, node: number): string {
 
 /** The decoded value of a string or key node. */
 export function stringValue(doc: JsonDoc, node: number): string {
-  const raw = rawText(doc, node);
   // The token was validated while parsing, and JSON.parse of one string literal does not recurse.
-  return doc.escaped[node] === 1 ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  if (doc.escaped[node] === 1) return JSON.parse(rawText(doc, node)) as string;
+  return doc.text.slice((doc.start[node] ?? 0) + 1, (doc.end[node] ?? 0) - 1);
 }
 
 /** True when key node `node` is the name `name`, without slicing when the key has no escapes. */
