@@ -59,56 +59,65 @@ export function measure(doc: JsonDoc, root = 0): JsonMetrics {
  */
 export function prettyPrint(doc: JsonDoc, budget: number, root = 0): string | null {
   const stop = after(doc, root);
-  const out: string[] = [];
-  let size = 0;
-  const ends: number[] = [];
-  const inObject: boolean[] = [];
-  const first: boolean[] = [];
-  const emit = (piece: string): boolean => {
-    out.push(piece);
-    size += piece.length;
-    return size <= budget;
-  };
-  const indents: string[] = [""];
-  const indent = (depth: number): string => {
-    for (let d = indents.length; d <= depth; d++) indents.push(`${indents[d - 1] ?? ""}  `);
-    return indents[depth] ?? "";
-  };
-  const newLine = (depth: number): boolean => {
-    const isFirst = first[depth - 1] === true;
-    first[depth - 1] = false;
-    if (size + 2 + depth * 2 > budget) return false;
-    return emit(`${isFirst ? "\n" : ",\n"}${indent(depth)}`);
-  };
+  const lines = new IndentedLines();
+  /** The containers around node `i`, innermost last. */
+  const open: number[] = [];
+  // Appending to a string builds a rope, flattened once when read: cheaper than an array of pieces.
+  let out = "";
   for (let i = root; i <= stop; i++) {
-    while (ends.length > 0 && ends.at(-1) === i) {
-      ends.pop();
-      const closer = inObject.pop() === true ? "}" : "]";
-      first.pop();
-      if (size + 2 + ends.length * 2 > budget || !emit(`\n${indent(ends.length)}${closer}`)) return null;
+    while (open.length > 0 && doc.end[open.at(-1) ?? 0] === i) {
+      const closed = open.pop() ?? 0;
+      // Budget checks come before a line break is built, so deep nesting gives up before allocating.
+      if (out.length + 2 + 2 * open.length > budget) return null;
+      out += lines.newLine(open.length);
+      out += doc.kind[closed] === OBJECT ? "}" : "]";
     }
     if (i === stop) break;
     const kind = doc.kind[i];
-    if (kind === KEY) {
-      if (!newLine(ends.length) || !emit(`${rawText(doc, i)}: `)) return null;
-      continue;
+    const parent = open.at(-1) ?? -1;
+    // A member name, or an array element, starts a line; a member's value follows its name.
+    if (kind === KEY || (parent >= 0 && doc.kind[parent] === ARRAY)) {
+      if (out.length + 2 + 2 * open.length > budget) return null;
+      out += i === parent + 1 ? lines.newLine(open.length) : lines.commaNewLine(open.length);
     }
-    if (ends.length > 0 && inObject.at(-1) === false && !newLine(ends.length)) return null;
-    if (kind === OBJECT || kind === ARRAY) {
-      const end = doc.end[i] ?? i + 1;
-      if (end === i + 1) {
-        if (!emit(kind === OBJECT ? "{}" : "[]")) return null;
-      } else {
-        if (!emit(kind === OBJECT ? "{" : "[")) return null;
-        ends.push(end);
-        inObject.push(kind === OBJECT);
-        first.push(true);
-      }
-    } else if (!emit(rawText(doc, i))) {
-      return null;
+    if (kind === KEY) {
+      out += rawText(doc, i);
+      out += ": ";
+    } else if (kind === OBJECT || kind === ARRAY) {
+      const empty = doc.end[i] === i + 1;
+      out += kind === OBJECT ? (empty ? "{}" : "{") : empty ? "[]" : "[";
+      if (!empty) open.push(i);
+    } else {
+      out += rawText(doc, i);
+    }
+    if (out.length > budget) return null;
+  }
+  return out;
+}
+
+/** Line breaks followed by the two-space indentation of a depth, each built once. */
+class IndentedLines {
+  private readonly plain: string[] = ["\n"];
+  private readonly afterComma: string[] = [",\n"];
+
+  /** Starts the first line of a container, or the line that closes it. */
+  newLine(depth: number): string {
+    this.extendTo(depth);
+    return this.plain[depth] ?? "";
+  }
+
+  /** Ends a line with a comma and starts the next. */
+  commaNewLine(depth: number): string {
+    this.extendTo(depth);
+    return this.afterComma[depth] ?? "";
+  }
+
+  private extendTo(depth: number): void {
+    for (let d = this.plain.length; d <= depth; d++) {
+      this.plain.push(`${this.plain[d - 1] ?? ""}  `);
+      this.afterComma.push(`${this.afterComma[d - 1] ?? ""}  `);
     }
   }
-  return out.join("");
 }
 
 /** Splits `a.b[0].c` into `["a", "b", 0, "c"]`; a bracket holding anything but digits stays part of the name. */
