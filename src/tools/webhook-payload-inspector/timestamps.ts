@@ -4,7 +4,7 @@
  * seconds or milliseconds (numbers, or strings of digits) under time-like keys. The walk is
  * iterative, and paths are built only for the values reported, so deep nesting stays linear.
  */
-import { ARRAY, after, KEY, NUMBER, OBJECT, rawText, STRING, stringValue } from "./json.ts";
+import { ARRAY, after, type JsonDoc, KEY, NUMBER, OBJECT, rawText, STRING, stringValue } from "./json.ts";
 import type { JsonRef } from "./tree.ts";
 
 export type TimestampKind = "iso8601" | "iso8601-no-zone" | "epoch-seconds" | "epoch-milliseconds";
@@ -27,9 +27,22 @@ export interface Instant {
 const EPOCH_MIN_SECONDS = 946_684_800;
 const EPOCH_MAX_SECONDS = 4_102_444_800;
 
-/** `Tue, 14 Nov 2023 22:13:20 GMT` (RFC 9110 IMF-fixdate). */
+const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** `Tue, 14 Nov 2023 22:13:20 GMT` (RFC 9110 IMF-fixdate), as `Date#toUTCString` spells it. */
 export function httpDate(unix: number): string {
-  return new Date(unix * 1000).toUTCString();
+  const date = new Date(unix * 1000);
+  const year = date.getUTCFullYear();
+  // Formatted by hand because toUTCString costs several times more; years that it pads or signs,
+  // and invalid dates, are still left to it.
+  if (!(year >= 1000 && year <= 9999)) return date.toUTCString();
+  const day = `${DAY_NAMES[date.getUTCDay()]}, ${twoDigits(date.getUTCDate())} ${MONTH_NAMES[date.getUTCMonth()]} ${year}`;
+  return `${day} ${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())} GMT`;
+}
+
+function twoDigits(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }
 
 const ISO_DATE_TIME =
@@ -40,14 +53,13 @@ export function parseIsoDateTime(text: string): Instant | null {
   if (text.length < 16 || text.length > 64) return null;
   const m = ISO_DATE_TIME.exec(text);
   if (m === null) return null;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const second = m[6] === undefined ? 0 : Number(m[6]);
+  // The pattern fixes where the date, hours and minutes are (`yyyy-mm-ddThh:mm`) and the seconds follow.
+  const year = decimalAt(text, 0, 4);
+  const month = decimalAt(text, 5, 2);
+  const day = decimalAt(text, 8, 2);
+  const hour = decimalAt(text, 11, 2);
+  const minute = decimalAt(text, 14, 2);
+  const second = m[6] === undefined ? 0 : decimalAt(text, 17, 2);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 60) return null;
   const zoned = m[7] !== undefined || m[8] !== undefined;
@@ -58,16 +70,30 @@ export function parseIsoDateTime(text: string): Instant | null {
     if (offsetHours > 23 || offsetMinutes > 59) return null;
     offset = (m[8] === "-" ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60);
   }
+  const unix = utcSeconds(year, month, day, hour, minute, second) - offset;
+  return { unix, kind: zoned ? "iso8601" : "iso8601-no-zone" };
+}
+
+/** Seconds since the epoch of a UTC calendar date and time (a second of 60 rolls over). */
+function utcSeconds(year: number, month: number, day: number, hour: number, minute: number, second: number) {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+  // Date.UTC reads years 0-99 as 1900-1999; setUTCFullYear does not.
   const date = new Date(0);
-  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, 0);
-  return { unix: date.getTime() / 1000 - offset, kind: zoned ? "iso8601" : "iso8601-no-zone" };
+  return date.getTime() / 1000;
+}
+
+/** The number written by the `count` decimal digits at `from`. */
+function decimalAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 0x30;
+  return value;
 }
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Digits with an optional fraction, read as epoch seconds or milliseconds by their size. */
@@ -162,7 +188,7 @@ export interface TimestampScan {
 }
 
 /**
- * One pass over the tape in document order. Per open container a stack holds where it ends and,
+ * One pass over the tape in document order. Per depth, arrays hold the open container there and,
  * for its current child, the key node or array index that leads to it and the key node whose name
  * governs it (array items inherit their array's name). Names are decoded, and paths built, only
  * for values that need them.
@@ -173,65 +199,38 @@ export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampSca
   if (root === null) return { rows, total };
   const { doc } = root;
   const stop = after(doc, root.node);
-  const ends: number[] = [];
-  const isArray: boolean[] = [];
+  // Indexed by depth rather than pushed and popped: entries past `depth` are stale, never read.
+  const containers: number[] = [];
   /** For the current child of the container at each depth: its key node (objects) or -1. */
   const keyNodes: number[] = [];
   /** ... its index (arrays). */
   const indexes: number[] = [];
   /** ... the key node whose name governs it, or -1. */
   const nameNodes: number[] = [];
-  const timeLike = (node: number): boolean => node >= 0 && isTimeLikeKey(stringValue(doc, node));
+  let depth = 0;
   for (let i = root.node; i < stop; i++) {
-    while (ends.length > 0 && (ends.at(-1) ?? 0) <= i) {
-      ends.pop();
-      isArray.pop();
-      keyNodes.pop();
-      indexes.pop();
-      nameNodes.pop();
-    }
+    while (depth > 0 && (doc.end[containers[depth - 1] ?? 0] ?? 0) <= i) depth--;
     const kind = doc.kind[i];
-    const depth = ends.length;
     if (kind === KEY) {
       keyNodes[depth - 1] = i;
       nameNodes[depth - 1] = i;
       continue;
     }
-    if (depth > 0 && isArray[depth - 1] === true) {
+    if (depth > 0 && doc.kind[containers[depth - 1] ?? 0] === ARRAY) {
       indexes[depth - 1] = (indexes[depth - 1] ?? -1) + 1;
       // Array items inherit the name of the member holding the array (`{"ts": [1700000000]}`).
       nameNodes[depth - 1] = depth >= 2 ? (nameNodes[depth - 2] ?? -1) : -1;
     }
     if (kind === OBJECT || kind === ARRAY) {
-      ends.push(doc.end[i] ?? i + 1);
-      isArray.push(kind === ARRAY);
-      keyNodes.push(-1);
-      indexes.push(-1);
-      nameNodes.push(-1);
+      containers[depth] = i;
+      keyNodes[depth] = -1;
+      indexes[depth] = -1;
+      nameNodes[depth] = -1;
+      depth++;
       continue;
     }
-    // Nothing shorter than nine characters is a timestamp (epoch seconds have at least nine
-    // digits, ISO date-times sixteen characters), so most values are skipped without slicing.
-    const tokenLength = (doc.end[i] ?? 0) - (doc.start[i] ?? 0);
-    if ((kind !== STRING && kind !== NUMBER) || tokenLength < (kind === STRING ? 11 : 9)) continue;
-    const nameNode = depth > 0 ? (nameNodes[depth - 1] ?? -1) : -1;
-    let found: Instant | null = null;
-    let raw = "";
-    if (kind === STRING) {
-      raw = stringValue(doc, i);
-      // The cheap value test comes before the name test: most values are not epochs at all.
-      found = parseIsoDateTime(raw);
-      if (found === null && looksNumeric(raw)) {
-        const epoch = parseEpoch(raw);
-        found = epoch !== null && timeLike(nameNode) ? epoch : null;
-      }
-    } else {
-      const epoch = parseEpoch(rawText(doc, i));
-      if (epoch !== null && timeLike(nameNode)) {
-        raw = rawText(doc, i);
-        found = epoch;
-      }
-    }
+    if (!mayBeTimestamp(doc, i)) continue;
+    const found = readTimestamp(doc, i, depth > 0 ? (nameNodes[depth - 1] ?? -1) : -1);
     if (found === null) continue;
     total++;
     if (rows.length < limit) {
@@ -239,16 +238,72 @@ export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampSca
       const path: Array<string | number> = [];
       for (let d = Math.max(0, depth - MAX_PATH_SEGMENTS); d < depth; d++) {
         const keyNode = keyNodes[d] ?? -1;
-        path.push(isArray[d] === true ? (indexes[d] ?? 0) : keyNode >= 0 ? stringValue(doc, keyNode) : "");
+        const inArray = doc.kind[containers[d] ?? 0] === ARRAY;
+        path.push(inArray ? (indexes[d] ?? 0) : keyNode >= 0 ? stringValue(doc, keyNode) : "");
       }
+      const { instant, raw } = found;
       const field = renderPath(path, depth > MAX_PATH_SEGMENTS);
-      rows.push({ field, "raw-value": raw, utc: httpDate(found.unix), unix: found.unix, kind: found.kind });
+      rows.push({
+        field,
+        "raw-value": raw,
+        utc: httpDate(instant.unix),
+        unix: instant.unix,
+        kind: instant.kind,
+      });
     }
   }
   return { rows, total };
 }
 
+/**
+ * Rules out most scalars without slicing them: epoch seconds have at least nine digits and ISO
+ * date-times at least sixteen characters. A string with no escape shows its value as written, so
+ * its shape can be checked in place: a date-time starts `dddd-` and has at most 64 characters, an
+ * epoch starts `ddddd` and has at most 24.
+ */
+function mayBeTimestamp(doc: JsonDoc, node: number): boolean {
+  const kind = doc.kind[node];
+  const start = doc.start[node] ?? 0;
+  const tokenLength = (doc.end[node] ?? 0) - start;
+  if (kind === NUMBER) return tokenLength >= 9;
+  if (kind !== STRING || tokenLength < 11) return false;
+  if (doc.escaped[node] === 1) return true;
+  const text = doc.text;
+  const length = tokenLength - 2;
+  if (length > 64 || !allDigits(text, start + 1, 4)) return false;
+  const fifth = text.charCodeAt(start + 5);
+  return fifth === 0x2d /* - */ || (isDigit(fifth) && length <= 24);
+}
+
+function allDigits(text: string, from: number, count: number): boolean {
+  for (let i = from; i < from + count; i++) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** The instant a string or number node holds, with its text; epochs count only under a time-like name. */
+function readTimestamp(
+  doc: JsonDoc,
+  node: number,
+  nameNode: number,
+): { instant: Instant; raw: string } | null {
+  const timeLike = () => nameNode >= 0 && isTimeLikeKey(stringValue(doc, nameNode));
+  if (doc.kind[node] === NUMBER) {
+    const raw = rawText(doc, node);
+    const epoch = parseEpoch(raw);
+    return epoch !== null && timeLike() ? { instant: epoch, raw } : null;
+  }
+  const raw = stringValue(doc, node);
+  // The cheap value test comes before the name test: most values are not epochs at all.
+  const iso = parseIsoDateTime(raw);
+  if (iso !== null) return { instant: iso, raw };
+  const epoch = looksNumeric(raw) ? parseEpoch(raw) : null;
+  return epoch !== null && timeLike() ? { instant: epoch, raw } : null;
+}
+
 function looksNumeric(text: string): boolean {
-  const c = text.charCodeAt(0);
+  return isDigit(text.charCodeAt(0));
+}
+
+function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
