@@ -53,7 +53,11 @@ function isXmlMedia(type: string): boolean {
   return type.endsWith("/xml") || type.endsWith("+xml");
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 export function countCodePoints(text: string): number {
+  // Most bodies hold no surrogate, and one native scan tells (a Latin-1 string cannot hold one).
+  if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
