@@ -1,6 +1,6 @@
 /**
  * How the PostgreSQL adapters classify driver errors: outages become BackendUnavailableError,
- * a missing table SchemaNotReadyError, and everything else passes through untouched.
+ * a missing table or ledger function SchemaNotReadyError, and everything else passes through untouched.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -44,6 +44,18 @@ describe("PostgreSQL error classification", () => {
     const mapped = toPortError("database", err);
     assert.ok(mapped instanceof SchemaNotReadyError);
     assert.equal(mapped.cause, err);
+  });
+
+  it("treats a missing ledger function as a schema that is not ready, but not other undefined functions", () => {
+    const missing = withCode(
+      "function toolrun_reserve(text, text, text, text, text, integer, integer, integer, timestamp with time zone) does not exist",
+      "42883",
+    );
+    assert.ok(toPortError("database", missing) instanceof SchemaNotReadyError);
+    const operator = withCode("operator does not exist: text + integer", "42883");
+    assert.equal(toPortError("database", operator), operator);
+    const theirs = withCode("function lower(integer) does not exist", "42883");
+    assert.equal(toPortError("database", theirs), theirs);
   });
 
   it("passes other errors through unchanged", () => {

@@ -76,6 +76,9 @@ if (db.url === undefined) {
         await store.migrate();
         assert.equal(await store.isMigrated(), true);
         assert.equal(await store.creditsUsed("k", "2026-11"), 0);
+        const key = newKey();
+        await store.createKey(key);
+        assert.equal((await store.reserve(reservation(key.id, { credits: 1 }))).ok, true);
       } finally {
         await store.close();
         await dropSchema(url, schema);
@@ -93,7 +96,7 @@ if (db.url === undefined) {
           url,
           `SELECT version FROM ${schema}.schema_migrations ORDER BY version`,
         );
-        assert.deepEqual(rows, [{ version: 1 }, { version: 2 }]);
+        assert.deepEqual(rows, [{ version: 1 }, { version: 2 }, { version: 3 }]);
         for (const s of stores) assert.equal(await s.isMigrated(), true);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
@@ -160,6 +163,92 @@ if (db.url === undefined) {
       } finally {
         await a.close();
         await b.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("first-ever reservations of a key racing each other create each row once and never overspend", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema, poolSize: 10 });
+      try {
+        await store.migrate();
+        // Nothing exists for the key yet: every call races to insert the counter and balance rows.
+        const key = newKey();
+        await store.createKey(key);
+        const tools = ["t1", "t2", "t3", "t4"];
+        const limits = { credits: 2, allowance: 20, monthlyCallCap: 3 };
+        const outcomes = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.reserve(reservation(key.id, { ...limits, tool: tools[i % tools.length] })),
+          ),
+        );
+        // 4 tools x cap 3 = 12 calls allowed by the caps, 20 / 2 = 10 by the allowance.
+        assert.equal(outcomes.filter((o) => o.ok).length, 10);
+        for (const o of outcomes) assert.ok(o.creditsUsed >= 0 && o.creditsUsed <= 20, JSON.stringify(o));
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 20);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(report.creditsUsed, 20);
+        assert.equal(report.calls, 10);
+        assert.equal(report.recent.length, 10);
+        for (const t of report.byTool) {
+          // A refusal that created a tool's row removes it again: no tool is listed with 0 calls.
+          assert.ok(t.calls >= 1 && t.calls <= 3, JSON.stringify(t));
+          assert.equal(t.credits, t.calls * 2);
+        }
+        assert.equal(
+          report.byTool.reduce((sum, t) => sum + t.calls, 0),
+          10,
+        );
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("a refusal for credits leaves no trace, on a new row or an existing one, under concurrency", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema, poolSize: 10 });
+      try {
+        await store.migrate();
+        const fresh = newKey();
+        await store.createKey(fresh);
+        // Each call costs more than the whole allowance: all refused, racing on rows none of them keeps.
+        const refused = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.reserve(reservation(fresh.id, { credits: 5, allowance: 4, tool: i % 2 ? "a" : "b" })),
+          ),
+        );
+        for (const o of refused)
+          assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 0 });
+        assert.deepEqual(await store.usage({ keyId: fresh.id, period: "2026-11", limit: 10, cursor: null }), {
+          creditsUsed: 0,
+          calls: 0,
+          byTool: [],
+          recent: [],
+          nextCursor: null,
+        });
+
+        // An existing counter row is put back exactly as it was.
+        const used = newKey();
+        await store.createKey(used);
+        assert.equal((await store.reserve(reservation(used.id, { credits: 8, allowance: 10 }))).ok, true);
+        const more = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.reserve(reservation(used.id, { credits: 3, allowance: 10 })),
+          ),
+        );
+        for (const o of more)
+          assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 8 });
+        const report = await store.usage({ keyId: used.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(report.byTool, [{ tool: "calc", calls: 1, credits: 8 }]);
+        assert.equal(report.creditsUsed, 8);
+        // The cap is checked first, as before: a call over both limits is a tier_limit.
+        assert.deepEqual(
+          await store.reserve(reservation(used.id, { credits: 3, allowance: 10, monthlyCallCap: 1 })),
+          { ok: false, reason: "tier_limit", creditsUsed: 8 },
+        );
+      } finally {
+        await store.close();
         await dropSchema(url, schema);
       }
     });

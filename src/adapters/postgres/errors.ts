@@ -1,7 +1,7 @@
 /**
  * Classifies errors raised by `pg` so the core sees port errors instead of driver internals.
  * Boundary: pure functions, no I/O. Connection-level failures become BackendUnavailableError
- * (the caller answers 503 and the pool heals by itself); a missing relation becomes
+ * (the caller answers 503 and the pool heals by itself); a missing relation or ledger function becomes
  * SchemaNotReadyError (`toolrun migrate` has not run); anything else (constraint violations,
  * bugs) passes through unchanged so it is not mistaken for an outage.
  */
@@ -63,9 +63,15 @@ export function isConnectionError(err: unknown): boolean {
   return false;
 }
 
-/** True when the statement failed because a table of ours does not exist yet. */
+/**
+ * True when the statement failed because a table or function of ours does not exist yet. Only our
+ * own `toolrun_*` functions count: undefined_function is also raised for a mistyped operator or
+ * call, which is a bug, not a missing migration.
+ */
 export function isMissingSchema(err: unknown): boolean {
-  return codeOf(err) === "42P01"; // undefined_table
+  const code = codeOf(err);
+  if (code === "42P01") return true; // undefined_table
+  return code === "42883" && err instanceof Error && /^function toolrun_\w+\(/.test(err.message);
 }
 
 /** The error the port promises for `err`, or `err` itself when it is not an outage or missing schema. */

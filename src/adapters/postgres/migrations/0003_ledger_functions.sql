@@ -1,0 +1,103 @@
+-- reserve() and refund() of the ledger as one function each, so a call costs one round trip
+-- instead of a BEGIN ... COMMIT transaction of four to six. Called with one statement in autocommit:
+-- the function body is that statement's transaction, and READ COMMITTED gives each statement in it
+-- a fresh snapshot, so a statement that waited for a row lock then sees the winner's committed work.
+-- Tables are named unqualified: they resolve through the caller's search_path (the pool sets it to
+-- the store's schema on every connection), like the adapter's plain statements.
+
+-- Lock order, shared with refund and the statements of earlier releases (rolling deploys): the
+-- tool's counter row, then the key's balance row. Both are locked by the conditional upserts, which
+-- lock the conflicting row before they evaluate their WHERE, so concurrent reservations of one key
+-- queue on the row and each sees the previous one's result.
+CREATE FUNCTION toolrun_reserve(
+  p_call_id    text,
+  p_request_id text,
+  p_key_id     text,
+  p_tool       text,
+  p_period     text,
+  p_credits    integer,
+  p_allowance  integer, -- NULL: metering off, never refused
+  p_cap        integer, -- NULL: no monthly call cap
+  p_at         timestamptz,
+  OUT outcome      text, -- 'ok' | 'tier_limit' | 'insufficient_credits'
+  OUT credits_used integer
+)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_calls integer;
+BEGIN
+  -- 1. Count the call against the tool's cap. No row returned: the cap is reached, nothing changed.
+  INSERT INTO tool_usage_monthly AS t (key_id, period, tool, calls, active_calls, credits)
+  SELECT p_key_id, p_period, p_tool, 1, 1, p_credits WHERE p_cap IS NULL OR 1 <= p_cap
+  ON CONFLICT (key_id, period, tool) DO UPDATE
+    SET calls = t.calls + 1,
+        active_calls = t.active_calls + 1,
+        credits = t.credits + EXCLUDED.credits
+    WHERE p_cap IS NULL OR t.active_calls + 1 <= p_cap
+  RETURNING t.calls INTO v_calls;
+  IF NOT FOUND THEN
+    outcome := 'tier_limit';
+    SELECT b.used INTO credits_used FROM credit_balances b WHERE b.key_id = p_key_id AND b.period = p_period;
+    credits_used := coalesce(credits_used, 0);
+    RETURN;
+  END IF;
+
+  -- 2. Hold the credits within the allowance. No row returned: refused, and the counter row (still
+  -- locked by step 1, so nobody has seen or built on the increment) is put back as it was.
+  INSERT INTO credit_balances AS b (key_id, period, used)
+  SELECT p_key_id, p_period, p_credits WHERE p_allowance IS NULL OR p_credits <= p_allowance
+  ON CONFLICT (key_id, period) DO UPDATE
+    SET used = b.used + EXCLUDED.used
+    WHERE p_allowance IS NULL OR b.used + EXCLUDED.used <= p_allowance
+  RETURNING b.used INTO credits_used;
+  IF NOT FOUND THEN
+    -- Committed counter rows always have calls >= 1, so calls = 1 means step 1 created the row:
+    -- remove it, or the usage report would list the tool with 0 calls. A reservation waiting on
+    -- the new row retries its insert once this transaction ends.
+    IF v_calls = 1 THEN
+      DELETE FROM tool_usage_monthly t
+      WHERE t.key_id = p_key_id AND t.period = p_period AND t.tool = p_tool;
+    ELSE
+      UPDATE tool_usage_monthly t
+      SET calls = t.calls - 1, active_calls = t.active_calls - 1, credits = t.credits - p_credits
+      WHERE t.key_id = p_key_id AND t.period = p_period AND t.tool = p_tool;
+    END IF;
+    outcome := 'insufficient_credits';
+    -- The refused upsert left the balance row locked: this is the value that refused us.
+    SELECT b.used INTO credits_used FROM credit_balances b WHERE b.key_id = p_key_id AND b.period = p_period;
+    credits_used := coalesce(credits_used, 0);
+    RETURN;
+  END IF;
+
+  -- 3. Record the pending call.
+  INSERT INTO usage_calls (call_id, request_id, key_id, tool, period, credits, status, at)
+  VALUES (p_call_id, p_request_id, p_key_id, p_tool, p_period, p_credits, 'pending', p_at);
+  outcome := 'ok';
+END;
+$$;
+
+-- Pending -> refunded, giving back the call and its credits. False when the call was not pending
+-- (settled, refunded already, unknown). Lock order: the call's own usage row (which reserve never
+-- locks: it only inserts new ones), then the counter, then the balance, as in toolrun_reserve.
+CREATE FUNCTION toolrun_refund(p_call_id text, p_http_status integer)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  c record;
+BEGIN
+  UPDATE usage_calls u
+  SET status = 'refunded', http_status = p_http_status, ended_at = now()
+  WHERE u.call_id = p_call_id AND u.status = 'pending'
+  RETURNING u.key_id, u.period, u.tool, u.credits INTO c;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  UPDATE tool_usage_monthly t
+  SET active_calls = t.active_calls - 1, credits = t.credits - c.credits
+  WHERE t.key_id = c.key_id AND t.period = c.period AND t.tool = c.tool;
+  UPDATE credit_balances b
+  SET used = b.used - c.credits
+  WHERE b.key_id = c.key_id AND b.period = c.period;
+  RETURN true;
+END;
+$$;
