@@ -1,10 +1,13 @@
 /**
  * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a
- * hash names at most one key). Boundary: the `api_keys` table only.
+ * hash names at most one key). Boundary: the `api_keys` table only. With a KeyCache (key-cache.ts),
+ * found keys are remembered while every change to the table is reported to this instance; changes
+ * made here forget everything themselves, once the statement has returned.
  */
 import type { Pool } from "pg";
 import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
+import type { KeyCache } from "./key-cache.ts";
 
 interface KeyRow {
   id: string;
@@ -50,7 +53,16 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
-export function createKeyStore(pool: Pool): KeyStore {
+export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
+  /** Runs a change to a key, then forgets every remembered key (also when the outcome is unknown). */
+  async function change(work: () => Promise<unknown[]>): Promise<boolean> {
+    try {
+      return (await work()).length === 1;
+    } finally {
+      cache?.forget();
+    }
+  }
+
   return {
     async createKey(key: NewApiKey) {
       await run(pool, INSERT, [
@@ -64,8 +76,13 @@ export function createKeyStore(pool: Pool): KeyStore {
       ]);
     },
     async findKeyByHash(secretHash) {
+      const cached = cache?.lookup(secretHash);
+      if (cached?.hit) return cached.hit;
       const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
-      return row ? toRecord(row) : null;
+      if (!row) return null;
+      const record = toRecord(row);
+      if (cached) cache?.remember(cached.token, secretHash, record);
+      return record;
     },
     async getKey(id) {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);
@@ -78,14 +95,9 @@ export function createKeyStore(pool: Pool): KeyStore {
       const [row] = await run<{ n: number }>(pool, COUNT, []);
       return row?.n ?? 0;
     },
-    async revokeKey(id, at) {
-      return (await run(pool, REVOKE, [id, at])).length === 1;
-    },
-    async rotateKey(id, secretHash, displayPrefix) {
-      return (await run(pool, ROTATE, [id, secretHash, displayPrefix])).length === 1;
-    },
-    async setPlan(id, plan) {
-      return (await run(pool, SET_PLAN, [id, plan])).length === 1;
-    },
+    revokeKey: (id, at) => change(() => run(pool, REVOKE, [id, at])),
+    rotateKey: (id, secretHash, displayPrefix) =>
+      change(() => run(pool, ROTATE, [id, secretHash, displayPrefix])),
+    setPlan: (id, plan) => change(() => run(pool, SET_PLAN, [id, plan])),
   };
 }

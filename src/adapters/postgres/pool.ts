@@ -24,6 +24,9 @@ export interface PostgresConnectionOptions {
   readonly onError?: (err: Error) => void;
 }
 
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+export const DEFAULT_APPLICATION_NAME = "toolrun";
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function schemaName(options: Pick<PostgresConnectionOptions, "schema">): string {
@@ -39,8 +42,8 @@ export function createPostgresPool(options: PostgresConnectionOptions): Pool {
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    application_name: options.applicationName ?? "toolrun",
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    application_name: options.applicationName ?? DEFAULT_APPLICATION_NAME,
     // Sent in the startup packet: every connection, including ones re-opened after an outage, gets
     // the schema without an extra round trip or a race with the first query.
     options: `-c search_path=${schema}`,
