@@ -2,7 +2,7 @@
  * Builds the real application in-process on any store and limiter, with a controllable clock,
  * for `app.inject` tests.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUIDv7 } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
@@ -88,7 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     settings,
     keyPattern: keyPattern(settings.keyPrefix),
     now: clock.now,
-    newCallId: randomUUID,
+    newCallId: randomUUIDv7,
   };
   const app = buildApp(deps, options.appOptions);
   await app.ready();
