@@ -188,10 +188,10 @@ export interface TimestampScan {
 }
 
 /**
- * One pass over the tape in document order. Per depth, arrays hold the open container there and,
- * for its current child, the key node or array index that leads to it and the key node whose name
- * governs it (array items inherit their array's name). Names are decoded, and paths built, only
- * for values that need them.
+ * One pass over the tape in document order. Per depth, arrays hold where the open container ends,
+ * whether it is an array and, for its current child, the key node or array index that leads to it
+ * and the key node whose name governs it (array items inherit their array's name). Names are
+ * decoded, and paths built, only for values that need them.
  */
 export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampScan {
   const rows: TimestampRow[] = [];
@@ -200,7 +200,8 @@ export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampSca
   const { doc } = root;
   const stop = after(doc, root.node);
   // Indexed by depth rather than pushed and popped: entries past `depth` are stale, never read.
-  const containers: number[] = [];
+  const ends: number[] = [];
+  const inArray: boolean[] = [];
   /** For the current child of the container at each depth: its key node (objects) or -1. */
   const keyNodes: number[] = [];
   /** ... its index (arrays). */
@@ -209,20 +210,21 @@ export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampSca
   const nameNodes: number[] = [];
   let depth = 0;
   for (let i = root.node; i < stop; i++) {
-    while (depth > 0 && (doc.end[containers[depth - 1] ?? 0] ?? 0) <= i) depth--;
+    while (depth > 0 && (ends[depth - 1] ?? 0) <= i) depth--;
     const kind = doc.kind[i];
     if (kind === KEY) {
       keyNodes[depth - 1] = i;
       nameNodes[depth - 1] = i;
       continue;
     }
-    if (depth > 0 && doc.kind[containers[depth - 1] ?? 0] === ARRAY) {
+    if (depth > 0 && inArray[depth - 1] === true) {
       indexes[depth - 1] = (indexes[depth - 1] ?? -1) + 1;
       // Array items inherit the name of the member holding the array (`{"ts": [1700000000]}`).
       nameNodes[depth - 1] = depth >= 2 ? (nameNodes[depth - 2] ?? -1) : -1;
     }
     if (kind === OBJECT || kind === ARRAY) {
-      containers[depth] = i;
+      ends[depth] = doc.end[i] ?? i + 1;
+      inArray[depth] = kind === ARRAY;
       keyNodes[depth] = -1;
       indexes[depth] = -1;
       nameNodes[depth] = -1;
@@ -238,8 +240,7 @@ export function findTimestamps(root: JsonRef | null, limit = 1000): TimestampSca
       const path: Array<string | number> = [];
       for (let d = Math.max(0, depth - MAX_PATH_SEGMENTS); d < depth; d++) {
         const keyNode = keyNodes[d] ?? -1;
-        const inArray = doc.kind[containers[d] ?? 0] === ARRAY;
-        path.push(inArray ? (indexes[d] ?? 0) : keyNode >= 0 ? stringValue(doc, keyNode) : "");
+        path.push(inArray[d] === true ? (indexes[d] ?? 0) : keyNode >= 0 ? stringValue(doc, keyNode) : "");
       }
       const { instant, raw } = found;
       const field = renderPath(path, depth > MAX_PATH_SEGMENTS);
