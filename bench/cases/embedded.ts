@@ -121,10 +121,10 @@ async function calculatorPeak(
       result.checks.push({
         name: "p99 under 10 ms at half of the peak rate (paced)",
         ok: paced.row.p99 < 10 && paced.row.non2xx + paced.row.errors === 0,
-        detail: `p99 ${paced.row.p99} ms at ${paced.paced.achievedRate}/s (target ${half}/s)`,
+        detail: `p99 ${paced.row.p99} ms at ${paced.paced.achievedRate}/s (target ${half}/s); counted from the due time even when the generator itself woke late: p99 ${paced.paced.latencyFromDueMs.p99} ms (the generator's longest gap: ${paced.paced.generatorMaxGapMs} ms, ${paced.paced.generatorGapsOver5Ms} over 5 ms)`,
       });
       result.notes.push(
-        "autocannon's overallRate sends each connection's share of a second in one burst, then idles; its row shows burst latency. The paced row spaces requests evenly and counts latency from when each was due.",
+        "autocannon's overallRate sends each connection's share of a second in one burst, then idles; its row shows burst latency. The paced row spaces requests evenly and counts latency from when each was due (or, when the generator itself woke up late, from its wake-up), so waiting on a busy server counts.",
       );
     },
   );

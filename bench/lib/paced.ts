@@ -5,6 +5,12 @@
  * a pool of keep-alive connections that grows when all are busy, and each latency runs from the
  * moment the request was due, so a slow answer that delays later requests counts against them
  * too (no coordinated omission).
+ *
+ * One exception, measured apart: when the generator itself wakes up late (its own CPU taken away,
+ * which the 1 ms ticks show), the requests that fell due while it slept are counted from its
+ * wake-up, since no server could have seen them earlier. `latencyMs` is that figure; waiting for a
+ * free connection (a busy server) still counts in it. `latencyFromDueMs` charges the generator's
+ * hiccups to the server too, for comparison.
  */
 import { performance } from "node:perf_hooks";
 import { encodeRequest, RawConnection } from "./raw-client.ts";
@@ -33,12 +39,23 @@ export interface PacedResult {
   /** The generator's own hiccups: the longest gap between its 1 ms ticks, and gaps over 5 ms. */
   readonly generatorMaxGapMs: number;
   readonly generatorGapsOver5Ms: number;
-  readonly latencyMs: {
-    readonly mean: number;
-    readonly p50: number;
-    readonly p99: number;
-    readonly max: number;
-  };
+  /** From when the request was due, or from the generator's late wake-up (see above). */
+  readonly latencyMs: LatencySummary;
+  /** From when the request was due, whatever delayed it. */
+  readonly latencyFromDueMs: LatencySummary;
+}
+
+export interface LatencySummary {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** When a request was due, and the earliest moment the generator was awake to send it. */
+interface Origin {
+  readonly due: number;
+  readonly sendable: number;
 }
 
 export async function runPaced(options: PacedOptions): Promise<PacedResult> {
@@ -50,8 +67,9 @@ export async function runPaced(options: PacedOptions): Promise<PacedResult> {
   const total = Math.max(1, Math.round(options.rate * options.durationS));
   const intervalMs = 1000 / options.rate;
   const pool: RawConnection[] = [];
-  const waiting: number[] = [];
+  const waiting: Origin[] = [];
   const latencies: number[] = [];
+  const latenciesFromDue: number[] = [];
   const counts = { ok: 0, non2xx: 0, errors: 0, done: 0 };
   let sent = 0;
   let maxGap = 0;
@@ -79,19 +97,22 @@ export async function runPaced(options: PacedOptions): Promise<PacedResult> {
       clearTimeout(bound);
       for (const connection of pool) connection.close();
       resolve({
-        ...summarise(options.rate, (lastEnd - start) / 1000, latencies, counts, pool.length),
+        ...summarise(options.rate, (lastEnd - start) / 1000, counts, pool.length),
+        latencyMs: summariseLatencies(latencies),
+        latencyFromDueMs: summariseLatencies(latenciesFromDue),
         generatorMaxGapMs: Math.round(maxGap * 10) / 10,
         generatorGapsOver5Ms: gaps,
       });
     };
-    const fire = (connection: RawConnection, due: number) => {
+    const fire = (connection: RawConnection, origin: Origin) => {
       connection.send(request, (status) => {
         const end = performance.now();
         lastEnd = end;
         if (status === null) counts.errors++;
         else if (status >= 200 && status < 300) {
           counts.ok++;
-          latencies.push(end - due);
+          latencies.push(end - origin.sendable);
+          latenciesFromDue.push(end - origin.due);
         } else counts.non2xx++;
         if (++counts.done === total) return finish();
         const next = waiting.shift();
@@ -109,9 +130,11 @@ export async function runPaced(options: PacedOptions): Promise<PacedResult> {
       const due = Math.min(total, Math.floor((now - start) / intervalMs) + 1);
       while (sent < due) {
         const at = start + sent++ * intervalMs;
+        // Due before this tick only if the generator slept past its 1 ms tick.
+        const origin = { due: at, sendable: Math.max(at, now - 1) };
         const connection = idle();
-        if (connection) fire(connection, at);
-        else waiting.push(at);
+        if (connection) fire(connection, origin);
+        else waiting.push(origin);
       }
     }, 1);
     // Bounded in time whatever the server does: answers still missing 10 s after the last send count as errors.
@@ -125,17 +148,20 @@ export async function runPaced(options: PacedOptions): Promise<PacedResult> {
   });
 }
 
-function summarise(
-  rate: number,
-  elapsedS: number,
-  latencies: number[],
-  counts: { ok: number; non2xx: number; errors: number; done: number },
-  connections: number,
-): Omit<PacedResult, "generatorMaxGapMs" | "generatorGapsOver5Ms"> {
+function summariseLatencies(latencies: number[]): LatencySummary {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const mean = latencies.length === 0 ? 0 : latencies.reduce((s, v) => s + v, 0) / latencies.length;
   const round = (v: number) => Math.round(v * 100) / 100;
+  return { mean: round(mean), p50: round(at(0.5)), p99: round(at(0.99)), max: round(latencies.at(-1) ?? 0) };
+}
+
+function summarise(
+  rate: number,
+  elapsedS: number,
+  counts: { ok: number; non2xx: number; errors: number; done: number },
+  connections: number,
+): Omit<PacedResult, "generatorMaxGapMs" | "generatorGapsOver5Ms" | "latencyMs" | "latencyFromDueMs"> {
   return {
     targetRate: rate,
     achievedRate: elapsedS > 0 ? Math.round(counts.done / elapsedS) : 0,
@@ -144,11 +170,5 @@ function summarise(
     non2xx: counts.non2xx,
     errors: counts.errors,
     connections,
-    latencyMs: {
-      mean: round(mean),
-      p50: round(at(0.5)),
-      p99: round(at(0.99)),
-      max: round(latencies.at(-1) ?? 0),
-    },
   };
 }
