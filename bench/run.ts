@@ -61,7 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (load1 !== undefined && load1 > 0.5)
     progress(`warning: load average ${load1} before starting; other work on this machine skews the figures`);
   progress(
-    `each run ${args.duration} s after ${args.warmup} s warm-up, ${args.connections} connections; soak ${args.soak} requests`,
+    `each run ${args.duration} s after ${args.warmup} s warm-up, ${args.connections} connections; soaks: ${args.soak} requests of 1 MiB, ${args.pushSoak} typical pushes`,
   );
 
   const root = mkdtempSync(join(tmpdir(), "toolrun-bench-"));

@@ -9,9 +9,11 @@ export const USAGE = `Usage: npm run bench -- [options]
 
   --duration S      seconds of each measured run (default 10)
   --warmup S        seconds of unreported load before each run (default 2)
-  --quick           a smoke run: 3 s runs, 1 s warm-up, a 300-request soak
+  --quick           a smoke run: 3 s runs, 1 s warm-up, 300-request and 5,000-request soaks
   --connections N   concurrent connections of the load generator (default 10)
   --soak N          requests of the inspector's 1 MiB soak, one at a time (default 2000)
+  --push-soak N     requests of the inspector's soak on the typical push, all connections
+                    (default 100000)
   --cases A,B       only these cases (default: all), in the order listed
   --out FILE        where the JSON goes (default bench/results/latest.json)
   --postgres URL    server for the scale-out cases; a fresh database is made there and dropped
@@ -42,6 +44,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
       quick: { type: "boolean" },
       connections: { type: "string" },
       soak: { type: "string" },
+      "push-soak": { type: "string" },
       cases: { type: "string" },
       out: { type: "string" },
       postgres: { type: "string" },
@@ -66,6 +69,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
     warmup: number(values.warmup, quick ? 1 : 2, "warmup", 0),
     connections: Math.round(number(values.connections, 10, "connections", 1)),
     soak: Math.round(number(values.soak, quick ? 300 : 2000, "soak", 1)),
+    pushSoak: Math.round(number(values["push-soak"], quick ? 5000 : 100_000, "push-soak", 1)),
     cases:
       values.cases === undefined
         ? null

@@ -12,6 +12,8 @@ export interface BenchOptions {
   readonly connections: number;
   /** Requests of the inspector's 1 MiB soak (one connection). */
   readonly soak: number;
+  /** Requests of the inspector's soak on the typical push (all connections). */
+  readonly pushSoak: number;
   readonly postgresAdminUrl: string;
   readonly redisUrl: string;
   /** Where toolrun servers write V8 CPU profiles; null for none. */
