@@ -2,7 +2,7 @@
  * buildApp(deps): the Fastify application with every plugin and route. Reads no environment and
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness, type Readiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
@@ -20,6 +20,22 @@ export interface AppOptions {
   readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
 }
 
+/** One log line per request, written when it ends with the request's fields, instead of two. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(...[error, request, reply]: Parameters<LogController["requestCompleted"]>): void {
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        "request errored",
+      );
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+    }
+  }
+}
+
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -27,8 +43,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     requestIdHeader: false,
     bodyLimit: deps.registry.maxBodyBytes,
     return503OnClosing: true,
-    // One log line per request, written when it ends (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
   });
   const { docsUrl } = deps.settings;
   const readiness = createReadiness(deps.store, () => deps.now().getTime());
@@ -37,10 +52,6 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     done(null, payload);
-  });
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-    done();
   });
   // Bodies are kept raw: the pipeline checks each tool's own size limit before parsing JSON.
   app.removeAllContentTypeParsers();
