@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
-import { createApiKey } from "./core/admin.ts";
+import { createBootstrapKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
 
@@ -31,13 +31,10 @@ export async function startServer(
   try {
     if (options.migrate || config.database.kind === "sqlite") await deps.store.migrate();
     try {
+      // countKeys first: a started store with keys never takes the insert's lock.
       if ((await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
-        const { key } = await createApiKey(deps.store, config.settings, {
-          plan: "free",
-          name: "bootstrap",
-          monthlyAllowance: null,
-        });
-        out(bootstrapMessage(config, key));
+        const created = await createBootstrapKey(deps.store, config.settings);
+        if (created) out(bootstrapMessage(config, created.key));
       }
     } catch (error) {
       // `serve --no-migrate` with the database down still starts: /readyz reports it, requests

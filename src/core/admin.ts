@@ -2,7 +2,7 @@
  * Operator actions on keys and tools, shared by the CLI and the first-start bootstrap.
  * Secrets are returned once, to the caller, and never stored.
  */
-import type { ApiKeyRecord, Store } from "../ports/store.ts";
+import type { ApiKeyRecord, NewApiKey, Store } from "../ports/store.ts";
 import { issueKey, newKeyId } from "./keys.ts";
 import type { ServiceSettings } from "./settings.ts";
 
@@ -22,10 +22,43 @@ export async function createApiKey(
   input: { plan: string; name: string; monthlyAllowance: number | null },
   now = new Date(),
 ): Promise<CreatedKey> {
+  const created = await issueAndStore(store, settings, input, now, async (key) => {
+    await store.createKey(key);
+    return true;
+  });
+  if (!created) throw new AdminError("The key was not created");
+  return created;
+}
+
+/**
+ * The first-start key: created only when the store holds no key at all, so instances starting
+ * together on an empty database create one between them. Null when a key existed.
+ */
+export async function createBootstrapKey(
+  store: Store,
+  settings: ServiceSettings,
+  now = new Date(),
+): Promise<CreatedKey | null> {
+  return issueAndStore(
+    store,
+    settings,
+    { plan: "free", name: "bootstrap", monthlyAllowance: null },
+    now,
+    (key) => store.createFirstKey(key),
+  );
+}
+
+async function issueAndStore(
+  store: Store,
+  settings: ServiceSettings,
+  input: { plan: string; name: string; monthlyAllowance: number | null },
+  now: Date,
+  save: (key: NewApiKey) => Promise<boolean>,
+): Promise<CreatedKey | null> {
   assertPlan(settings, input.plan);
   const issued = issueKey(settings.keyPrefix);
   const id = newKeyId();
-  await store.createKey({
+  const saved = await save({
     id,
     name: input.name,
     plan: input.plan,
@@ -34,6 +67,7 @@ export async function createApiKey(
     monthlyAllowance: input.monthlyAllowance,
     createdAt: now.toISOString(),
   });
+  if (!saved) return null;
   const record = await store.getKey(id);
   if (!record) throw new AdminError(`Key ${id} vanished right after it was created`);
   return { record, key: issued.key };

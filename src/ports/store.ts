@@ -28,6 +28,12 @@ export interface NewApiKey {
 
 export interface KeyStore {
   createKey(key: NewApiKey): Promise<void>;
+  /**
+   * Creates `key` only if no key exists yet, atomically against every other process on the same
+   * database (instances starting together on an empty one create one key between them). False
+   * when a key existed.
+   */
+  createFirstKey(key: NewApiKey): Promise<boolean>;
   /** The key whose secret hashes to `secretHash`, revoked or not. */
   findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null>;
   getKey(id: string): Promise<ApiKeyRecord | null>;

@@ -126,6 +126,26 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       });
     });
 
+    describe("first key", () => {
+      it("is created only when the store holds no key, once among simultaneous callers", async () => {
+        // A store of its own: the suite's store already holds keys.
+        const fresh = await makeFixture();
+        try {
+          const outcomes = await Promise.all(
+            Array.from({ length: 8 }, (_, i) => fresh.store.createFirstKey(newKey({ id: `key_first_${i}` }))),
+          );
+          assert.equal(outcomes.filter(Boolean).length, 1);
+          assert.equal(await fresh.store.countKeys(), 1);
+          const winner = outcomes.indexOf(true);
+          assert.equal((await fresh.store.getKey(`key_first_${winner}`))?.id, `key_first_${winner}`);
+          assert.equal(await fresh.store.createFirstKey(newKey()), false);
+          assert.equal(await fresh.store.countKeys(), 1);
+        } finally {
+          await fresh.cleanup();
+        }
+      });
+    });
+
     describe("ledger", () => {
       it("holds credits up to the allowance and refuses the call that would pass it", async () => {
         const key = newKey();

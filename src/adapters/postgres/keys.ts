@@ -6,7 +6,7 @@
  */
 import type { Pool } from "pg";
 import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
-import { run, statement } from "./db.ts";
+import { run, statement, transaction } from "./db.ts";
 import type { KeyCache } from "./key-cache.ts";
 
 interface KeyRow {
@@ -25,6 +25,12 @@ const INSERT = statement(
   "key_insert",
   `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
    VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+);
+const INSERT_FIRST = statement(
+  "key_insert_first",
+  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
+   SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+   RETURNING id`,
 );
 const BY_HASH = statement("key_by_hash", `SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1`);
 const BY_ID = statement("key_by_id", `SELECT ${COLUMNS} FROM api_keys WHERE id = $1`);
@@ -74,6 +80,23 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
         key.monthlyAllowance,
         key.createdAt,
       ]);
+    },
+    async createFirstKey(key: NewApiKey) {
+      // The lock conflicts with itself and with every write, not with reads: a second caller waits
+      // for the first one's commit, then its statement's fresh snapshot sees the key.
+      return transaction(pool, async (client) => {
+        await client.query("LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE");
+        const inserted = await run(client, INSERT_FIRST, [
+          key.id,
+          key.name,
+          key.plan,
+          key.secretHash,
+          key.displayPrefix,
+          key.monthlyAllowance,
+          key.createdAt,
+        ]);
+        return inserted.length === 1;
+      });
     },
     async findKeyByHash(secretHash) {
       const cached = cache?.lookup(secretHash);

@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { SchemaNotReadyError } from "../../ports/errors.ts";
-import type { ApiKeyRecord, CallStatus, Store, ToolSwitch, UsageCall } from "../../ports/store.ts";
+import type { ApiKeyRecord, CallStatus, NewApiKey, Store, ToolSwitch, UsageCall } from "../../ports/store.ts";
 import { createWriteQueue } from "./group-commit.ts";
 import { createKeyCache } from "./key-cache.ts";
 import { LATEST_VERSION, migrations } from "./migrations.ts";
@@ -92,18 +92,15 @@ export function createSqliteStore(path: string): Store {
     },
 
     async createKey(key) {
-      sql(
-        `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        key.id,
-        key.name,
-        key.plan,
-        key.secretHash,
-        key.displayPrefix,
-        key.monthlyAllowance,
-        key.createdAt,
-      );
+      insertKey(key);
+    },
+    async createFirstKey(key) {
+      // IMMEDIATE: the count and the insert hold the write lock, so no other process slips between.
+      return transaction(() => {
+        if (Number((sql("SELECT COUNT(*) AS n FROM api_keys").get() as Row).n) > 0) return false;
+        insertKey(key);
+        return true;
+      });
     },
     async findKeyByHash(secretHash) {
       const cached = keys.get(secretHash);
@@ -237,6 +234,13 @@ export function createSqliteStore(path: string): Store {
       ).run(slug, flag(change.enabled), flag(change.api));
     },
   };
+
+  function insertKey(key: NewApiKey): void {
+    sql(
+      `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.monthlyAllowance, key.createdAt);
+  }
 
   /** Must run inside a transaction. Gives back the credits and the cap slot of a pending call. */
   function refundPending(callId: string, httpStatus: number | null): void {
