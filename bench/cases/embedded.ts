@@ -215,7 +215,8 @@ async function pushSoak(context: BenchContext, result: CaseResult, server: { pid
 function memoryFlat(name: string, run: Awaited<ReturnType<typeof loadRow>>): Check {
   const rss = run.usage.rssSamples.map(([, kib]) => kib / 1024);
   const failed = run.row.non2xx + run.row.errors;
-  if (rss.length < 4) return { name, ok: false, detail: `only ${rss.length} RSS samples: too short to judge` };
+  if (rss.length < 4)
+    return { name, ok: false, detail: `only ${rss.length} RSS samples: too short to judge` };
   const quarter = (i: number) =>
     median(rss.slice(Math.floor((rss.length * i) / 4), Math.floor((rss.length * (i + 1)) / 4)));
   const early = quarter(1);
