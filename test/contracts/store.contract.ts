@@ -237,6 +237,18 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal((await store.reserve(reservation(key.id, cap))).ok, true);
       });
 
+      it("names the tool's cap when both the cap and the allowance refuse a call", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const limits = { credits: 5, allowance: 5, monthlyCallCap: 1 };
+        assert.equal((await store.reserve(reservation(key.id, limits))).ok, true);
+        assert.deepEqual(await store.reserve(reservation(key.id, limits)), {
+          ok: false,
+          reason: "tier_limit",
+          creditsUsed: 5,
+        });
+      });
+
       it("reports usage by tool and pages through recent calls newest first", async () => {
         const key = newKey();
         await store.createKey(key);

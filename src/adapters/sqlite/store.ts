@@ -148,9 +148,7 @@ export function createSqliteStore(path: string): Store {
           r.period,
         ) as { used: number } | undefined;
         const used = usedRow?.used ?? 0;
-        if (r.allowance !== null && used + r.credits > r.allowance) {
-          return { ok: false, reason: "insufficient_credits", creditsUsed: used } as const;
-        }
+        // The tool's cap first: when both refuse, more credits would not help.
         if (r.monthlyCallCap !== null) {
           const callsRow = sql(
             "SELECT calls FROM tool_calls WHERE key_id = ? AND period = ? AND tool = ?",
@@ -158,6 +156,9 @@ export function createSqliteStore(path: string): Store {
           if ((callsRow?.calls ?? 0) >= r.monthlyCallCap) {
             return { ok: false, reason: "tier_limit", creditsUsed: used } as const;
           }
+        }
+        if (r.allowance !== null && used + r.credits > r.allowance) {
+          return { ok: false, reason: "insufficient_credits", creditsUsed: used } as const;
         }
         sql(
           `INSERT INTO balances (key_id, period, used) VALUES (?, ?, ?)
