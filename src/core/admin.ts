@@ -16,18 +16,21 @@ export interface CreatedKey {
   readonly key: string;
 }
 
+interface KeyInput {
+  readonly plan: string;
+  readonly name: string;
+  readonly monthlyAllowance: number | null;
+}
+
 export async function createApiKey(
   store: Store,
   settings: ServiceSettings,
-  input: { plan: string; name: string; monthlyAllowance: number | null },
+  input: KeyInput,
   now = new Date(),
 ): Promise<CreatedKey> {
-  const created = await issueAndStore(store, settings, input, now, async (key) => {
-    await store.createKey(key);
-    return true;
-  });
-  if (!created) throw new AdminError("The key was not created");
-  return created;
+  const { stored, secret } = newApiKey(settings, input, now);
+  await store.createKey(stored);
+  return { record: await storedRecord(store, stored.id), key: secret };
 }
 
 /**
@@ -39,38 +42,41 @@ export async function createBootstrapKey(
   settings: ServiceSettings,
   now = new Date(),
 ): Promise<CreatedKey | null> {
-  return issueAndStore(
-    store,
+  const { stored, secret } = newApiKey(
     settings,
     { plan: "free", name: "bootstrap", monthlyAllowance: null },
     now,
-    (key) => store.createFirstKey(key),
   );
+  if (!(await store.createFirstKey(stored))) return null;
+  return { record: await storedRecord(store, stored.id), key: secret };
 }
 
-async function issueAndStore(
-  store: Store,
+/** A fresh key: what the store keeps, and the secret shown once. */
+function newApiKey(
   settings: ServiceSettings,
-  input: { plan: string; name: string; monthlyAllowance: number | null },
+  input: KeyInput,
   now: Date,
-  save: (key: NewApiKey) => Promise<boolean>,
-): Promise<CreatedKey | null> {
+): { stored: NewApiKey; secret: string } {
   assertPlan(settings, input.plan);
   const issued = issueKey(settings.keyPrefix);
-  const id = newKeyId();
-  const saved = await save({
-    id,
-    name: input.name,
-    plan: input.plan,
-    secretHash: issued.secretHash,
-    displayPrefix: issued.displayPrefix,
-    monthlyAllowance: input.monthlyAllowance,
-    createdAt: now.toISOString(),
-  });
-  if (!saved) return null;
+  return {
+    stored: {
+      id: newKeyId(),
+      name: input.name,
+      plan: input.plan,
+      secretHash: issued.secretHash,
+      displayPrefix: issued.displayPrefix,
+      monthlyAllowance: input.monthlyAllowance,
+      createdAt: now.toISOString(),
+    },
+    secret: issued.key,
+  };
+}
+
+async function storedRecord(store: Store, id: string): Promise<ApiKeyRecord> {
   const record = await store.getKey(id);
   if (!record) throw new AdminError(`Key ${id} vanished right after it was created`);
-  return { record, key: issued.key };
+  return record;
 }
 
 export async function rotateApiKey(store: Store, settings: ServiceSettings, id: string): Promise<CreatedKey> {

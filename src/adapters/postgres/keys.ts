@@ -6,7 +6,7 @@
  */
 import type { Pool } from "pg";
 import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
-import { run, statement, transaction } from "./db.ts";
+import { run, statement, transaction, type Values } from "./db.ts";
 import type { KeyCache } from "./key-cache.ts";
 
 interface KeyRow {
@@ -47,6 +47,11 @@ const ROTATE = statement(
 );
 const SET_PLAN = statement("key_set_plan", "UPDATE api_keys SET plan = $2 WHERE id = $1 RETURNING id");
 
+/** The parameters of INSERT and INSERT_FIRST, in their column order. */
+function insertValues(key: NewApiKey): Values {
+  return [key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.monthlyAllowance, key.createdAt];
+}
+
 function toRecord(row: KeyRow): ApiKeyRecord {
   return {
     id: row.id,
@@ -71,30 +76,14 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
 
   return {
     async createKey(key: NewApiKey) {
-      await run(pool, INSERT, [
-        key.id,
-        key.name,
-        key.plan,
-        key.secretHash,
-        key.displayPrefix,
-        key.monthlyAllowance,
-        key.createdAt,
-      ]);
+      await run(pool, INSERT, insertValues(key));
     },
     async createFirstKey(key: NewApiKey) {
       // The lock conflicts with itself and with every write, not with reads: a second caller waits
       // for the first one's commit, then its statement's fresh snapshot sees the key.
       return transaction(pool, async (client) => {
         await client.query("LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE");
-        const inserted = await run(client, INSERT_FIRST, [
-          key.id,
-          key.name,
-          key.plan,
-          key.secretHash,
-          key.displayPrefix,
-          key.monthlyAllowance,
-          key.createdAt,
-        ]);
+        const inserted = await run(client, INSERT_FIRST, insertValues(key));
         return inserted.length === 1;
       });
     },
