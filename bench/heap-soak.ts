@@ -6,13 +6,14 @@
  * allocator and page-cache behaviour; a heap that stays level after collection says nothing is kept
  * per request. Needs `--expose-gc` (the npm script passes it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey } from "../src/core/admin.ts";
 import { startServer } from "../src/server.ts";
 import { githubPushBody, githubPushNear, INSPECTOR_SLUG } from "./lib/payloads.ts";
+import { writeLiftedConfig } from "./lib/service.ts";
 
 const CONCURRENCY = 10;
 const calls = Number(process.argv[2] ?? 100_000);
@@ -21,12 +22,9 @@ const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error("run with --expose-gc: npm run bench:heap");
 
 const dir = mkdtempSync(join(tmpdir(), "toolrun-heap-"));
-// The builder plan lifted so that no call meets a 429 or runs out of credits.
-const plans = { builder: { rpm: 100_000_000, monthlyCredits: 2_000_000_000, minCredits: 1 } };
-writeFileSync(join(dir, "config.json"), JSON.stringify({ plans }));
 const config = loadConfig({
   TOOLRUN_DATABASE: join(dir, "toolrun.db"),
-  TOOLRUN_CONFIG: join(dir, "config.json"),
+  TOOLRUN_CONFIG: writeLiftedConfig(dir),
   PORT: "0",
   LOG_LEVEL: "info",
 });
@@ -35,7 +33,8 @@ try {
   const { key } = await createApiKey(server.deps.store, config.settings, {
     plan: "builder",
     name: "heap soak",
-    monthlyAllowance: null,
+    // Enough credits for every call (the inspector costs 5).
+    monthlyAllowance: 2_000_000_000,
   });
   const request = {
     method: "POST" as const,

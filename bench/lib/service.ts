@@ -38,9 +38,15 @@ export interface ServiceOptions {
   readonly keys?: number;
 }
 
-export async function prepareService(options: ServiceOptions): Promise<Service> {
-  const configFile = join(options.dir, "toolrun-config.json");
+/** A TOOLRUN_CONFIG in `dir` lifting the builder plan's rate limit, so no bench run meets a 429. */
+export function writeLiftedConfig(dir: string): string {
+  const configFile = join(dir, "toolrun-config.json");
   writeFileSync(configFile, JSON.stringify({ plans: { builder: { rpm: 100_000_000 } } }));
+  return configFile;
+}
+
+export async function prepareService(options: ServiceOptions): Promise<Service> {
+  const configFile = writeLiftedConfig(options.dir);
   const env: Record<string, string> = {
     TOOLRUN_DATABASE: options.database,
     TOOLRUN_CONFIG: configFile,
