@@ -1,9 +1,9 @@
 /**
  * The one path every tool call takes, from HTTP and from MCP: resolve the tool, check its size and
- * switches, validate, reserve the credits, run the pure compute, then settle or refund. Pricing,
- * metering and refunds live here only.
+ * switches, validate, then one metered call through the ledger: reserve the credits, run the pure
+ * compute, charge or refund. Pricing and the errors a call ends with live here only.
  */
-import type { ApiKeyRecord } from "../ports/store.ts";
+import type { ApiKeyRecord, WorkResult } from "../ports/store.ts";
 import { UnprocessableInputError } from "../tools/tool.ts";
 import { callCost, monthlyAllowance, periodOf, planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -57,45 +57,41 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelo
   const plan = planOf(call.key, settings);
   const allowance = settings.metering ? monthlyAllowance(call.key, plan) : null;
   const credits = callCost(tool.weight, plan, settings);
+  const input = validation.value;
   const now = deps.now();
-  const callId = deps.newCallId();
-  const outcome = await deps.store.reserve({
-    callId,
-    requestId: call.requestId,
-    keyId: call.key.id,
-    tool: tool.slug,
-    period: periodOf(now).id,
-    credits,
-    allowance,
-    monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
-    at: now.toISOString(),
-  });
-  const remainingAfter = (used: number): number | null =>
-    allowance === null ? null : Math.max(0, allowance - used);
-  if (!outcome.ok) {
-    const remaining = remainingAfter(outcome.creditsUsed) ?? 0;
+  const outcome = await deps.store.runCall(
+    {
+      callId: deps.newCallId(),
+      requestId: call.requestId,
+      keyId: call.key.id,
+      tool: tool.slug,
+      period: periodOf(now).id,
+      credits,
+      allowance,
+      monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
+      at: now.toISOString(),
+    },
+    () => runTool(tool, input),
+  );
+  const remaining = allowance === null ? null : Math.max(0, allowance - outcome.creditsUsed);
+  if (outcome.status === "refused") {
     if (outcome.reason === "tier_limit") {
       throw new ApiError(
         "vendor_api_tier_limit_exceeded",
         `The ${plan.label} plan allows ${tool.freeTierMonthlyCalls} calls of "${tool.slug}" per month, all used.`,
-        { extras: { credits_used: 0, credits_remaining: remaining } },
+        { extras: { credits_used: 0, credits_remaining: remaining ?? 0 } },
       );
     }
     throw new ApiError(
       "insufficient_credits",
-      `This call costs ${credits} credits and ${remaining} remain this month. The allowance renews on the 1st (UTC).`,
-      { extras: { credits_used: 0, credits_remaining: remaining } },
+      `This call costs ${credits} credits and ${remaining ?? 0} remain this month. The allowance renews on the 1st (UTC).`,
+      { extras: { credits_used: 0, credits_remaining: remaining ?? 0 } },
     );
   }
-
-  let outputs: Record<string, unknown>;
-  try {
-    outputs = tool.definition.run(validation.value);
-  } catch (error) {
-    await deps.store.refund(callId, error instanceof UnprocessableInputError ? 422 : 500);
+  if (outcome.status === "refunded") {
     const refunded: { credits_used: number; credits_remaining?: number } = { credits_used: 0 };
-    const remaining = remainingAfter(outcome.creditsUsed - credits);
     if (remaining !== null) refunded.credits_remaining = remaining;
+    const { error } = outcome;
     if (error instanceof UnprocessableInputError) {
       throw new ApiError("unprocessable_input", error.message, { extras: refunded, cause: error });
     }
@@ -104,22 +100,23 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelo
       cause: error,
     });
   }
-
-  try {
-    await deps.store.settle(callId, 200);
-  } catch (error) {
-    // A result is only delivered once its charge is recorded; otherwise the call is refunded.
-    await deps.store.refund(callId, 503).catch(() => undefined);
-    throw error;
-  }
   return {
     tool: tool.slug,
     tool_version: tool.definition.version,
-    outputs,
+    outputs: outcome.value,
     credits_used: credits,
-    credits_remaining: remainingAfter(outcome.creditsUsed),
+    credits_remaining: remaining,
     request_id: call.requestId,
   };
+}
+
+/** The tool's pure compute; a failure becomes the status the refunded call ends with. */
+function runTool(tool: RegisteredTool, input: Record<string, unknown>): WorkResult<Record<string, unknown>> {
+  try {
+    return { ok: true, value: tool.definition.run(input) };
+  } catch (error) {
+    return { ok: false, httpStatus: error instanceof UnprocessableInputError ? 422 : 500, error };
+  }
 }
 
 function readBody(tool: RegisteredTool, body: CallBody): unknown {

@@ -64,13 +64,27 @@ export interface Reservation {
   readonly at: string;
 }
 
+export type RefusalReason = "insufficient_credits" | "tier_limit";
+
 export type ReserveOutcome =
   | { readonly ok: true; readonly creditsUsed: number }
+  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number };
+
+/** What running a tool gave: its result, or the HTTP status its failure ends the call with. */
+export type WorkResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly httpStatus: number; readonly error: unknown };
+
+/** How a metered call ended; `creditsUsed` is the period's total once the call is recorded. */
+export type CallOutcome<T> =
+  | { readonly status: "charged"; readonly value: T; readonly creditsUsed: number }
   | {
-      readonly ok: false;
-      readonly reason: "insufficient_credits" | "tier_limit";
+      readonly status: "refunded";
+      readonly httpStatus: number;
+      readonly error: unknown;
       readonly creditsUsed: number;
-    };
+    }
+  | { readonly status: "refused"; readonly reason: RefusalReason; readonly creditsUsed: number };
 
 export type CallStatus = "pending" | "charged" | "refunded";
 
@@ -106,6 +120,15 @@ export interface UsageReport {
 }
 
 export interface Ledger {
+  /**
+   * One metered call, the way the pipeline makes it: checks the tool's cap and the allowance and
+   * holds the credits, runs `work`, then records the call charged, or refunded when work failed.
+   * A refused call never runs work and records nothing. The promise settles only once the outcome
+   * is durable, so a result is never delivered uncharged. `work` must be pure and must not throw:
+   * an adapter may run it inside its own atomic unit (SQLite: one transaction for the whole call)
+   * and run it again when it retries that unit, or compose reserve, settle and refund (PostgreSQL).
+   */
+  runCall<T>(reservation: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>>;
   /** Atomically checks the allowance and cap, holds the credits and records a pending call. */
   reserve(reservation: Reservation): Promise<ReserveOutcome>;
   /** Pending -> charged. Idempotent; a no-op for a call that is not pending. */

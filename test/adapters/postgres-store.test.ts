@@ -253,6 +253,37 @@ if (db.url === undefined) {
       }
     });
 
+    it("refunds a call whose settlement fails, and rejects it, so no result goes out uncharged", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema, poolSize: 2 });
+      try {
+        await store.migrate();
+        await adminQuery(
+          url,
+          `CREATE FUNCTION ${schema}.refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $fn$
+           BEGIN RAISE EXCEPTION 'settlement lost'; END $fn$;
+           CREATE TRIGGER refuse_boom BEFORE UPDATE ON ${schema}.usage_calls FOR EACH ROW
+           WHEN (NEW.status = 'charged' AND NEW.tool = 'boom') EXECUTE FUNCTION ${schema}.refuse_boom()`,
+        );
+        const key = newKey();
+        await store.createKey(key);
+        const kept = await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 1 }));
+        assert.equal(kept.status, "charged");
+        const lost = reservation(key.id, { credits: 3, tool: "boom" });
+        await assert.rejects(
+          store.runCall(lost, () => ({ ok: true, value: 2 })),
+          /settlement lost/,
+        );
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const call = report.recent.find((c) => c.callId === lost.callId);
+        assert.deepEqual([call?.status, call?.httpStatus, call?.credits], ["refunded", 503, 0]);
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
     it("rejects a cursor it did not issue", async () => {
       const schema = uniqueSchema();
       const store = await createPostgresStore({ url, schema });

@@ -321,6 +321,109 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       });
     });
 
+    describe("metered calls (runCall)", () => {
+      const ok = <T>(value: T) => ({ ok: true as const, value });
+
+      it("charges a call whose work succeeds, and records it with its status", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { credits: 4, at: "2020-01-01T00:00:00.000Z" });
+        const outcome = await store.runCall(r, () => ok({ answer: 42 }));
+        assert.deepEqual(outcome, { status: "charged", value: { answer: 42 }, creditsUsed: 4 });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(
+          report.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
+          [[r.callId, "charged", 200, 4]],
+        );
+        // Nothing is left pending for the sweeper.
+        assert.equal(await store.refundAbandoned("2020-01-02T00:00:00.000Z"), 0);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+      });
+
+      it("refunds a call whose work fails, recording the failure's status at no cost", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        await store.runCall(reservation(key.id, { credits: 3 }), () => ok(1));
+        const failure = new Error("no result");
+        const r = reservation(key.id, { credits: 5 });
+        const outcome = await store.runCall(r, () => ({ ok: false, httpStatus: 422, error: failure }));
+        assert.deepEqual(outcome, { status: "refunded", httpStatus: 422, error: failure, creditsUsed: 3 });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const call = report.recent.find((c) => c.callId === r.callId);
+        assert.deepEqual([call?.status, call?.httpStatus, call?.credits], ["refunded", 422, 0]);
+        assert.equal(report.calls, 2);
+        assert.equal(report.creditsUsed, 3);
+      });
+
+      it("refuses past the allowance or the cap without running the work or recording anything", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        let runs = 0;
+        const work = () => {
+          runs++;
+          return ok(runs);
+        };
+        assert.equal((await store.runCall(reservation(key.id, { credits: 6 }), work)).status, "charged");
+        assert.deepEqual(await store.runCall(reservation(key.id, { credits: 5 }), work), {
+          status: "refused",
+          reason: "insufficient_credits",
+          creditsUsed: 6,
+        });
+        const capped = { credits: 1, monthlyCallCap: 1, tool: "capped" };
+        assert.equal((await store.runCall(reservation(key.id, capped), work)).status, "charged");
+        assert.deepEqual(await store.runCall(reservation(key.id, capped), work), {
+          status: "refused",
+          reason: "tier_limit",
+          creditsUsed: 7,
+        });
+        assert.equal(runs, 2);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(report.calls, 2);
+        assert.equal(report.creditsUsed, 7);
+      });
+
+      it("counts refunded calls out of the tool's cap", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const capped = { credits: 1, monthlyCallCap: 1 };
+        const failed = await store.runCall(reservation(key.id, capped), () => ({
+          ok: false,
+          httpStatus: 500,
+          error: new Error("crashed"),
+        }));
+        assert.equal(failed.status, "refunded");
+        assert.equal((await store.runCall(reservation(key.id, capped), () => ok(1))).status, "charged");
+        assert.equal((await store.runCall(reservation(key.id, capped), () => ok(1))).status, "refused");
+      });
+
+      it("never charges past the allowance under concurrency, and runs the work once per charged call", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const ran = new Set<string>();
+        const outcomes = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            store.runCall(reservation(key.id, { credits: 3, allowance: 100, requestId: `req_${i}` }), () => {
+              ran.add(`req_${i}`);
+              return ok(i);
+            }),
+          ),
+        );
+        const charged = outcomes.filter((o) => o.status === "charged");
+        assert.equal(charged.length, 33);
+        assert.equal(ran.size, 33);
+        assert.deepEqual(
+          outcomes.filter((o) => o.status === "refused").map((o) => o.creditsUsed),
+          Array.from({ length: 27 }, () => 99),
+        );
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(report.calls, 33);
+        assert.equal(report.creditsUsed, 99);
+      });
+    });
+
     describe("switches", () => {
       it("merges switch changes per tool", async () => {
         const slug = `tool-${randomUUID().slice(0, 6)}`;

@@ -256,12 +256,14 @@ describe("errors outside the tool pipeline", () => {
     });
   });
 
-  it("refunds a call whose charge cannot be recorded, and delivers no result", async () => {
+  it("answers 503 and delivers no result when the call cannot be recorded, charging nothing", async () => {
     await withTestApp({}, async (flaky) => {
       const k = await flaky.key();
       const store = flaky.store as { -readonly [K in keyof Store]: Store[K] };
-      const settle = store.settle;
-      store.settle = async () => {
+      const runCall = store.runCall;
+      let ran = false;
+      store.runCall = async (_reservation, work) => {
+        ran = work().ok;
         throw new BackendUnavailableError("database", new Error("connection terminated"));
       };
       const res = await flaky.app.inject({
@@ -270,8 +272,10 @@ describe("errors outside the tool pipeline", () => {
         headers: json(bearer(k)),
         payload: { value: 1 },
       });
+      assert.equal(ran, true);
       assertProblem(res, 503, "backend_unavailable");
-      store.settle = settle;
+      assert.doesNotMatch(res.body, /"outputs"/);
+      store.runCall = runCall;
       const credits = await flaky.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
       assert.equal(credits.json().credits_used, 0);
     });

@@ -22,7 +22,7 @@
  * use the same order, so instances of both versions can share a database during a rolling deploy.
  */
 import type { Pool } from "pg";
-import type { Ledger, Reservation, ReserveOutcome } from "../../ports/store.ts";
+import type { CallOutcome, Ledger, Reservation, ReserveOutcome, WorkResult } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
 import { usageReport } from "./usage.ts";
 
@@ -73,8 +73,38 @@ async function refundCall(pool: Pool, callId: string, httpStatus: number | null)
 
 const ABANDONED_BATCH = 500;
 
+/**
+ * A call in three commits: the reservation (row `pending`), the tool's run in this process, then
+ * the settlement or the refund. Holding a database transaction open across the run would keep the
+ * balance row locked for other instances; instead a call cut short between the steps stays
+ * `pending` until the sweeper refunds it.
+ */
+async function runCall<T>(pool: Pool, r: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>> {
+  const reserved = await reserve(pool, r);
+  if (!reserved.ok) return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
+  const result = work();
+  if (!result.ok) {
+    await refundCall(pool, r.callId, result.httpStatus);
+    return {
+      status: "refunded",
+      httpStatus: result.httpStatus,
+      error: result.error,
+      creditsUsed: reserved.creditsUsed - r.credits,
+    };
+  }
+  try {
+    await run(pool, SETTLE, [r.callId, 200]);
+  } catch (error) {
+    // A result is only delivered once its charge is recorded; otherwise the call is refunded.
+    await refundCall(pool, r.callId, 503).catch(() => undefined);
+    throw error;
+  }
+  return { status: "charged", value: result.value, creditsUsed: reserved.creditsUsed };
+}
+
 export function createLedger(pool: Pool): Ledger {
   return {
+    runCall: (r, work) => runCall(pool, r, work),
     reserve: (r) => reserve(pool, r),
     async settle(callId, httpStatus) {
       await run(pool, SETTLE, [callId, httpStatus]);

@@ -8,7 +8,19 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { SchemaNotReadyError } from "../../ports/errors.ts";
-import type { ApiKeyRecord, CallStatus, NewApiKey, Store, ToolSwitch, UsageCall } from "../../ports/store.ts";
+import type {
+  ApiKeyRecord,
+  CallOutcome,
+  CallStatus,
+  NewApiKey,
+  RefusalReason,
+  Reservation,
+  ReserveOutcome,
+  Store,
+  ToolSwitch,
+  UsageCall,
+  WorkResult,
+} from "../../ports/store.ts";
 import { createWriteQueue } from "./group-commit.ts";
 import { createKeyCache } from "./key-cache.ts";
 import { LATEST_VERSION, migrations } from "./migrations.ts";
@@ -141,38 +153,34 @@ export function createSqliteStore(path: string): Store {
       return sql("UPDATE api_keys SET plan = ? WHERE id = ?").run(plan, id).changes === 1;
     },
 
+    async runCall<T>(r: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>> {
+      // The whole call is one unit of the write queue: the check, the tool's run and the record
+      // commit together, so a crash leaves no half-made call behind and a call costs one commit.
+      return write((): CallOutcome<T> => {
+        const { used, refused } = admission(r);
+        if (refused) return { status: "refused", reason: refused, creditsUsed: used };
+        const result = work();
+        if (!result.ok) {
+          recordCall(r, "refunded", result.httpStatus, 0);
+          return {
+            status: "refunded",
+            httpStatus: result.httpStatus,
+            error: result.error,
+            creditsUsed: used,
+          };
+        }
+        hold(r);
+        recordCall(r, "charged", 200, r.credits);
+        return { status: "charged", value: result.value, creditsUsed: used + r.credits };
+      });
+    },
     async reserve(r) {
-      return write(() => {
-        const usedRow = sql("SELECT used FROM balances WHERE key_id = ? AND period = ?").get(
-          r.keyId,
-          r.period,
-        ) as { used: number } | undefined;
-        const used = usedRow?.used ?? 0;
-        // The tool's cap first: when both refuse, more credits would not help.
-        if (r.monthlyCallCap !== null) {
-          const callsRow = sql(
-            "SELECT calls FROM tool_calls WHERE key_id = ? AND period = ? AND tool = ?",
-          ).get(r.keyId, r.period, r.tool) as { calls: number } | undefined;
-          if ((callsRow?.calls ?? 0) >= r.monthlyCallCap) {
-            return { ok: false, reason: "tier_limit", creditsUsed: used } as const;
-          }
-        }
-        if (r.allowance !== null && used + r.credits > r.allowance) {
-          return { ok: false, reason: "insufficient_credits", creditsUsed: used } as const;
-        }
-        sql(
-          `INSERT INTO balances (key_id, period, used) VALUES (?, ?, ?)
-           ON CONFLICT (key_id, period) DO UPDATE SET used = used + excluded.used`,
-        ).run(r.keyId, r.period, r.credits);
-        sql(
-          `INSERT INTO tool_calls (key_id, period, tool, calls) VALUES (?, ?, ?, 1)
-           ON CONFLICT (key_id, period, tool) DO UPDATE SET calls = calls + 1`,
-        ).run(r.keyId, r.period, r.tool);
-        sql(
-          `INSERT INTO usage (call_id, request_id, key_id, tool, period, status, credits, at)
-           VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-        ).run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, r.at);
-        return { ok: true, creditsUsed: used + r.credits } as const;
+      return write((): ReserveOutcome => {
+        const { used, refused } = admission(r);
+        if (refused) return { ok: false, reason: refused, creditsUsed: used };
+        hold(r);
+        recordCall(r, "pending", null, r.credits);
+        return { ok: true, creditsUsed: used + r.credits };
       });
     },
     async settle(callId, httpStatus) {
@@ -235,6 +243,45 @@ export function createSqliteStore(path: string): Store {
       ).run(slug, flag(change.enabled), flag(change.api));
     },
   };
+
+  /** Must run inside a transaction: the credits used so far, and why the call is refused (null: admitted). */
+  function admission(r: Reservation): { readonly used: number; readonly refused: RefusalReason | null } {
+    const usedRow = sql("SELECT used FROM balances WHERE key_id = ? AND period = ?").get(r.keyId, r.period) as
+      | { used: number }
+      | undefined;
+    const used = usedRow?.used ?? 0;
+    // The tool's cap first: when both refuse, more credits would not help.
+    if (r.monthlyCallCap !== null) {
+      const callsRow = sql("SELECT calls FROM tool_calls WHERE key_id = ? AND period = ? AND tool = ?").get(
+        r.keyId,
+        r.period,
+        r.tool,
+      ) as { calls: number } | undefined;
+      if ((callsRow?.calls ?? 0) >= r.monthlyCallCap) return { used, refused: "tier_limit" };
+    }
+    if (r.allowance !== null && used + r.credits > r.allowance)
+      return { used, refused: "insufficient_credits" };
+    return { used, refused: null };
+  }
+
+  /** Must run inside a transaction: holds the call's credits and counts it against the tool's cap. */
+  function hold(r: Reservation): void {
+    sql(
+      `INSERT INTO balances (key_id, period, used) VALUES (?, ?, ?)
+       ON CONFLICT (key_id, period) DO UPDATE SET used = used + excluded.used`,
+    ).run(r.keyId, r.period, r.credits);
+    sql(
+      `INSERT INTO tool_calls (key_id, period, tool, calls) VALUES (?, ?, ?, 1)
+       ON CONFLICT (key_id, period, tool) DO UPDATE SET calls = calls + 1`,
+    ).run(r.keyId, r.period, r.tool);
+  }
+
+  function recordCall(r: Reservation, status: CallStatus, httpStatus: number | null, credits: number): void {
+    sql(
+      `INSERT INTO usage (call_id, request_id, key_id, tool, period, status, http_status, credits, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(r.callId, r.requestId, r.keyId, r.tool, r.period, status, httpStatus, credits, r.at);
+  }
 
   function insertKey(key: NewApiKey): void {
     sql(
