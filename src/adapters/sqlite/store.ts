@@ -66,7 +66,10 @@ export function createSqliteStore(path: string): Store {
   // reserve, settle and refund: many calls share one commit (see group-commit.ts).
   const write = createWriteQueue(db);
   // Found keys, forgotten whenever another connection writes the file (see key-cache.ts).
-  const keys = createKeyCache(() => Number((sql("PRAGMA data_version").get() as Row).data_version));
+  // Read on every key lookup; an array row saves building an object each time.
+  const dataVersion = db.prepare("PRAGMA data_version");
+  dataVersion.setReturnArrays(true);
+  const keys = createKeyCache(() => Number((dataVersion.get() as unknown as [number])[0]));
   const appliedVersion = (): number => {
     const table = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
@@ -296,10 +299,9 @@ export function createSqliteStore(path: string): Store {
       "SELECT key_id, period, tool, credits FROM usage WHERE call_id = ? AND status = 'pending'",
     ).get(callId) as { key_id: string; period: string; tool: string; credits: number } | undefined;
     if (!call) return;
-    sql("UPDATE usage SET status = 'refunded', http_status = ?, credits = 0 WHERE call_id = ?").run(
-      httpStatus,
-      callId,
-    );
+    sql(
+      "UPDATE usage SET status = 'refunded', http_status = ?, credits = 0 WHERE call_id = ? AND status = 'pending'",
+    ).run(httpStatus, callId);
     sql("UPDATE balances SET used = used - ? WHERE key_id = ? AND period = ?").run(
       call.credits,
       call.key_id,
