@@ -14,16 +14,16 @@ import {
 } from "../lib/payloads.ts";
 import { BASELINE_SCRIPT, type ServerHandle, startServer } from "../lib/procs.ts";
 import type { CaseResult, Check } from "../lib/report.ts";
-import { loadRow, pacedRow, probe, type Target, warmUp } from "../lib/runs.ts";
+import { loadRow, pacedRow, probe, type Target, warmUp, warmUpPaced } from "../lib/runs.ts";
 import { authHeaders, prepareService, type Service, SkipCase, serveToolrun } from "../lib/service.ts";
 
-async function withServer(
+async function withServer<T>(
   start: () => Promise<ServerHandle>,
-  work: (server: ServerHandle) => Promise<void>,
-): Promise<void> {
+  work: (server: ServerHandle) => Promise<T>,
+): Promise<T> {
   const server = await start();
   try {
-    await work(server);
+    return await work(server);
   } finally {
     await server.stop();
   }
@@ -33,28 +33,35 @@ function toolTarget(server: ServerHandle, service: Service, slug: string, body: 
   return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
 }
 
+function startBaseline(context: BenchContext): Promise<ServerHandle> {
+  return startServer({
+    script: BASELINE_SCRIPT,
+    args: [],
+    env: {},
+    cpu: context.serverCpu,
+    logFile: join(context.dir, "baseline.log"),
+    ready: /baseline listening on (http:\/\/\S+)/,
+  });
+}
+
+function baselineTarget(server: ServerHandle): Target {
+  return {
+    url: `${server.url}/v1/tool/${CALCULATOR_SLUG}`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: calculatorBody,
+  };
+}
+
 const baseline: BenchCase = {
   name: "baseline",
   title: "bare Fastify route answering an envelope of the calculator's size (the practical limit)",
   async run(context, result) {
     const { options } = context;
     await withServer(
-      () =>
-        startServer({
-          script: BASELINE_SCRIPT,
-          args: [],
-          env: {},
-          cpu: context.serverCpu,
-          logFile: join(context.dir, "baseline.log"),
-          ready: /baseline listening on (http:\/\/\S+)/,
-        }),
+      () => startBaseline(context),
       async (server) => {
-        const target: Target = {
-          url: `${server.url}/v1/tool/${CALCULATOR_SLUG}`,
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: calculatorBody,
-        };
+        const target = baselineTarget(server);
         await probe(target);
         await warmUp(target, options.connections, options.warmup);
         const { row } = await loadRow("baseline", [server.pid], {
@@ -104,6 +111,7 @@ async function calculatorPeak(
 
       const half = Math.max(1, Math.floor(peak.row.rps / 2));
       context.progress(`${result.name}: p99 at half of the peak rate (${half}/s)`);
+      await warmUpPaced(target, half, options.warmup);
       const paced = await pacedRow(`${result.name} @ ${half}/s paced`, [server.pid], {
         ...target,
         rate: half,
@@ -117,11 +125,27 @@ async function calculatorPeak(
         overallRate: half,
       });
       result.rows.push(bursts.row);
-      result.details.halfRate = { rate: half, paced: paced.paced };
+      // The same generator at the same rate against the bare baseline: the latency floor of the
+      // generator, the HTTP stack and this machine, side by side with the pipeline's.
+      const floor = await withServer(
+        () => startBaseline(context),
+        async (base) => {
+          const baseTarget = baselineTarget(base);
+          await probe(baseTarget);
+          await warmUpPaced(baseTarget, half, options.warmup);
+          return pacedRow(`baseline @ ${half}/s paced, same generator`, [base.pid], {
+            ...baseTarget,
+            rate: half,
+            durationS: options.duration,
+          });
+        },
+      );
+      result.rows.push(floor.row);
+      result.details.halfRate = { rate: half, paced: paced.paced, baselinePaced: floor.paced };
       result.checks.push({
         name: "p99 under 10 ms at half of the peak rate (paced)",
         ok: paced.row.p99 < 10 && paced.row.non2xx + paced.row.errors === 0,
-        detail: `p99 ${paced.row.p99} ms at ${paced.paced.achievedRate}/s (target ${half}/s); counted from the due time even when the generator itself woke late: p99 ${paced.paced.latencyFromDueMs.p99} ms (the generator's longest gap: ${paced.paced.generatorMaxGapMs} ms, ${paced.paced.generatorGapsOver5Ms} over 5 ms)`,
+        detail: `p99 ${paced.row.p99} ms at ${paced.paced.achievedRate}/s (target ${half}/s); the bare baseline at the same rate with the same generator: p99 ${floor.row.p99} ms; counted from the due time even when the generator itself woke late: p99 ${paced.paced.latencyFromDueMs.p99} ms (the generator's longest gap: ${paced.paced.generatorMaxGapMs} ms, ${paced.paced.generatorGapsOver5Ms} over 5 ms)`,
       });
       result.notes.push(
         "autocannon's overallRate sends each connection's share of a second in one burst, then idles; its row shows burst latency. The paced row spaces requests evenly and counts latency from when each was due (or, when the generator itself woke up late, from its wake-up), so waiting on a busy server counts.",

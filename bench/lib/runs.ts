@@ -31,6 +31,11 @@ export async function warmUp(target: Target, connections: number, seconds: numbe
   if (seconds > 0) await runLoad({ ...target, connections, duration: seconds });
 }
 
+/** The paced generator's own warm-up: its code compiled and its connection pool grown before it measures. */
+export async function warmUpPaced(target: Target, rate: number, seconds: number): Promise<void> {
+  if (seconds > 0) await runPaced({ ...target, rate, durationS: seconds });
+}
+
 function usageColumns(usage: Usage, requests: number) {
   return {
     serverCpuUsPerRequest:

@@ -13,17 +13,22 @@ import { fileURLToPath } from "node:url";
 const RUN = fileURLToPath(new URL("../../bench/run.ts", import.meta.url));
 
 interface Report {
-  cases: { name: string; status: string; reason?: string; rows: { requests: number; non2xx: number }[] }[];
+  cases: {
+    name: string;
+    status: string;
+    reason?: string;
+    rows: { label: string; requests: number; non2xx: number }[];
+  }[];
 }
 
 describe("bench harness", () => {
   const dir = mkdtempSync(join(tmpdir(), "toolrun-bench-smoke-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("measures the baseline and the calculator on SQLite and writes the JSON report", async () => {
+  it("measures the baseline and the calculator on SQLite, paced beside the baseline, and writes the JSON report", async () => {
     const out = join(dir, "report.json");
     const args = [RUN, "--quick", "--duration", "1", "--warmup", "0", "--no-pin"];
-    args.push("--cases", "baseline,calculator-sqlite-warn", "--out", out);
+    args.push("--cases", "baseline,calculator-sqlite", "--out", out);
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
       let stderr = "";
@@ -39,12 +44,23 @@ describe("bench harness", () => {
       report.cases.map((c) => [c.name, c.status, c.reason]),
       [
         ["baseline", "ok", undefined],
-        ["calculator-sqlite-warn", "ok", undefined],
+        ["calculator-sqlite", "ok", undefined],
       ],
     );
-    for (const c of report.cases) {
-      assert.ok((c.rows[0]?.requests ?? 0) > 0, `${c.name} made no requests`);
-      assert.equal(c.rows[0]?.non2xx, 0, `${c.name} had non-2xx answers`);
+    const rows = report.cases.flatMap((c) => c.rows);
+    assert.deepEqual(
+      rows.map((r) => r.label.replace(/\d+\/s/, "N/s")),
+      [
+        "baseline",
+        "calculator-sqlite",
+        "calculator-sqlite @ N/s paced",
+        "calculator-sqlite @ N/s overallRate",
+        "baseline @ N/s paced, same generator",
+      ],
+    );
+    for (const row of rows) {
+      assert.ok(row.requests > 0, `${row.label} made no requests`);
+      assert.equal(row.non2xx, 0, `${row.label} had non-2xx answers`);
     }
   });
 });
