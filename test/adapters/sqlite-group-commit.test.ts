@@ -3,7 +3,10 @@
  * and a write that fails undoes only itself, whether it throws or its commit fails.
  */
 import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { describe, it } from "node:test";
 import { createWriteQueue } from "../../src/adapters/sqlite/group-commit.ts";
 
@@ -113,4 +116,63 @@ describe("sqlite group commit", () => {
     assert.deepEqual(values(db), []);
     assert.equal(db.isTransaction, false);
   });
+
+  it("when another process holds the write lock past the busy timeout, the batch fails after one wait, not one per write", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-group-commit-"));
+    try {
+      const path = join(dir, "t.db");
+      const other = new DatabaseSync(path);
+      other.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER NOT NULL)");
+      const db = new DatabaseSync(path);
+      db.exec("PRAGMA busy_timeout = 20");
+      let begins = 0;
+      const write = createWriteQueue(countingBegins(db, () => begins++));
+      other.exec("BEGIN IMMEDIATE");
+      let ran = 0;
+      const insert = () => {
+        ran++;
+        db.prepare("INSERT INTO t (v) VALUES (1)").run();
+      };
+      const results = await Promise.allSettled([write(insert), write(insert), write(insert)]);
+      assert.deepEqual(
+        results.map((r) => (r.status === "rejected" ? (r.reason as { errcode?: number }).errcode : r.status)),
+        [5, 5, 5],
+      );
+      assert.equal(begins, 1);
+      assert.equal(ran, 0);
+      other.exec("ROLLBACK");
+      await write(insert);
+      assert.deepEqual(values(db), [1]);
+      db.close();
+      other.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** `db`, with `onBegin` called each time the write queue starts a transaction. */
+function countingBegins(db: DatabaseSync, onBegin: () => void): DatabaseSync {
+  const prepare = (sql: string): StatementSync => {
+    const statement = db.prepare(sql);
+    if (!sql.startsWith("BEGIN")) return statement;
+    return new Proxy(statement, {
+      get(target, name) {
+        if (name === "run")
+          return () => {
+            onBegin();
+            return target.run();
+          };
+        const value = Reflect.get(target, name);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  };
+  return new Proxy(db, {
+    get(target, name) {
+      if (name === "prepare") return prepare;
+      const value = Reflect.get(target, name);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
+import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { Store } from "../../src/ports/store.ts";
 import { bearer, createTestApp, DOCS_URL, json, type TestApp, withTestApp } from "../helpers/app.ts";
@@ -254,6 +259,36 @@ describe("errors outside the tool pipeline", () => {
       });
       assert.equal(after.statusCode, 200);
     });
+  });
+
+  it("503 backend_unavailable while another process holds the SQLite file's write lock, charging nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-locked-"));
+    const path = join(dir, "toolrun.db");
+    try {
+      const store = createSqliteStore(path, { busyTimeoutMs: 20 });
+      await withTestApp({ store }, async (locked) => {
+        const k = await locked.key();
+        const call = () =>
+          locked.app.inject({
+            method: "POST",
+            url: "/v1/tool/echo",
+            headers: json(bearer(k)),
+            payload: { value: 1 },
+          });
+        const other = new DatabaseSync(path);
+        other.exec("BEGIN IMMEDIATE");
+        const res = await call();
+        other.exec("ROLLBACK");
+        other.close();
+        assertProblem(res, 503, "backend_unavailable");
+        assert.equal(res.headers["retry-after"], "1");
+        const credits = await locked.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
+        assert.equal(credits.json().credits_used, 0);
+        assert.equal((await call()).statusCode, 200);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("answers 503 and delivers no result when the call cannot be recorded, charging nothing", async () => {

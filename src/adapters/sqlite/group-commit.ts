@@ -9,10 +9,13 @@
  * A write that throws must undo only itself. Writes rarely throw, so the batch runs without
  * savepoints (two statements less per write); when one does throw, the whole transaction is
  * rolled back and the batch runs again one transaction per write, so the failing write is
- * rejected alone and the others are kept. Writes are closures over the database only, so running
- * one again after a rollback is the same as running it once.
+ * rejected alone and the others are kept. Writes are closures over the database and pure
+ * computations only, so running one again after a rollback is the same as running it once. When
+ * the failure is the database's own (locked by another process past the busy timeout, disk full),
+ * every write would meet it again, so the whole batch is rejected at once instead.
  */
 import type { DatabaseSync } from "node:sqlite";
+import { isDatabaseUnavailable } from "./errors.ts";
 
 export type WriteQueue = <T>(work: () => T) => Promise<T>;
 
@@ -52,7 +55,7 @@ export function createWriteQueue(db: DatabaseSync): WriteQueue {
     try {
       values = runTogether(batch);
     } catch (error) {
-      if (batch.length === 1) batch[0]?.reject(error);
+      if (batch.length === 1 || isDatabaseUnavailable(error)) for (const item of batch) item.reject(error);
       else for (const item of batch) runAlone(item);
       return;
     }

@@ -21,17 +21,23 @@ import type {
   UsageCall,
   WorkResult,
 } from "../../ports/store.ts";
+import { translateSqliteError } from "./errors.ts";
 import { createWriteQueue } from "./group-commit.ts";
 import { createKeyCache } from "./key-cache.ts";
 import { LATEST_VERSION, migrations } from "./migrations.ts";
 
 type Row = Record<string, SQLInputValue>;
 
-export function createSqliteStore(path: string): Store {
+export interface SqliteStoreOptions {
+  /** How long a write waits for another process's write lock before failing (503). */
+  readonly busyTimeoutMs?: number;
+}
+
+export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   db.exec(
-    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
+    `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}; PRAGMA foreign_keys = ON;`,
   );
 
   const statements = new Map<string, StatementSync>();
@@ -314,7 +320,18 @@ export function createSqliteStore(path: string): Store {
     );
   }
 
-  return store;
+  return translatingErrors(store);
+}
+
+/** The store with every method's failures classified (errors.ts): an unusable file answers 503, not 500. */
+function translatingErrors(store: Store): Store {
+  const rethrow = (error: unknown): never => {
+    throw translateSqliteError(error);
+  };
+  const translated: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][])
+    translated[name] = (...args: unknown[]) => method(...args).catch(rethrow);
+  return translated as unknown as Store;
 }
 
 function toKey(row: Row): ApiKeyRecord {
