@@ -14,6 +14,22 @@ export const TOOLRUN_BIN = process.env.BENCH_TOOLRUN_BIN
   : fileURLToPath(new URL("../../bin/toolrun.js", import.meta.url));
 export const BASELINE_SCRIPT = fileURLToPath(new URL("../baseline-server.ts", import.meta.url));
 
+/**
+ * The Node flags of `npm start` (package.json), which the bench gives every server it starts, the
+ * baseline included: it measures what operators run, and both sides of a ratio on the same runtime.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = nodeFlagsOfStartScript();
+
+function nodeFlagsOfStartScript(): string[] {
+  const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  };
+  const [command, ...words] = packageJson.scripts.start.trim().split(/\s+/);
+  if (command !== "node") throw new Error(`npm start does not run node: ${packageJson.scripts.start}`);
+  const script = words.findIndex((word) => !word.startsWith("-"));
+  return words.slice(0, script === -1 ? words.length : script);
+}
+
 export function findExecutable(name: string): string | null {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     const candidate = join(dir, name);
@@ -35,11 +51,12 @@ export function cleanEnv(extra: Readonly<Record<string, string>>): Record<string
   return { ...env, ...extra };
 }
 
-/** `[command, ...args]` for Node running `script`, under `taskset -c cpu` when a cpu is given. */
+/** `[command, ...args]` for Node with npm start's flags running `script`, under `taskset -c cpu` when a cpu is given. */
 function nodeCommand(script: string, args: readonly string[], cpu: number | null): [string, string[]] {
   const taskset = cpu === null ? null : findExecutable("taskset");
-  if (taskset === null) return [process.execPath, [script, ...args]];
-  return [taskset, ["-c", String(cpu), process.execPath, script, ...args]];
+  const nodeArgs = [...SERVER_NODE_FLAGS, script, ...args];
+  if (taskset === null) return [process.execPath, nodeArgs];
+  return [taskset, ["-c", String(cpu), process.execPath, ...nodeArgs]];
 }
 
 export interface CliResult {
