@@ -52,9 +52,14 @@ export function cleanEnv(extra: Readonly<Record<string, string>>): Record<string
 }
 
 /** `[command, ...args]` for Node with npm start's flags running `script`, under `taskset -c cpu` when a cpu is given. */
-function nodeCommand(script: string, args: readonly string[], cpu: number | null): [string, string[]] {
+function nodeCommand(
+  script: string,
+  args: readonly string[],
+  cpu: number | null,
+  extraFlags: readonly string[],
+): [string, string[]] {
   const taskset = cpu === null ? null : findExecutable("taskset");
-  const nodeArgs = [...SERVER_NODE_FLAGS, script, ...args];
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...extraFlags, script, ...args];
   if (taskset === null) return [process.execPath, nodeArgs];
   return [taskset, ["-c", String(cpu), process.execPath, ...nodeArgs]];
 }
@@ -101,12 +106,14 @@ export interface StartOptions {
   readonly logFile: string;
   /** The line that carries the URL once the server listens. */
   readonly ready: RegExp;
+  /** Node flags beyond npm start's, for a variant of the server. */
+  readonly nodeFlags?: readonly string[];
   readonly timeoutMs?: number;
 }
 
 export function startServer(options: StartOptions): Promise<ServerHandle> {
   const fd = openSync(options.logFile, "w");
-  const [command, args] = nodeCommand(options.script, options.args, options.cpu);
+  const [command, args] = nodeCommand(options.script, options.args, options.cpu, options.nodeFlags ?? []);
   const child = spawn(command, args, { env: cleanEnv(options.env), stdio: ["ignore", fd, fd] });
   closeSync(fd);
   const log = () => readFileSync(options.logFile, "utf8");

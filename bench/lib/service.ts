@@ -94,7 +94,12 @@ export async function prepareService(options: ServiceOptions): Promise<Service> 
   };
 }
 
-export function serveToolrun(service: Service, cpu: number | null, name: string): Promise<ServerHandle> {
+export function serveToolrun(
+  service: Service,
+  cpu: number | null,
+  name: string,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerHandle> {
   return startServer({
     script: TOOLRUN_BIN,
     args: ["serve"],
@@ -102,6 +107,7 @@ export function serveToolrun(service: Service, cpu: number | null, name: string)
     cpu,
     logFile: join(service.dir, `${name}.log`),
     ready: /toolrun listening on (http:\/\/\S+)/,
+    nodeFlags,
   });
 }
 

@@ -56,6 +56,7 @@ describe("bench harness", () => {
         "calculator-sqlite @ N/s paced",
         "calculator-sqlite @ N/s overallRate",
         "baseline @ N/s paced, same generator",
+        "calculator-sqlite @ N/s paced, --initial-old-space-size=256",
       ],
     );
     for (const row of rows) {
