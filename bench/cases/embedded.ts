@@ -104,6 +104,7 @@ async function calculatorPeak(
     database: join(context.dir, "toolrun.db"),
     logLevel,
     cpuProfDir: context.options.cpuProfDir,
+    nodeFlags: context.options.nodeFlags,
   });
   await withServer(
     () => serveToolrun(service, context.serverCpu, "serve"),
@@ -114,12 +115,7 @@ async function calculatorPeak(
 
       const half = Math.max(1, Math.floor(peak.row.rps / 2));
       context.progress(`${result.name}: p99 at half of the peak rate (${half}/s)`);
-      await warmUpPaced(target, half, options.warmup);
-      const paced = await pacedRow(`${result.name} @ ${half}/s paced`, [server.pid], {
-        ...target,
-        rate: half,
-        durationS: options.duration,
-      });
+      const paced = await pacedRun(context, `${result.name} @ ${half}/s paced`, server, target, half);
       result.rows.push(paced.row);
       const bursts = await loadRow(`${result.name} @ ${half}/s overallRate`, [server.pid], {
         ...target,
@@ -130,18 +126,12 @@ async function calculatorPeak(
       result.rows.push(bursts.row);
       // The same generator at the same rate against the bare baseline: the latency floor of the
       // generator, the HTTP stack and this machine, side by side with the pipeline's.
-      const floor = await withServer(
+      const floor = await pacedOnServer(
+        context,
+        `baseline @ ${half}/s paced, same generator`,
         () => startBaseline(context),
-        async (base) => {
-          const baseTarget = baselineTarget(base);
-          await probe(baseTarget);
-          await warmUpPaced(baseTarget, half, options.warmup);
-          return pacedRow(`baseline @ ${half}/s paced, same generator`, [base.pid], {
-            ...baseTarget,
-            rate: half,
-            durationS: options.duration,
-          });
-        },
+        baselineTarget,
+        half,
       );
       result.rows.push(floor.row);
       result.details.halfRate = { rate: half, paced: paced.paced, baselinePaced: floor.paced };
@@ -152,22 +142,12 @@ async function calculatorPeak(
       });
       // The same rate on a server started with a larger initial V8 old generation, the tuning
       // docs/configuration.md offers: fewer full collections, more memory.
-      const tuned = await withServer(
+      const tuned = await pacedOnServer(
+        context,
+        `${result.name} @ ${half}/s paced, ${LATENCY_NODE_FLAGS.join(" ")}`,
         () => serveToolrun(service, context.serverCpu, "serve-tuned", LATENCY_NODE_FLAGS),
-        async (tunedServer) => {
-          const tunedTarget = toolTarget(tunedServer, service, CALCULATOR_SLUG, calculatorBody);
-          await probe(tunedTarget);
-          await warmUpPaced(tunedTarget, half, options.warmup);
-          return pacedRow(
-            `${result.name} @ ${half}/s paced, ${LATENCY_NODE_FLAGS.join(" ")}`,
-            [tunedServer.pid],
-            {
-              ...tunedTarget,
-              rate: half,
-              durationS: options.duration,
-            },
-          );
-        },
+        (tunedServer) => toolTarget(tunedServer, service, CALCULATOR_SLUG, calculatorBody),
+        half,
       );
       result.rows.push(tuned.row);
       result.details.tunedHalfRate = { nodeFlags: LATENCY_NODE_FLAGS, paced: tuned.paced };
@@ -179,6 +159,33 @@ async function calculatorPeak(
       );
     },
   );
+}
+
+/** The paced generator at `rate` against a running server, after its own warm-up, as a report row. */
+async function pacedRun(
+  context: BenchContext,
+  label: string,
+  server: ServerHandle,
+  target: Target,
+  rate: number,
+) {
+  await warmUpPaced(target, rate, context.options.warmup);
+  return pacedRow(label, [server.pid], { ...target, rate, durationS: context.options.duration });
+}
+
+/** The same paced run on a server of its own, started for it and stopped after. */
+function pacedOnServer(
+  context: BenchContext,
+  label: string,
+  start: () => Promise<ServerHandle>,
+  targetOf: (server: ServerHandle) => Target,
+  rate: number,
+) {
+  return withServer(start, async (server) => {
+    const target = targetOf(server);
+    await probe(target);
+    return pacedRun(context, label, server, target, rate);
+  });
 }
 
 const calculatorSqlite: BenchCase = {
@@ -202,6 +209,7 @@ async function inspector(context: BenchContext, result: CaseResult, body: string
     database: join(context.dir, "toolrun.db"),
     logLevel: "info",
     cpuProfDir: context.options.cpuProfDir,
+    nodeFlags: context.options.nodeFlags,
   });
   await withServer(
     () => serveToolrun(service, context.serverCpu, "serve"),

@@ -35,6 +35,7 @@ async function onPostgres(
       redisUrl: options.redisUrl,
       logLevel: "info",
       cpuProfDir: context.options.cpuProfDir,
+      nodeFlags: context.options.nodeFlags,
       // One key per connection, as many clients would: calls of one key all update that key's
       // balance row, which PostgreSQL locks until each call's transaction commits.
       keys: options.connections,

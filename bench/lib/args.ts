@@ -20,6 +20,8 @@ export const USAGE = `Usage: npm run bench -- [options]
                     (default postgres://postgres@127.0.0.1:5432/postgres)
   --redis URL       Redis of the scale-out cases (default redis://127.0.0.1:6379)
   --cpu-prof DIR    write a V8 CPU profile of every toolrun server into DIR (node --cpu-prof)
+  --node-flags F    Node flags for every toolrun server, space-separated
+                    (--node-flags=--initial-old-space-size=256)
   --keep            keep the temporary directory (server logs, SQLite files) and print its path
   --no-pin          do not pin servers and load generator to separate CPUs
 
@@ -51,6 +53,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
       redis: { type: "string" },
       "no-pin": { type: "boolean" },
       "cpu-prof": { type: "string" },
+      "node-flags": { type: "string" },
       keep: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -82,6 +85,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
     redisUrl: values.redis ?? "redis://127.0.0.1:6379",
     pin: values["no-pin"] !== true,
     cpuProfDir: values["cpu-prof"] === undefined ? null : resolve(values["cpu-prof"]),
+    nodeFlags: (values["node-flags"] ?? "").split(/\s+/).filter(Boolean),
     quick,
     keep: values.keep === true,
   };

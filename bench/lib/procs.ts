@@ -14,22 +14,6 @@ export const TOOLRUN_BIN = process.env.BENCH_TOOLRUN_BIN
   : fileURLToPath(new URL("../../bin/toolrun.js", import.meta.url));
 export const BASELINE_SCRIPT = fileURLToPath(new URL("../baseline-server.ts", import.meta.url));
 
-/**
- * The Node flags of `npm start` (package.json), which the bench gives every server it starts, the
- * baseline included: it measures what operators run, and both sides of a ratio on the same runtime.
- */
-export const SERVER_NODE_FLAGS: readonly string[] = nodeFlagsOfStartScript();
-
-function nodeFlagsOfStartScript(): string[] {
-  const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    scripts: { start: string };
-  };
-  const [command, ...words] = packageJson.scripts.start.trim().split(/\s+/);
-  if (command !== "node") throw new Error(`npm start does not run node: ${packageJson.scripts.start}`);
-  const script = words.findIndex((word) => !word.startsWith("-"));
-  return words.slice(0, script === -1 ? words.length : script);
-}
-
 export function findExecutable(name: string): string | null {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     const candidate = join(dir, name);
@@ -51,15 +35,15 @@ export function cleanEnv(extra: Readonly<Record<string, string>>): Record<string
   return { ...env, ...extra };
 }
 
-/** `[command, ...args]` for Node with npm start's flags running `script`, under `taskset -c cpu` when a cpu is given. */
+/** `[command, ...args]` for Node with `nodeFlags` running `script`, under `taskset -c cpu` when a cpu is given. */
 function nodeCommand(
   script: string,
   args: readonly string[],
   cpu: number | null,
-  extraFlags: readonly string[],
+  nodeFlags: readonly string[],
 ): [string, string[]] {
   const taskset = cpu === null ? null : findExecutable("taskset");
-  const nodeArgs = [...SERVER_NODE_FLAGS, ...extraFlags, script, ...args];
+  const nodeArgs = [...nodeFlags, script, ...args];
   if (taskset === null) return [process.execPath, nodeArgs];
   return [taskset, ["-c", String(cpu), process.execPath, ...nodeArgs]];
 }
@@ -106,7 +90,7 @@ export interface StartOptions {
   readonly logFile: string;
   /** The line that carries the URL once the server listens. */
   readonly ready: RegExp;
-  /** Node flags beyond npm start's, for a variant of the server. */
+  /** Node flags, for a variant of the server. */
   readonly nodeFlags?: readonly string[];
   readonly timeoutMs?: number;
 }

@@ -26,6 +26,8 @@ export interface Service {
   readonly key: string;
   readonly keyId: string;
   readonly dir: string;
+  /** Node flags of every `toolrun serve` (`--node-flags`). */
+  readonly nodeFlags: readonly string[];
 }
 
 export interface ServiceOptions {
@@ -34,6 +36,8 @@ export interface ServiceOptions {
   readonly redisUrl?: string;
   readonly logLevel: string;
   readonly cpuProfDir?: string | null;
+  /** Node flags of every `toolrun serve` of this service. */
+  readonly nodeFlags?: readonly string[];
   /** How many keys to create (default 1). */
   readonly keys?: number;
 }
@@ -91,6 +95,7 @@ export async function prepareService(options: ServiceOptions): Promise<Service> 
     keyId: parsed.id,
     keys: created.map((k) => k.key),
     dir: options.dir,
+    nodeFlags: options.nodeFlags ?? [],
   };
 }
 
@@ -98,7 +103,7 @@ export function serveToolrun(
   service: Service,
   cpu: number | null,
   name: string,
-  nodeFlags: readonly string[] = [],
+  extraNodeFlags: readonly string[] = [],
 ): Promise<ServerHandle> {
   return startServer({
     script: TOOLRUN_BIN,
@@ -107,7 +112,7 @@ export function serveToolrun(
     cpu,
     logFile: join(service.dir, `${name}.log`),
     ready: /toolrun listening on (http:\/\/\S+)/,
-    nodeFlags,
+    nodeFlags: [...service.nodeFlags, ...extraNodeFlags],
   });
 }
 

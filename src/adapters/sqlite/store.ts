@@ -69,7 +69,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
       throw error;
     }
   };
-  // reserve, settle and refund: many calls share one commit (see group-commit.ts).
+  // runCall, reserve, settle and refund: many calls share one commit (see group-commit.ts).
   const write = createWriteQueue(db);
   // Found keys, forgotten whenever another connection writes the file (see key-cache.ts).
   // Read on every key lookup; an array row saves building an object each time.
