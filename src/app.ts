@@ -2,7 +2,7 @@
  * buildApp(deps): the Fastify application with every plugin and route. Reads no environment and
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness, type Readiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
@@ -12,6 +12,7 @@ import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerAccountRoutes } from "./http/routes/me.ts";
 import { registerToolRoutes } from "./http/routes/tools.ts";
 import { registerMcpEndpoint } from "./mcp/route.ts";
+import { OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
@@ -20,25 +21,9 @@ export interface AppOptions {
   readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
 }
 
-/** One log line per request, written when it ends with the request's fields, instead of two. */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(...[error, request, reply]: Parameters<LogController["requestCompleted"]>): void {
-    if (error) {
-      reply.log.error(
-        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
-        "request errored",
-      );
-    } else {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-    }
-  }
-}
-
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: requestLogOptions(options.logger ?? false),
     genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
     requestIdHeader: false,
     bodyLimit: deps.registry.maxBodyBytes,
@@ -49,6 +34,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const readiness = createReadiness(deps.store, () => deps.now().getTime());
 
   app.decorateRequest("apiKey", null);
+  app.decorateRequest("callLog", null);
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     done(null, payload);

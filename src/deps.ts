@@ -10,6 +10,7 @@ import { createSqliteStore } from "./adapters/sqlite/store.ts";
 import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { keyPattern } from "./core/keys.ts";
+import type { Observer } from "./core/observer.ts";
 import { createToolRegistry } from "./core/registry.ts";
 import { createSwitchReader } from "./core/switches.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
@@ -22,6 +23,7 @@ export interface Deps extends CoreDeps {
 
 export interface DepsOverrides {
   readonly now?: () => Date;
+  readonly observer?: Observer;
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -37,6 +39,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
+    ...(overrides.observer ? { observer: overrides.observer } : {}),
     async close() {
       await Promise.allSettled([limiter.close(), store.close()]);
     },

@@ -10,6 +10,7 @@ import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
 import { keyPattern } from "../../src/core/keys.ts";
+import type { Observer } from "../../src/core/observer.ts";
 import { createToolRegistry } from "../../src/core/registry.ts";
 import {
   DEFAULT_PLANS,
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   at?: string;
   migrate?: boolean;
   appOptions?: AppOptions;
+  /** Hears how each metered call ends (the metrics). */
+  observer?: Observer;
 }
 
 export interface TestClock {
@@ -89,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     keyPattern: keyPattern(settings.keyPrefix),
     now: clock.now,
     newCallId: randomUUIDv7,
+    ...(options.observer ? { observer: options.observer } : {}),
   };
   const app = buildApp(deps, options.appOptions);
   await app.ready();
