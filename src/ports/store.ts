@@ -160,5 +160,10 @@ export interface Store extends KeyStore, Ledger, SwitchStore {
   isMigrated(): Promise<boolean>;
   /** Throws when the backend cannot be reached. */
   ping(): Promise<void>;
+  /**
+   * Throws when the store can be read but not written (a read-only file or database, a revoked
+   * privilege). Writes nothing: the probe's write is rolled back. Needs the schema.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }

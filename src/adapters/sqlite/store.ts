@@ -34,7 +34,8 @@ export interface SqliteStoreOptions {
 }
 
 export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  // A `file:` URI (`file:/srv/toolrun.db?mode=ro`) names its file itself.
+  if (path !== ":memory:" && !path.startsWith("file:")) mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   db.exec(
     `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}; PRAGMA foreign_keys = ON;`,
@@ -107,6 +108,15 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     },
     async ping() {
       db.prepare("SELECT 1").get();
+    },
+    async probeWrite() {
+      // Synchronous, so it never interleaves with a group commit's open transaction.
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        db.exec("UPDATE schema_migrations SET version = version WHERE 0");
+      } finally {
+        db.exec("ROLLBACK");
+      }
     },
     async close() {
       if (db.isOpen) db.close();
