@@ -193,11 +193,14 @@ describe("request log fields", () => {
       assert.equal(log.requestLines().length, 5);
       const written = JSON.stringify(log.lines);
       assert.ok(!written.includes(key.slice(8)), written);
-      assert.equal(
-        log.requestLines()[1]?.req && (log.requestLines()[1]?.req as { url: string }).url,
+      const urls = log.requestLines().map((l) => (l.req as { url: string }).url);
+      assert.deepEqual(urls, [
+        "/v1/tool/echo",
         "/v1/me/credits?…",
-      );
-      assert.equal((log.requestLines()[2]?.req as { url: string }).url, "/v1/tool/[redacted]");
+        "/v1/tool/[redacted]",
+        "/v1/tool/echo",
+        "/v1/me/credits",
+      ]);
     } finally {
       await t.close();
     }
