@@ -88,7 +88,8 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
 
   const store: Store = {
     async migrate() {
-      transaction(() => {
+      return transaction(() => {
+        const applied: number[] = [];
         db.exec(
           "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
         );
@@ -100,7 +101,9 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
             migration.version,
             new Date().toISOString(),
           );
+          applied.push(migration.version);
         }
+        return applied;
       });
     },
     async isMigrated() {
