@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness, type Readiness } from "./core/readiness.ts";
+import { registerClosingGuard } from "./http/closing.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { registerDocsRoutes } from "./http/routes/docs.ts";
@@ -27,7 +28,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
     requestIdHeader: false,
     bodyLimit: deps.registry.maxBodyBytes,
-    return503OnClosing: true,
+    // registerClosingGuard answers with a problem document instead.
+    return503OnClosing: false,
     logController: new OneLinePerRequest(),
   });
   const { docsUrl } = deps.settings;
@@ -44,6 +46,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   registerProblemHandlers(app, docsUrl);
+  registerClosingGuard(app);
   registerToolRoutes(app, deps, readiness);
   registerAccountRoutes(app, deps, readiness);
   registerHealthRoutes(app, deps);

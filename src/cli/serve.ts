@@ -1,6 +1,7 @@
 /**
- * `toolrun serve`: starts the service and stops it on SIGINT or SIGTERM, letting requests in
- * flight finish within TOOLRUN_SHUTDOWN_TIMEOUT_MS. A second signal stops it at once.
+ * `toolrun serve`: starts the service and stops it on SIGINT or SIGTERM (or when the npm that
+ * started it exits), letting requests in flight finish within TOOLRUN_SHUTDOWN_TIMEOUT_MS. A
+ * second signal stops it at once.
  */
 import type { Command } from "commander";
 import { startServer } from "../server.ts";
@@ -8,6 +9,7 @@ import type { CliContext } from "./main.ts";
 
 /** Past the drain, the process exits even if a stray handle would keep it alive. */
 const EXIT_GRACE_MS = 2000;
+const PARENT_CHECK_MS = 500;
 
 export function registerServeCommand(program: Command, cli: CliContext): void {
   program
@@ -17,9 +19,10 @@ export function registerServeCommand(program: Command, cli: CliContext): void {
     .action(async (options: { migrate: boolean }) => {
       const config = cli.config();
       const server = await startServer(config, { migrate: options.migrate });
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      const signal = await new Promise<string>((resolve) => {
         process.once("SIGINT", () => resolve("SIGINT"));
         process.once("SIGTERM", () => resolve("SIGTERM"));
+        if (cli.env.npm_command !== undefined) stopWithParent(() => resolve("npm exited"));
       });
       server.app.log.info(
         { signal, shutdownTimeoutMs: config.shutdownTimeoutMs },
@@ -35,4 +38,20 @@ export function registerServeCommand(program: Command, cli: CliContext): void {
       await server.close();
       setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
     });
+}
+
+/**
+ * `npx toolrun serve` runs us under `npm exec` through a shell that does not pass npm's signals
+ * on: when npm goes (SIGTERM, Ctrl-C in another terminal, its supervisor stopping it), we are
+ * re-parented, and stop as if signalled. Only under npm: a server started with nohup outlives
+ * its shell on purpose.
+ */
+function stopWithParent(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }
