@@ -4,6 +4,7 @@
  * set, guards the page.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { createMetrics, metricsPlugin } from "../../src/http/metrics.ts";
@@ -211,6 +212,39 @@ describe("GET /metrics", () => {
       assert.ok(
         (await scrape(t, { authorization: "Bearer s3cret-token" })).has("toolrun_rate_limited_total"),
       );
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("the metrics docs", () => {
+  it("name only series /metrics exposes: the Grafana dashboard and docs/operations.md", async () => {
+    const { options } = withMetrics();
+    const t = await createTestApp(options);
+    try {
+      const key = await t.key("free");
+      await t.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json(bearer(key)),
+        payload: { value: 1 },
+      });
+      const exposed = [...(await scrape(t)).keys()].map((sample) => sample.replace(/\{.*$/, ""));
+      const dashboard = readFileSync(new URL("../../docs/grafana-dashboard.json", import.meta.url), "utf8");
+      const operations = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+      const named = new Set([
+        ...[...dashboard.matchAll(/\b((?:toolrun|process)_[a-z_]+)/g)].map((m) => m[1]),
+        ...[...operations.matchAll(/`(toolrun_[a-z_]+)`/g)].map((m) => m[1]),
+      ]);
+      assert.ok(named.size >= 8, [...named].join(", "));
+      for (const name of named) {
+        assert.ok(
+          exposed.some((e) => e === name || e.startsWith(`${name}_`)),
+          `${name} is not exposed`,
+        );
+      }
+      assert.doesNotThrow(() => JSON.parse(dashboard));
     } finally {
       await t.close();
     }

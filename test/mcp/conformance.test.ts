@@ -80,6 +80,8 @@ describe("MCP conformance suite", () => {
       // The suite sends Origin: http://<host of the URL it tests>, which is the forwarder's.
       TOOLRUN_ALLOWED_ORIGINS: forwarder.url,
     };
+    // keys commands never create a database: make it first, as an operator does.
+    assert.equal((await runCli(["migrate"], env)).code, 0);
     const created = await runCli(
       ["keys", "create", "--plan", "builder", "--name", "conformance", "--json"],
       env,
