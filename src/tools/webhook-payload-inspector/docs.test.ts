@@ -1,7 +1,7 @@
 /**
  * The document must not drift from the code: its generated tables equal what gen-docs.ts renders
  * from the provider table now, and its curl example and abridged response are what the tool does.
- * On a table failure run `npx node src/tools/webhook-payload-inspector/gen-docs.ts` and commit.
+ * On a table failure run `npm run docs:inspector` and commit.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

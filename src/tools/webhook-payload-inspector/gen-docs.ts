@@ -1,11 +1,17 @@
 /**
  * Generates the provider, scheme and signal tables of docs/tools/webhook-payload-inspector.md from
  * the provider table, so the documentation cannot drift from the data. Run it after changing a
- * provider: `npx node src/tools/webhook-payload-inspector/gen-docs.ts`. A test (docs.test.ts)
+ * provider: `npm run docs:inspector`. A test (docs.test.ts)
  * fails when the committed document differs from what this produces.
  */
-import type { BodyCondition, DetectRule, EventSource, Provider, SignatureScheme } from "./provider-types.ts";
-import { PROVIDERS } from "./providers.ts";
+import type {
+  BodyCondition,
+  DetectRule,
+  EventSource,
+  Provider,
+  SignatureScheme,
+} from "./providers/provider-types.ts";
+import { PROVIDERS } from "./providers/providers.ts";
 
 export const DOC_PATH = "docs/tools/webhook-payload-inspector.md";
 const DOC_FILE = new URL("../../../docs/tools/webhook-payload-inspector.md", import.meta.url);

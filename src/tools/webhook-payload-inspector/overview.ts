@@ -2,9 +2,9 @@
  * The twelve overview rows and their machine-readable twin, `values`, from the parts already
  * computed. One place decides what each row shows and when it shows `—`.
  */
-import { type BodyAnalysis, FORMAT_LABELS } from "./body.ts";
+import { type BodyAnalysis, FORMAT_LABELS } from "./body/body.ts";
 import type { RequestLine } from "./parse.ts";
-import type { Provider } from "./provider-types.ts";
+import type { Provider } from "./providers/provider-types.ts";
 import {
   type InspectorValues,
   NOT_APPLICABLE,

@@ -4,10 +4,10 @@
  * them. Data only, no behaviour.
  */
 import type { JsonSchema } from "../tool.ts";
-import type { FormatId } from "./body.ts";
+import type { FormatId } from "./body/body.ts";
 import type { SignalRow } from "./detect.ts";
+import type { VerificationStatus } from "./signature/verify.ts";
 import type { TimestampKind } from "./timestamps.ts";
-import type { VerificationStatus } from "./verify.ts";
 
 export type InspectorInput = {
   readonly payload: string;

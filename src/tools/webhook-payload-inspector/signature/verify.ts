@@ -5,9 +5,10 @@
  * not recognised); `not_requested` (no secret given). Tolerances are measured against `now`.
  */
 import { Buffer } from "node:buffer";
-import { firstHeader, readTime } from "./detect.ts";
+import { firstHeader, readTime } from "../detect.ts";
+import type { Provider, SignatureScheme, TimestampCheck, ValueSource } from "../providers/provider-types.ts";
+import { httpDate } from "../timestamps.ts";
 import { guessGeneric } from "./generic-signature.ts";
-import type { Provider, SignatureScheme, TimestampCheck, ValueSource } from "./provider-types.ts";
 import {
   buildMessages,
   describeSource,
@@ -29,7 +30,6 @@ import {
   sameText,
   secretKey,
 } from "./signing.ts";
-import { httpDate } from "./timestamps.ts";
 
 export type VerificationStatus = "valid" | "invalid" | "unverifiable" | "not_requested";
 

@@ -1,7 +1,7 @@
 /**
  * The shape of one entry of the provider table (./providers.ts). Entries are plain data: how to
  * recognise the sender, where its event name is, what its headers mean and how it signs. Code in
- * ./detect.ts and ./verify.ts interprets them; adding a provider never adds a branch.
+ * ../detect.ts and ../signature/verify.ts interpret them; adding a provider never adds a branch.
  */
 
 /** How a timestamp is written: epoch seconds, epoch milliseconds, either (by size), or ISO 8601. */

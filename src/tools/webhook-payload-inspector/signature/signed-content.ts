@@ -4,12 +4,12 @@
  * and sorted form fields. Also splits a signature header into its digests. No cryptography here.
  */
 import { Buffer } from "node:buffer";
-import type { HeaderIndex } from "./detect.ts";
-import { firstHeader } from "./detect.ts";
-import type { FormField } from "./form.ts";
-import type { RequestLine } from "./parse.ts";
-import type { ContentPart, DigestFormat, ValueSource } from "./provider-types.ts";
-import { type JsonRef, lookup, scalarText } from "./tree.ts";
+import type { FormField } from "../body/form.ts";
+import { type JsonRef, lookup, scalarText } from "../body/tree.ts";
+import type { HeaderIndex } from "../detect.ts";
+import { firstHeader } from "../detect.ts";
+import type { RequestLine } from "../parse.ts";
+import type { ContentPart, DigestFormat, ValueSource } from "../providers/provider-types.ts";
 
 export interface SignedRequest {
   readonly headers: HeaderIndex;
