@@ -43,7 +43,12 @@ interface CaptureExpectation {
   readonly valid_json: boolean;
   readonly json_depth: number | null;
   readonly json_total_keys: number | null;
-  readonly embedded_json?: ReadonlyArray<{ field: string; valid: boolean; depth: number; total_keys: number }>;
+  readonly embedded_json?: ReadonlyArray<{
+    field: string;
+    valid: boolean;
+    depth: number;
+    total_keys: number;
+  }>;
   readonly body_bytes: number;
   readonly body_chars: number;
   readonly timestamps: {
@@ -168,7 +173,8 @@ describe("the shared webhook corpus: captures", { skip }, () => {
       const signature = expected.signature;
       const nowMs = signature.now === undefined ? Date.now() : signature.now * 1000;
       checkCapture(run(payload, undefined, nowMs), expected);
-      if (signature.secret !== undefined) checkCaptureSignature(run(payload, signature.secret, nowMs), signature);
+      if (signature.secret !== undefined)
+        checkCaptureSignature(run(payload, signature.secret, nowMs), signature);
     });
   }
 });

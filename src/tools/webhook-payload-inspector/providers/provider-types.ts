@@ -91,6 +91,14 @@ export interface HmacScheme extends SchemeBase {
   /** `whsec`: the secret is `whsec_` + base64 of the key (Standard Webhooks, Svix). Default: its UTF-8 text. */
   readonly secret?: "text" | "whsec";
   readonly timestamp?: TimestampCheck;
+  /** A body that is not a form is covered by a hash in this URL query parameter (Twilio's `bodySHA256`). */
+  readonly bodyHash?: BodyHashCheck;
+}
+
+export interface BodyHashCheck {
+  readonly query: string;
+  readonly algorithm: "sha256";
+  readonly encoding: "hex";
 }
 
 /** A plain hash of content that includes the secret (HubSpot v1 and v2). */

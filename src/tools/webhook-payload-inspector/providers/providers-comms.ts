@@ -73,7 +73,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "twilio",
     name: "Twilio",
-    checkedAgainst: "https://www.rubydoc.info/gems/twilio-ruby/Twilio/Security/RequestValidator",
+    checkedAgainst: "https://github.com/twilio/twilio-node/blob/main/spec/unit/webhooks/webhooks.spec.js",
     detect: [
       { anyHeader: ["X-Twilio-Signature"] },
       { userAgent: "TwilioProxy/" },
@@ -97,12 +97,13 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
         kind: "hmac",
         id: "twilio-sha1",
         label:
-          "HMAC-SHA1 of the full URL followed by the form fields sorted by name, base64, keyed with the Auth Token",
+          "HMAC-SHA1 of the full URL followed by the form fields sorted by name, base64, keyed with the Auth Token; a JSON body is covered by the URL's `bodySHA256` (hex SHA-256 of the body)",
         signature: [{ header: "X-Twilio-Signature" }],
         algorithm: "sha1",
         encoding: "base64",
         format: { type: "plain" },
         content: ["url", "sorted-params"],
+        bodyHash: { query: "bodySHA256", algorithm: "sha256", encoding: "hex" },
       },
     ],
   },

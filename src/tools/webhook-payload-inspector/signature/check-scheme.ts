@@ -1,0 +1,245 @@
+/**
+ * Checks one signature scheme against a request with the caller's secret: decodes the secret and
+ * the signature, rebuilds what was signed, compares, and judges the signed timestamp and any body
+ * hash the signature covers. Says `valid` or `invalid` with the reason, or `unverifiable` when the
+ * request lacks what the scheme signs.
+ */
+import { Buffer } from "node:buffer";
+import { readTime } from "../detect.ts";
+import type { SignatureScheme, TimestampCheck } from "../providers/provider-types.ts";
+import { httpDate } from "../timestamps.ts";
+import { bodyHashProblem } from "./body-hash.ts";
+import {
+  buildMessages,
+  describeSource,
+  type Pairs,
+  type Present,
+  parseDigests,
+  resolveSource,
+  type SignedRequest,
+  withoutFinalLineBreak,
+} from "./signed-content.ts";
+import {
+  checkJwtBodyClaim,
+  decodeDigest,
+  digest,
+  ed25519Key,
+  hmac,
+  publicKey,
+  publicKeyVerifies,
+  sameBytes,
+  sameText,
+  secretKey,
+} from "./signing.ts";
+
+export type VerificationStatus = "valid" | "invalid" | "unverifiable" | "not_requested";
+
+export type Outcome = { status: VerificationStatus; reason: string };
+
+export interface Verification {
+  /** Id of the scheme checked (see the docs' scheme table), or null when none applies. */
+  readonly scheme: string | null;
+  /** Where the signature was read: a header name, or a body or form field. */
+  readonly header: string | null;
+  readonly status: VerificationStatus;
+  readonly reason: string;
+}
+
+const MISMATCH =
+  "The signature does not match: the secret is wrong or the body was altered (the two cannot be told apart).";
+
+/** `sender` names whose window a stale timestamp falls outside ("Stripe's window"). */
+export function checkScheme(
+  sender: string,
+  scheme: SignatureScheme,
+  present: Present[],
+  secret: string,
+  request: SignedRequest,
+  nowMs: number,
+): Outcome {
+  switch (scheme.kind) {
+    case "unverifiable":
+      return { status: "unverifiable", reason: scheme.reason };
+    case "token":
+      return present.some((p) => sameText(p.value.trim(), secret))
+        ? { status: "valid", reason: `The ${describeSource(p0(present).source)} token equals the secret.` }
+        : {
+            status: "invalid",
+            reason: `The ${describeSource(p0(present).source)} token differs from the secret.`,
+          };
+    case "jwt-sha256-claim": {
+      const result = checkJwtBodyClaim(p0(present).value ?? "", secret, Buffer.from(request.body, "utf8"));
+      if (result === "valid")
+        return {
+          status: "valid",
+          reason: `The token is signed with this secret and its \`sha256\` claim matches the body.`,
+        };
+      if (result === "body-mismatch")
+        return {
+          status: "invalid",
+          reason:
+            "The token is signed with this secret, but its `sha256` claim does not match the body: the body was altered.",
+        };
+      if (result === "bad-signature")
+        return { status: "invalid", reason: "The token is not signed with this secret (or it was altered)." };
+      return {
+        status: "invalid",
+        reason: "The signature header is not a well-formed HS256 JWT with a `sha256` claim.",
+      };
+    }
+    case "ed25519":
+    case "ecdsa-p256-sha256":
+    case "rsa-sha1": {
+      const key = scheme.kind === "ed25519" ? ed25519Key(secret) : publicKey(secret);
+      if (key === null) {
+        const wanted =
+          scheme.kind === "ed25519"
+            ? "the application's public key as 64 hex characters"
+            : "the public key, PEM or base64 DER";
+        // Decisions, section 7: a secret that cannot be what the scheme needs is invalid, never valid.
+        return {
+          status: "invalid",
+          reason: `The secret cannot be the key this scheme needs: \`secret\` must be ${wanted}.`,
+        };
+      }
+      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
+        publicKeyVerifies(scheme.kind, key, message, signature),
+      );
+    }
+    case "digest":
+      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
+        sameBytes(digest(scheme.algorithm, message), signature),
+      );
+    case "hmac": {
+      const key = secretKey(secret, scheme.secret ?? "text");
+      if (!key.ok) return { status: "invalid", reason: key.reason };
+      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
+        sameBytes(hmac(scheme.algorithm, key.key, message), signature),
+      );
+    }
+  }
+}
+
+function p0(present: Present[]): Present {
+  return present[0] ?? { source: { header: "" }, value: "" };
+}
+
+type ComparedScheme = Extract<
+  SignatureScheme,
+  { kind: "hmac" | "digest" | "ed25519" | "ecdsa-p256-sha256" | "rsa-sha1" }
+>;
+
+/** A match of the signature with this body, and what is wrong with the body hash it covers, if anything. */
+type Attempt = Outcome | { readonly matched: boolean; readonly bodyProblem: string | null };
+
+function compare(
+  sender: string,
+  scheme: ComparedScheme,
+  present: Present[],
+  secret: string,
+  request: SignedRequest,
+  nowMs: number,
+  matches: (message: Buffer, signature: Buffer) => boolean,
+): Outcome {
+  const format = "format" in scheme ? scheme.format : ({ type: "plain" } as const);
+  const signatures: Buffer[] = [];
+  let pairs: Pairs | null = null;
+  for (const item of present) {
+    const parsed = parseDigests(format, item.value);
+    pairs ??= parsed.pairs;
+    for (const text of parsed.digests) {
+      const bytes = decodeDigest(text, scheme.encoding);
+      if (bytes !== null) signatures.push(bytes);
+    }
+  }
+  if (signatures.length === 0) {
+    return {
+      status: "invalid",
+      reason: `The ${describeSource(p0(present).source)} value is malformed: expected ${scheme.label}.`,
+    };
+  }
+  const freshness =
+    "timestamp" in scheme && scheme.timestamp !== undefined
+      ? checkTime(sender, scheme.timestamp, request, pairs, nowMs)
+      : null;
+  const bodyHash = "bodyHash" in scheme ? scheme.bodyHash : undefined;
+  const attempt = (body: string): Attempt => {
+    const built = buildMessages(scheme.content, request, secret, pairs, body);
+    if (!built.ok) return { status: "unverifiable", reason: built.reason };
+    const matched = built.messages.some((message) =>
+      signatures.some((signature) => matches(message, signature)),
+    );
+    const bodyProblem = matched && bodyHash !== undefined ? bodyHashProblem(bodyHash, request, body) : null;
+    return { matched, bodyProblem };
+  };
+  let result = attempt(request.body);
+  let note = "";
+  if ("matched" in result && (!result.matched || result.bodyProblem !== null)) {
+    const trimmed = withoutFinalLineBreak(request.body);
+    const retried = trimmed === null ? null : attempt(trimmed);
+    if (retried !== null && "matched" in retried && retried.matched && retried.bodyProblem === null) {
+      result = retried;
+      note =
+        " (after dropping the body's final line break, which the sender did not sign: probably added when pasting)";
+    }
+  }
+  if (!("matched" in result)) return result;
+  if (freshness?.problem !== undefined) {
+    return result.matched
+      ? { status: "invalid", reason: `The signature matches${note}, but ${freshness.problem}` }
+      : { status: "invalid", reason: `${MISMATCH} Also, ${freshness.problem}` };
+  }
+  if (!result.matched) return { status: "invalid", reason: MISMATCH };
+  if (result.bodyProblem !== null) {
+    return { status: "invalid", reason: `The signature matches, but ${result.bodyProblem}` };
+  }
+  return {
+    status: "valid",
+    reason: `The signature matches${note}: ${scheme.label}.${freshness?.summary ?? ""}`,
+  };
+}
+
+interface Freshness {
+  readonly problem?: string;
+  readonly summary?: string;
+}
+
+function checkTime(
+  sender: string,
+  check: TimestampCheck,
+  request: SignedRequest,
+  pairs: Pairs | null,
+  nowMs: number,
+): Freshness {
+  const raw = resolveSource(check.from, request, pairs);
+  const where = describeSource(check.from);
+  if (raw === null) return { problem: `the signed timestamp (${where}) is missing.` };
+  const unix = readTime(raw, check.unit);
+  if (unix === null) return { problem: `the signed timestamp (${where}) "${raw}" is not a time.` };
+  const age = Math.round(nowMs / 1000 - unix);
+  const window = duration(check.toleranceSeconds);
+  const when = age >= 0 ? `${duration(age)} ago` : `${duration(-age)} in the future`;
+  if (Math.abs(age) > check.toleranceSeconds) {
+    return {
+      problem: `it was signed at ${httpDate(unix)}, ${when}: outside ${sender}'s window of ${window}, so ${sender}'s own check rejects it (an old capture or a replay).`,
+    };
+  }
+  return { summary: ` Signed at ${httpDate(unix)}, ${when}, within the window of ${window}.` };
+}
+
+/** "5 minutes", "3 days": the largest whole unit, for people. */
+export function duration(seconds: number): string {
+  const units: Array<[number, string]> = [
+    [86400, "day"],
+    [3600, "hour"],
+    [60, "minute"],
+    [1, "second"],
+  ];
+  for (const [size, name] of units) {
+    if (seconds >= size) {
+      const count = Math.floor(seconds / size);
+      return `${count} ${name}${count === 1 ? "" : "s"}`;
+    }
+  }
+  return "0 seconds";
+}
