@@ -380,7 +380,7 @@ describe("other schemes", () => {
     );
     assert.equal(paypal.verification.status, "unverifiable");
     assert.match(paypal.verification.reason, /certificate/);
-    const postmark = run('{"RecordType":"Delivery","MessageStream":"outbound"}', "s");
+    const postmark = run('{"RecordType":"Delivery","MessageStream":"outbound","MessageID":"883953f4"}', "s");
     assert.equal(postmark.verification.status, "unverifiable");
     assert.match(postmark.verification.reason, /does not sign/);
   });
