@@ -25,6 +25,7 @@ if (!present && process.env.CI === "true") {
 const skip = present
   ? false
   : `webhook corpus not found at ${CORPUS} (set TOOLRUN_WEBHOOK_CORPUS to run these tests)`;
+if (!present) test("the shared webhook corpus", { skip }, () => {});
 
 interface TimestampExpectation {
   readonly path: string;
@@ -154,16 +155,17 @@ function checkCaptureSignature(output: InspectorOutput, expected: CaptureExpecta
     assert.ok(["valid", "unverifiable"].includes(status), `${status}: ${output.verification.reason}`);
 }
 
-describe("the shared webhook corpus: captures", { skip }, () => {
+describe("the shared webhook corpus: captures", () => {
   const expectations = present
     ? readJson<Record<string, CaptureExpectation>>("captures", "expect.json")
     : ({} as Record<string, CaptureExpectation>);
   const files = present ? readdirSync(join(CORPUS, "captures")).filter((f) => f.endsWith(".txt")) : [];
 
-  test("every capture has an expectation, and there are 18", { skip }, () => {
-    assert.equal(files.length, 18);
-    for (const file of files) assert.ok(expectations[file], file);
-  });
+  if (present)
+    test("every capture has an expectation, and there are 18", () => {
+      assert.equal(files.length, 18);
+      for (const file of files) assert.ok(expectations[file], file);
+    });
 
   for (const file of files) {
     test(file, () => {
@@ -179,10 +181,10 @@ describe("the shared webhook corpus: captures", { skip }, () => {
   }
 });
 
-describe("the shared webhook corpus: signature known answers", { skip }, () => {
+describe("the shared webhook corpus: signature known answers", () => {
   const vectors = present ? readJson<SignatureVector[]>("signature-vectors.json") : [];
 
-  test("there are 14 known answers", { skip }, () => assert.equal(vectors.length, 14));
+  if (present) test("there are 14 known answers", () => assert.equal(vectors.length, 14));
 
   for (const vector of vectors) {
     test(`${vector.id} (${vector.source})`, () => {
