@@ -22,6 +22,8 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "forgejo",
     name: "Forgejo",
+    checkedAgainst:
+      "https://codeberg.org/forgejo/forgejo/src/branch/forgejo/services/webhook/shared/payloader.go",
     detect: [{ anyHeader: ["X-Forgejo-Event", "X-Forgejo-Delivery", "X-Forgejo-Signature"] }],
     event: [{ header: "X-Forgejo-Event" }],
     signals: [
@@ -60,12 +62,18 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "gogs",
     name: "Gogs",
+    checkedAgainst: "https://github.com/gogs/gogs/blob/main/internal/database/webhook.go",
     detect: [{ anyHeader: ["X-Gogs-Event", "X-Gogs-Delivery", "X-Gogs-Signature"] }],
     event: [{ header: "X-Gogs-Event" }],
     signals: [
       ["X-Gogs-Event", "Gogs event name"],
       ["X-Gogs-Delivery", "Gogs delivery id (UUID)"],
-      ["X-Gogs-Signature", "HMAC-SHA256 of the raw body, hex, no prefix"],
+      [
+        "X-Gogs-Signature",
+        "HMAC-SHA256 of the JSON payload, hex, no prefix (for a form delivery, of its `payload` field)",
+      ],
+      ["X-GitHub-Event", "GitHub-compatible copy of the event name"],
+      ["X-GitHub-Delivery", "GitHub-compatible copy of the delivery id"],
     ],
     schemes: [bodyHmac("gogs-sha256", "X-Gogs-Signature", "sha256", "hex")],
   },
@@ -150,6 +158,7 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "azure-devops",
     name: "Azure DevOps",
+    checkedAgainst: "https://learn.microsoft.com/en-us/azure/devops/service-hooks/services/webhooks",
     detect: [
       {
         body: [

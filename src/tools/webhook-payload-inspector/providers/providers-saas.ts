@@ -247,6 +247,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "cal-com",
     name: "Cal.com",
+    checkedAgainst:
+      "https://github.com/calcom/cal.com/blob/main/packages/features/webhooks/lib/sendPayload.ts",
     detect: [
       { anyHeader: ["X-Cal-Signature-256"] },
       {
@@ -258,7 +260,12 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
       },
     ],
     event: [{ body: "triggerEvent" }],
-    signals: [["X-Cal-Signature-256", "HMAC-SHA256 of the raw body with the webhook secret, hex"]],
+    signals: [
+      [
+        "X-Cal-Signature-256",
+        "HMAC-SHA256 of the raw body with the webhook secret, hex (`no-secret-provided` when the webhook has none)",
+      ],
+    ],
     schemes: [bodyHmac("cal-com-sha256", "X-Cal-Signature-256", "sha256", "hex")],
   },
   {
@@ -299,6 +306,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "dropbox",
     name: "Dropbox",
+    checkedAgainst: "https://github.com/dropbox/mdwebhook/blob/master/app.py",
     detect: [
       { anyHeader: ["X-Dropbox-Signature"] },
       { body: [{ path: "list_folder.accounts", exists: true }] },
@@ -309,6 +317,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "contentful",
     name: "Contentful",
+    checkedAgainst:
+      "https://github.com/contentful/node-apps-toolkit/blob/master/src/requests/sign-request.ts",
     detect: [{ anyHeader: ["X-Contentful-Topic", "X-Contentful-Webhook-Name"] }],
     event: [{ header: "X-Contentful-Topic" }],
     signals: [
@@ -316,7 +326,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
       ["X-Contentful-Webhook-Name", "Name of the webhook"],
       [
         "X-Contentful-Signature",
-        "HMAC-SHA256 of a canonical request (method, path, signed headers, body), hex",
+        "HMAC-SHA256 of `method\\npath\\nsigned headers as name:value;...\\nbody`, hex",
       ],
       ["X-Contentful-Timestamp", "Signing time, epoch milliseconds", "ms"],
       ["X-Contentful-Signed-Headers", "The headers included in the signature"],
@@ -452,7 +462,10 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "segment",
     name: "Segment",
+    checkedAgainst:
+      "https://github.com/segmentio/segment-docs/blob/develop/src/connections/destinations/catalog/webhooks/index.md",
     detect: [
+      { userAgent: "Segment/" },
       {
         body: [
           { path: "type", oneOf: ["track", "identify", "page", "screen", "group", "alias"] },
@@ -467,6 +480,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "meta",
     name: "Meta (Facebook, Instagram, WhatsApp)",
+    checkedAgainst:
+      "https://github.com/fbsamples/graph-api-webhooks-samples/blob/main/typescript-server/src/utils/validate-x-hub.ts",
     detect: [
       {
         body: [
