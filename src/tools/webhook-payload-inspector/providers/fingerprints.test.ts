@@ -50,3 +50,12 @@ describe("Segment, known by its User-Agent", () => {
     assert.equal(row(run(rawRequest(head, body)), "Provider"), "Segment");
   });
 });
+
+describe("Docker Hub, without the legacy callback_url", () => {
+  // docs.docker.com docker-hub/repos/manage/webhooks: "The `callback_url` field is a legacy field and is no longer supported."
+  test("the documented payload with callback_url removed", () => {
+    const body =
+      '{"push_data":{"pushed_at":1417566161,"pusher":"trustedbuilder","tag":"latest"},"repository":{"name":"testhook","namespace":"svendowideit","repo_name":"svendowideit/testhook","status":"Active"}}';
+    assert.equal(row(run(rawRequest(["Content-Type: application/json"], body)), "Provider"), "Docker Hub");
+  });
+});

@@ -74,6 +74,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "paypal",
     name: "PayPal",
+    checkedAgainst:
+      "https://github.com/paypal/PayPal-PHP-SDK/blob/master/sample/notifications/ValidateWebhookEvent.php",
     detect: [
       { anyHeader: ["PAYPAL-TRANSMISSION-SIG", "PAYPAL-TRANSMISSION-ID"] },
       {
@@ -226,6 +228,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "lemon-squeezy",
     name: "Lemon Squeezy",
+    checkedAgainst:
+      "https://github.com/lmsqueezy/laravel/blob/main/src/Http/Middleware/VerifyWebhookSignature.php",
     detect: [
       { anyHeader: ["X-Event-Name"], body: [{ path: "meta.event_name", exists: true }] },
       {

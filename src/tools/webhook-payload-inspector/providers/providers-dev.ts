@@ -201,10 +201,15 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "travis-ci",
     name: "Travis CI",
+    checkedAgainst: "https://docs.travis-ci.com/user/notifications/#verifying-webhook-requests",
     detect: [{ anyHeader: ["Travis-Repo-Slug"] }],
     event: [{ body: "payload.type" }],
     signals: [
       ["Travis-Repo-Slug", "Repository (owner/name) of the build"],
+      [
+        "Authorization",
+        "Older check: SHA-256, hex, of the repository slug followed by your Travis CI user token",
+      ],
       [
         "Signature",
         "RSA-SHA1 signature of the decoded `payload` field, base64; check it with Travis CI's public key",
@@ -289,6 +294,8 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "docker-hub",
     name: "Docker Hub",
+    checkedAgainst: "https://docs.docker.com/docker-hub/repos/manage/webhooks/",
+    // `callback_url` is a legacy member Docker Hub no longer supports, so it cannot be required.
     detect: [
       {
         body: [
@@ -296,10 +303,16 @@ export const DEV_PROVIDERS: readonly Provider[] = [
           { path: "push_data", exists: true },
         ],
       },
+      {
+        body: [
+          { path: "push_data.pusher", exists: true },
+          { path: "push_data.tag", exists: true },
+          { path: "repository.repo_name", exists: true },
+        ],
+      },
     ],
     signals: [],
     schemes: [],
-    unsigned:
-      "Docker Hub webhooks are not signed; keep the URL secret, and confirm through `callback_url` if needed.",
+    unsigned: "Docker Hub webhooks are not signed; put a secret in the webhook URL and check it.",
   },
 ];

@@ -137,6 +137,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "intercom",
     name: "Intercom",
+    checkedAgainst:
+      "https://developers.intercom.com/intercom-api-reference/v1.0/reference/signed-notifications",
     detect: [
       { anyHeader: ["X-Hub-Signature"], body: [{ path: "type", equals: "notification_event" }] },
       {
@@ -149,7 +151,10 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
     ],
     event: [{ body: "topic" }],
     signals: [
-      ["X-Hub-Signature", "HMAC-SHA1 of the raw body with the app's client secret, hex, `sha1=` prefix"],
+      [
+        "X-Hub-Signature",
+        "HMAC-SHA1 of the raw body with the app's client secret (a subscription's `hub_secret` in API 1.0), hex, `sha1=` prefix",
+      ],
     ],
     schemes: [bodyHmac("intercom-sha1", "X-Hub-Signature", "sha1", "hex", "sha1=")],
   },
@@ -207,6 +212,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "typeform",
     name: "Typeform",
+    checkedAgainst: "https://www.typeform.com/developers/webhooks/secure-your-webhooks/",
     detect: [
       { anyHeader: ["Typeform-Signature"] },
       {
@@ -400,6 +406,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "asana",
     name: "Asana",
+    checkedAgainst: "https://github.com/Asana/devrel-examples/blob/master/python/webhooks_v5/server.py",
     detect: [{ anyHeader: ["X-Hook-Signature", "X-Hook-Secret"] }],
     event: [{ body: "events[0].action" }],
     signals: [
@@ -430,6 +437,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "docusign",
     name: "DocuSign",
+    checkedAgainst:
+      "https://www.docusign.com/blog/developers/manually-authenticating-hmac-signatures-docusign-connect-webhook-configurations",
     detect: [
       { anyHeader: ["X-DocuSign-Signature-1"] },
       {
@@ -443,6 +452,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
     signals: [
       ["X-DocuSign-Signature-1", "HMAC-SHA256 of the raw body with a Connect HMAC key, base64"],
       ["X-DocuSign-Signature-2", "The same with the second Connect HMAC key"],
+      ["X-Authorization-Digest", "The HMAC's digest algorithm (HmacSHA256)"],
     ],
     schemes: [
       {
@@ -454,6 +464,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "xero",
     name: "Xero",
+    checkedAgainst: "https://developer.xero.com/documentation/webhooks/configuring-your-server",
     detect: [{ anyHeader: ["x-xero-signature"] }],
     event: [{ body: "events[0].eventType" }],
     signals: [["x-xero-signature", "HMAC-SHA256 of the raw body with the webhook key, base64"]],
