@@ -62,25 +62,37 @@ describe("MCP endpoint security", () => {
     const record = (await t.store.listKeys()).at(-1);
     assert.ok(record);
     await t.store.revokeKey(record.id, "2026-11-01T00:00:00.000Z");
-    const credentials: (string | undefined)[] = [
-      undefined,
-      "",
-      `Basic ${Buffer.from("user:pass").toString("base64")}`,
-      "Bearer tr_live_short",
-      `Bearer tr_test_${"a".repeat(32)}`,
-      `Bearer tr_live_${"A".repeat(32)}`,
-      `Bearer ${revoked}`,
+    // [Authorization, whether a bearer token was sent (RFC 6750: only then an error code)]
+    const credentials: [string | undefined, boolean][] = [
+      [undefined, false],
+      ["", false],
+      [`Basic ${Buffer.from("user:pass").toString("base64")}`, false],
+      ["Bearer tr_live_short", true],
+      [`Bearer tr_test_${"a".repeat(32)}`, true],
+      [`Bearer tr_live_${"A".repeat(32)}`, true],
+      [`Bearer ${revoked}`, true],
     ];
-    for (const authorization of credentials) {
+    for (const [authorization, tokenSent] of credentials) {
       const res = await postRpc(
         t.mcp,
         initializeMessage(),
         authorization === undefined ? {} : { authorization },
       );
       assertProblem(res, 401, "invalid_api_key");
-      assert.match(String(res.headers.get("www-authenticate")), /^Bearer\b/);
-      assert.match(String((res.body as { detail: string }).detail), /Authorization: Bearer <API_KEY>/);
+      const detail = String((res.body as { detail: string }).detail);
+      assert.match(detail, /Authorization: Bearer <API_KEY>/);
+      assert.equal(
+        res.headers.get("www-authenticate"),
+        tokenSent
+          ? `Bearer realm="toolrun", error="invalid_token", error_description="${detail}"`
+          : 'Bearer realm="toolrun"',
+      );
+      // No protected-resource metadata: there is no OAuth authorization server to point at.
+      assert.doesNotMatch(String(res.headers.get("www-authenticate")), /resource_metadata/);
     }
+    const metadata = await fetch(`${t.base}/.well-known/oauth-protected-resource/mcp`);
+    assert.equal(metadata.status, 404);
+    await metadata.body?.cancel();
     await assertSlotsTaken();
   });
 
