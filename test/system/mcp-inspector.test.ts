@@ -5,21 +5,20 @@
  * call and a wrong key show the problem's code.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { runCli, type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import {
+  type RunResult,
+  runCli,
+  runScript,
+  type ServerProcess,
+  startServerProcess,
+} from "../helpers/process.ts";
 
 const INSPECTOR = fileURLToPath(new URL("../../node_modules/.bin/mcp-inspector", import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe("MCP Inspector CLI against toolrun serve", () => {
   let dir: string;
@@ -27,28 +26,24 @@ describe("MCP Inspector CLI against toolrun serve", () => {
   let key = "";
 
   /** One Inspector CLI run: `--cli <url>/mcp` with the key's header, then `args`. */
-  const inspector = (args: readonly string[], authorization = `Bearer ${key}`): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [INSPECTOR, "--cli", `${server?.url}/mcp`, "--header", `Authorization: ${authorization}`, ...args],
-        {
-          // Its catalog and secrets stay in the temporary directory, never the user's home or keychain.
-          env: { ...process.env, HOME: dir, MCP_INSPECTOR_SECRET_STORE: "memory", NO_COLOR: "1" },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => {
-        stdout += d;
-      });
-      child.stderr.on("data", (d) => {
-        stderr += d;
-      });
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
+  const inspector = (args: readonly string[], authorization = `Bearer ${key}`): Promise<RunResult> =>
+    runScript(
+      INSPECTOR,
+      ["--cli", `${server?.url}/mcp`, "--header", `Authorization: ${authorization}`, ...args],
+      // Its catalog and secrets stay in the temporary directory, never the user's home or keychain.
+      { ...process.env, HOME: dir, MCP_INSPECTOR_SECRET_STORE: "memory", NO_COLOR: "1" },
+    );
+  const callCalculator = (frictionAngle: number) =>
+    inspector([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "retaining-wall-pressure-calculator",
+      "--tool-arg",
+      "height=5",
+      "unitWeight=18",
+      `frictionAngle=${frictionAngle}`,
+    ]);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolrun-inspector-"));
@@ -82,16 +77,7 @@ describe("MCP Inspector CLI against toolrun serve", () => {
   });
 
   it("tools/call of the calculator shows the envelope", async () => {
-    const run = await inspector([
-      "--method",
-      "tools/call",
-      "--tool-name",
-      "retaining-wall-pressure-calculator",
-      "--tool-arg",
-      "height=5",
-      "unitWeight=18",
-      "frictionAngle=30",
-    ]);
+    const run = await callCalculator(30);
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as { structuredContent: Record<string, unknown> };
     assert.equal(result.structuredContent.tool, "retaining-wall-pressure-calculator");
@@ -117,16 +103,7 @@ describe("MCP Inspector CLI against toolrun serve", () => {
   });
 
   it("a failing call shows the problem's code and fields", async () => {
-    const run = await inspector([
-      "--method",
-      "tools/call",
-      "--tool-name",
-      "retaining-wall-pressure-calculator",
-      "--tool-arg",
-      "height=5",
-      "unitWeight=18",
-      "frictionAngle=60",
-    ]);
+    const run = await callCalculator(60);
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /returned isError/);
     const result = JSON.parse(run.stdout) as { content: { text: string }[]; _meta: Record<string, unknown> };
