@@ -197,6 +197,15 @@ describe("MCP as the agents in use today see it", {
           [credits.credits_used, credits.credits_remaining],
           [reference.credits_used, reference.credits_remaining],
         );
+
+        // The free reads pass the client's own check against their listed output schemas too.
+        const found = envelopeOf(await agent.callTool("search_tools", { q: "webhook" }));
+        assert.equal((found.tools as Json[])[0]?.slug, INSPECTOR);
+        const contract = envelopeOf(await agent.callTool("describe_tool", { slug: CALCULATOR }));
+        assert.equal(contract.credits, 2);
+        const usage = envelopeOf(await agent.callTool("get_usage", { limit: 1 }));
+        assert.deepEqual([usage.credits_used, usage.calls, (usage.recent as Json[]).length], [7, 3, 1]);
+        assert.equal(typeof usage.next_cursor, "string");
       } finally {
         await agent.close();
       }
