@@ -106,7 +106,13 @@ function render(schema: unknown, path: string): JsonSchema {
 function renderTuple(schema: Record<string, unknown>, path: string): Record<string, unknown> {
   const positions = renderList(schema.prefixItems, `${path}/prefixItems`);
   const rest = schema.items;
-  const closed = rest === false || (isObject(rest) && isObject(rest.not) && Object.keys(rest).length === 1);
+  // `false`, or its object spelling `{"not": {}}`: no item may follow the tuple.
+  const closed =
+    rest === false ||
+    (isObject(rest) &&
+      Object.keys(rest).length === 1 &&
+      isObject(rest.not) &&
+      Object.keys(rest.not).length === 0);
   const branches = closed || rest === undefined ? positions : [...positions, render(rest, `${path}/items`)];
   const out: Record<string, unknown> = {};
   // With no `items`, anything may follow the tuple: the positions then constrain nothing portable.

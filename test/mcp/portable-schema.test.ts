@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
 import { toPortableJsonSchema } from "../../src/core/portable-schema.ts";
 import { compileInputValidator } from "../../src/core/validation.ts";
 import { envelopeSchema } from "../../src/mcp/tool-schemas.ts";
@@ -68,6 +69,18 @@ describe("toPortableJsonSchema, rule by rule", () => {
       type: "array",
       items: { anyOf: [a, { type: "string" }] },
     });
+    assert.deepEqual(toPortableJsonSchema({ type: "array", prefixItems: [a], items: { not: {} } }), {
+      type: "array",
+      items: a,
+      maxItems: 1,
+    });
+    assert.deepEqual(
+      toPortableJsonSchema({ type: "array", prefixItems: [a], items: { not: { type: "string" } } }),
+      {
+        type: "array",
+        items: { anyOf: [a, { not: { type: "string" } }] },
+      },
+    );
     // Anything may follow an open tuple, so nothing portable constrains its items.
     assert.deepEqual(toPortableJsonSchema({ type: "array", prefixItems: [a, b] }), { type: "array" });
     assert.deepEqual(
@@ -222,6 +235,28 @@ describe("every registered tool's schemas, rendered for MCP", () => {
         if (before(sample)) accepted += 1;
       }
       assert.ok(accepted > 0, "some samples are valid");
+    });
+
+    it(`${tool.slug}: and so it does for generated inputs (property)`, () => {
+      const before = original(tool.inputSchema);
+      const after = compileDraft07(input);
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { enum?: unknown[] }>;
+      const names = [...Object.keys(properties), "extra"];
+      const known = Object.values(properties).flatMap((p) => p.enum ?? []);
+      const value = fc.oneof(
+        fc.jsonValue(),
+        fc.double().map(String),
+        fc.integer({ min: -100, max: 100 }),
+        fc.integer({ min: -100, max: 100 }).map(String),
+        ...(known.length > 0 ? [fc.constantFrom(...known)] : []),
+      );
+      fc.assert(
+        fc.property(
+          fc.dictionary(fc.constantFrom(...names), value),
+          (sample) => after(sample) === before(sample),
+        ),
+        { numRuns: 500 },
+      );
     });
 
     it(`${tool.slug}: the envelope of every example's real output validates, as SDK v1 checks it`, () => {
