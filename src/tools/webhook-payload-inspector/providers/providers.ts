@@ -39,6 +39,7 @@ const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
   {
     id: "resend",
     name: "Resend",
+    checkedAgainst: "https://resend.com/docs/webhooks/verify-webhooks-requests",
     detect: [
       {
         ...EITHER_HEADER_SET,
@@ -55,12 +56,14 @@ const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
   {
     id: "openai",
     name: "OpenAI",
+    checkedAgainst: "https://github.com/openai/openai-node/blob/master/src/resources/webhooks/webhooks.ts",
+    // The SDK's event types mark `object: "event"` optional; `id`, `created_at` and `type` are always there.
     detect: [
       {
         anyHeader: ["webhook-id"],
         body: [
-          { path: "object", equals: "event" },
           { path: "id", startsWith: "evt_" },
+          { path: "created_at", exists: true },
           { path: "type", exists: true },
         ],
       },
@@ -72,6 +75,7 @@ const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
   {
     id: "replicate",
     name: "Replicate",
+    checkedAgainst: "https://replicate.com/docs/topics/webhooks/verify-webhook",
     detect: [
       { anyHeader: ["webhook-id"], body: [{ path: "urls.get", startsWith: "https://api.replicate.com/" }] },
     ],
