@@ -250,6 +250,7 @@ if (database.url === undefined || redis.url === undefined) {
           database: "unreachable",
           rate_limiter: "ok",
           schema: "missing",
+          writes: "unchecked",
         });
 
         await pgProxy.restore();
