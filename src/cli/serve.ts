@@ -18,11 +18,13 @@ export function registerServeCommand(program: Command, cli: CliContext): void {
     .option("--no-migrate", "leave the PostgreSQL schema to `toolrun migrate` (SQLite always applies it)")
     .action(async (options: { migrate: boolean }) => {
       const config = cli.config();
+      // Before starting: npm may be gone by the time the server listens.
+      const parent = process.ppid;
       const server = await startServer(config, { migrate: options.migrate });
       const signal = await new Promise<string>((resolve) => {
         process.once("SIGINT", () => resolve("SIGINT"));
         process.once("SIGTERM", () => resolve("SIGTERM"));
-        if (cli.env.npm_command !== undefined) stopWithParent(() => resolve("npm exited"));
+        if (cli.env.npm_command !== undefined) stopWithParent(parent, () => resolve("npm exited"));
       });
       server.app.log.info(
         { signal, shutdownTimeoutMs: config.shutdownTimeoutMs },
@@ -46,8 +48,7 @@ export function registerServeCommand(program: Command, cli: CliContext): void {
  * re-parented, and stop as if signalled. Only under npm: a server started with nohup outlives
  * its shell on purpose.
  */
-function stopWithParent(stop: () => void): void {
-  const parent = process.ppid;
+function stopWithParent(parent: number, stop: () => void): void {
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);

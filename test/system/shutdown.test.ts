@@ -131,6 +131,15 @@ describe("stopping the server", () => {
       assert.equal(free, true, "the port is free once npx has gone");
     } finally {
       server.child.kill("SIGKILL");
+      // A server left behind would hold the test's pipes open: end it by the pid it logged.
+      const pid = Number(/"pid":(\d+)/.exec(server.stdout())?.[1]);
+      if (pid > 0) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone, as it should be.
+        }
+      }
     }
   });
 
