@@ -1,13 +1,11 @@
 /**
  * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a
- * hash names at most one key). Boundary: the `api_keys` table only. With a KeyCache (key-cache.ts),
- * found keys are remembered while every change to the table is reported to this instance; changes
- * made here forget everything themselves, once the statement has returned.
+ * hash names at most one key), every lookup in the database, so a key revoked or rotated by any
+ * instance or the CLI stops working on the next request everywhere. Boundary: `api_keys` only.
  */
 import type { Pool } from "pg";
 import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
 import { run, statement, transaction, type Values } from "./db.ts";
-import type { KeyCache } from "./key-cache.ts";
 
 interface KeyRow {
   id: string;
@@ -64,16 +62,12 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
-export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
-  /** Runs a change to a key, then forgets every remembered key (also when the outcome is unknown). */
-  async function change(work: () => Promise<unknown[]>): Promise<boolean> {
-    try {
-      return (await work()).length === 1;
-    } finally {
-      cache?.forget();
-    }
-  }
+/** True when the change matched the one key it names. */
+async function changed(rows: Promise<unknown[]>): Promise<boolean> {
+  return (await rows).length === 1;
+}
 
+export function createKeyStore(pool: Pool): KeyStore {
   return {
     async createKey(key: NewApiKey) {
       await run(pool, INSERT, insertValues(key));
@@ -88,13 +82,8 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
       });
     },
     async findKeyByHash(secretHash) {
-      const cached = cache?.lookup(secretHash);
-      if (cached?.hit) return cached.hit;
       const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
-      if (!row) return null;
-      const record = toRecord(row);
-      if (cached) cache?.remember(cached.token, secretHash, record);
-      return record;
+      return row ? toRecord(row) : null;
     },
     async getKey(id) {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);
@@ -107,9 +96,8 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
       const [row] = await run<{ n: number }>(pool, COUNT, []);
       return row?.n ?? 0;
     },
-    revokeKey: (id, at) => change(() => run(pool, REVOKE, [id, at])),
-    rotateKey: (id, secretHash, displayPrefix) =>
-      change(() => run(pool, ROTATE, [id, secretHash, displayPrefix])),
-    setPlan: (id, plan) => change(() => run(pool, SET_PLAN, [id, plan])),
+    revokeKey: (id, at) => changed(run(pool, REVOKE, [id, at])),
+    rotateKey: (id, secretHash, displayPrefix) => changed(run(pool, ROTATE, [id, secretHash, displayPrefix])),
+    setPlan: (id, plan) => changed(run(pool, SET_PLAN, [id, plan])),
   };
 }

@@ -1,14 +1,89 @@
--- reserve() and refund() of the ledger as one function each, so a call costs one round trip
+-- The whole PostgreSQL schema: keys, the credit ledger (balances, per-tool monthly counters, the
+-- usage record), operator switches, rate-limit windows and the ledger's two functions.
+-- The table and column names are the same in the SQLite schema (adapters/sqlite/migrations/).
+-- Timestamps are timestamptz; money-like counters are integers changed only inside transactions.
+
+CREATE TABLE api_keys (
+  id                text PRIMARY KEY,
+  name              text NOT NULL,
+  plan              text NOT NULL,
+  -- SHA-256 of the secret; the secret itself is never stored.
+  secret_hash       text NOT NULL UNIQUE,
+  display_prefix    text NOT NULL,
+  monthly_allowance integer,
+  created_at        timestamptz NOT NULL,
+  revoked_at        timestamptz
+);
+
+-- Credits held by pending and charged calls, per key and calendar month (`YYYY-MM`).
+-- toolrun_reserve changes `used` with one conditional upsert, so two instances can never overspend.
+CREATE TABLE credit_balances (
+  key_id text NOT NULL REFERENCES api_keys (id),
+  period text NOT NULL,
+  used   integer NOT NULL CHECK (used >= 0),
+  PRIMARY KEY (key_id, period)
+);
+
+-- Per key, month and tool: every call recorded (`calls`, refunded ones included, for the usage
+-- report), the pending and charged ones (`active_calls`, checked against the monthly call cap) and
+-- the credits they hold. Kept by the ledger's writes so no read needs to scan the usage record.
+CREATE TABLE tool_usage_monthly (
+  key_id       text NOT NULL REFERENCES api_keys (id),
+  period       text NOT NULL,
+  tool         text NOT NULL,
+  calls        integer NOT NULL CHECK (calls >= 0),
+  active_calls integer NOT NULL CHECK (active_calls >= 0),
+  credits      integer NOT NULL CHECK (credits >= 0),
+  PRIMARY KEY (key_id, period, tool)
+);
+
+-- One row per reserved call. `seq` orders the recent-calls page and backs its cursor.
+CREATE TABLE usage_calls (
+  seq         bigserial PRIMARY KEY,
+  call_id     text NOT NULL UNIQUE,
+  request_id  text NOT NULL,
+  key_id      text NOT NULL REFERENCES api_keys (id),
+  tool        text NOT NULL,
+  period      text NOT NULL,
+  -- Credits reserved; a refunded call reports 0 but keeps what it had reserved here.
+  credits     integer NOT NULL CHECK (credits >= 0),
+  status      text NOT NULL CHECK (status IN ('pending', 'charged', 'refunded')),
+  http_status integer,
+  at          timestamptz NOT NULL
+);
+CREATE INDEX usage_calls_key_period_seq ON usage_calls (key_id, period, seq DESC);
+-- The sweep of abandoned calls looks only at pending calls, which are few.
+CREATE INDEX usage_calls_pending_at ON usage_calls (at) WHERE status = 'pending';
+
+-- Operator switches; NULL means "not set, use the configuration".
+CREATE TABLE tool_switches (
+  slug    text PRIMARY KEY,
+  enabled boolean,
+  api     boolean
+);
+
+-- Fixed rate-limit windows when there is no Redis. UNLOGGED: counters live a minute, so they skip
+-- the WAL (much cheaper per request); a crash empties the table, which only restarts the windows.
+CREATE UNLOGGED TABLE rate_windows (
+  key          text NOT NULL,
+  window_start bigint NOT NULL, -- epoch milliseconds
+  expires_at   bigint NOT NULL, -- epoch milliseconds: the window's end
+  count        integer NOT NULL,
+  PRIMARY KEY (key, window_start)
+);
+CREATE INDEX rate_windows_expires_at ON rate_windows (expires_at);
+
+-- The ledger's reserve and refund steps as one function each, so a step costs one round trip
 -- instead of a BEGIN ... COMMIT transaction of four to six. Called with one statement in autocommit:
 -- the function body is that statement's transaction, and READ COMMITTED gives each statement in it
 -- a fresh snapshot, so a statement that waited for a row lock then sees the winner's committed work.
 -- Tables are named unqualified: they resolve through the caller's search_path (the pool sets it to
 -- the store's schema on every connection), like the adapter's plain statements.
 
--- Lock order, shared with refund and the statements of earlier releases (rolling deploys): the
--- tool's counter row, then the key's balance row. Both are locked by the conditional upserts, which
--- lock the conflicting row before they evaluate their WHERE, so concurrent reservations of one key
--- queue on the row and each sees the previous one's result.
+-- Lock order, shared with toolrun_refund: the tool's counter row, then the key's balance row. Both
+-- are locked by the conditional upserts, which lock the conflicting row before they evaluate their
+-- WHERE, so concurrent reservations of one key queue on the row and each sees the previous one's
+-- result.
 CREATE FUNCTION toolrun_reserve(
   p_call_id    text,
   p_request_id text,
@@ -86,7 +161,7 @@ DECLARE
   c record;
 BEGIN
   UPDATE usage_calls u
-  SET status = 'refunded', http_status = p_http_status, ended_at = now()
+  SET status = 'refunded', http_status = p_http_status
   WHERE u.call_id = p_call_id AND u.status = 'pending'
   RETURNING u.key_id, u.period, u.tool, u.credits INTO c;
   IF NOT FOUND THEN
