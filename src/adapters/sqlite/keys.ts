@@ -3,42 +3,19 @@
  * names at most one key). Boundary: the `api_keys` table only. Found keys are remembered while no
  * other connection has written the file (key-cache.ts); changes made here forget them too.
  */
-import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
+import type { KeyStore, NewApiKey } from "../../ports/store.ts";
+import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
 import type { Db } from "./db.ts";
 import { createKeyCache } from "./key-cache.ts";
-
-interface KeyRow {
-  id: string;
-  name: string;
-  plan: string;
-  display_prefix: string;
-  monthly_allowance: number | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const COLUMNS = "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at";
-
-function toRecord(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    plan: row.plan,
-    displayPrefix: row.display_prefix,
-    monthlyAllowance: row.monthly_allowance,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}
 
 export function createKeyStore(db: Db): KeyStore {
   const insert = db.statement(
     `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const byHash = db.statement<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = ?`);
-  const byId = db.statement<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
-  const list = db.statement<KeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
+  const byHash = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = ?`);
+  const byId = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
+  const list = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
   const count = db.statement<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys");
   const revoke = db.statement("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
   const rotate = db.statement(
@@ -82,16 +59,16 @@ export function createKeyStore(db: Db): KeyStore {
       if (cached) return cached;
       const row = byHash.get(secretHash);
       if (!row) return null;
-      const record = toRecord(row);
+      const record = toKeyRecord(row);
       cache.set(secretHash, record);
       return record;
     },
     async getKey(id) {
       const row = byId.get(id);
-      return row ? toRecord(row) : null;
+      return row ? toKeyRecord(row) : null;
     },
     async listKeys() {
-      return list.all().map(toRecord);
+      return list.all().map(toKeyRecord);
     },
     async countKeys() {
       return countKeys();
