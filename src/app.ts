@@ -4,7 +4,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { CoreDeps } from "./core/deps.ts";
-import { createReadiness, type Readiness } from "./core/readiness.ts";
+import { createReadiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { registerDocsRoutes } from "./http/routes/docs.ts";
@@ -16,8 +16,6 @@ import { registerMcpEndpoint } from "./mcp/route.ts";
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
   readonly logger?: FastifyServerOptions["logger"];
-  /** Extra route registrations (the MCP endpoint) sharing the same deps and readiness. */
-  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
 }
 
 /** One log line per request, written when it ends with the request's fields, instead of two. */
@@ -63,7 +61,6 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app, docsUrl);
   registerMcpEndpoint(app, deps, readiness);
-  for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
 
   const allowed: Record<string, string[]> = {
     "/v1/tool/:slug": ["GET", "POST"],

@@ -4,27 +4,23 @@
  * the RateLimit header of the next good request proves it.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { DOCS_URL } from "../helpers/app.ts";
+import { untilSuiteEnds } from "../helpers/app.ts";
+import { assertProblem } from "../helpers/problem.ts";
 import { initializeMessage, type ListeningApp, postRpc, type RpcResponse, startMcpApp } from "./helpers.ts";
 
 const LIMIT = 50;
-const PROBLEM = "application/problem+json; charset=utf-8";
 
-function assertProblem(res: RpcResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.headers.get("content-type"), PROBLEM);
-  const body = res.body as Record<string, unknown>;
-  assert.equal(body.code, code);
-  assert.equal(body.status, status);
-  assert.equal(body.type, `${DOCS_URL}/errors/${code}`);
-  assert.equal(body.request_id, res.headers.get("x-request-id"));
+/** A refused MCP request: the problem document, and no RateLimit header. */
+function assertRefused(res: RpcResponse, status: number, code: string): void {
+  assertProblem(res, status, code);
   assert.equal(res.headers.get("ratelimit"), null, "a refused request carries no RateLimit header");
 }
 
 describe("MCP endpoint security", () => {
   let t: ListeningApp;
+  const suite = untilSuiteEnds();
   let key: string;
   let auth: Record<string, string>;
   let slotsTaken = 0;
@@ -41,13 +37,15 @@ describe("MCP endpoint security", () => {
   };
 
   before(async () => {
-    t = await startMcpApp({
-      plans: { free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 100, minCredits: 2 } },
-    });
+    t = await startMcpApp(
+      {
+        plans: { free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 100, minCredits: 2 } },
+      },
+      suite,
+    );
     key = await t.key("free");
     auth = { authorization: `Bearer ${key}` };
   });
-  after(() => t.close());
 
   it("401 invalid_api_key with WWW-Authenticate: Bearer for every bad credential, no slot", async () => {
     const revoked = await t.key("free");
@@ -69,7 +67,7 @@ describe("MCP endpoint security", () => {
         initializeMessage(),
         authorization === undefined ? {} : { authorization },
       );
-      assertProblem(res, 401, "invalid_api_key");
+      assertRefused(res, 401, "invalid_api_key");
       assert.match(String(res.headers.get("www-authenticate")), /^Bearer\b/);
       assert.match(String((res.body as { detail: string }).detail), /Authorization: Bearer <API_KEY>/);
     }
@@ -119,10 +117,10 @@ describe("MCP endpoint security", () => {
       "not a url",
     ]) {
       const res = await postRpc(t.mcp, initializeMessage(), { ...auth, origin });
-      assertProblem(res, 403, "origin_not_allowed");
+      assertRefused(res, 403, "origin_not_allowed");
     }
     // Checked before the key: a rebinding page gets the same answer whatever it sends.
-    assertProblem(
+    assertRefused(
       await postRpc(t.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
       403,
       "origin_not_allowed",
@@ -139,19 +137,15 @@ describe("MCP endpoint security", () => {
     await assertSlotsTaken();
   });
 
-  it("503 api_unconfigured before the key is looked at, while the schema is missing", async () => {
-    const bare = await startMcpApp({ migrate: false });
-    try {
-      const res = await postRpc(bare.mcp, initializeMessage(), auth);
-      assertProblem(res, 503, "api_unconfigured");
-      assertProblem(await postRpc(bare.mcp, initializeMessage()), 503, "api_unconfigured");
-      assertProblem(
-        await postRpc(bare.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
-        403,
-        "origin_not_allowed",
-      );
-    } finally {
-      await bare.close();
-    }
+  it("503 api_unconfigured before the key is looked at, while the schema is missing", async (context) => {
+    const bare = await startMcpApp({ migrate: false }, context);
+    const res = await postRpc(bare.mcp, initializeMessage(), auth);
+    assertRefused(res, 503, "api_unconfigured");
+    assertRefused(await postRpc(bare.mcp, initializeMessage()), 503, "api_unconfigured");
+    assertRefused(
+      await postRpc(bare.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
+      403,
+      "origin_not_allowed",
+    );
   });
 });
