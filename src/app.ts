@@ -11,6 +11,7 @@ import { registerDocsRoutes } from "./http/routes/docs.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerAccountRoutes } from "./http/routes/me.ts";
 import { registerToolRoutes } from "./http/routes/tools.ts";
+import { MCP_PATH } from "./mcp/protocol.ts";
 import { registerMcpEndpoint } from "./mcp/route.ts";
 
 export interface AppOptions {
@@ -73,6 +74,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     "/docs": ["GET"],
     "/docs/errors": ["GET"],
     "/docs/errors/:code": ["GET"],
+    [MCP_PATH]: ["POST"],
   };
   for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
   return app;

@@ -15,8 +15,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { assertProblem } from "../helpers/problem.ts";
-import { testDatabaseUrl, testRedisUrl, uniqueName } from "../helpers/services.ts";
+import { assertProblem } from "../../helpers/problem.ts";
+import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
 import {
   CALCULATOR,
   type CallRecord,

@@ -15,9 +15,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPostgresStore } from "../../src/adapters/postgres/index.ts";
-import type { ServerProcess } from "../helpers/process.ts";
-import { testDatabaseUrl, testRedisUrl, uniqueName } from "../helpers/services.ts";
+import { createPostgresStore } from "../../../src/adapters/postgres/index.ts";
+import type { ServerProcess } from "../../helpers/process.ts";
+import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
 import { type CallRecord, callMcpTool, callTool, getJson, type Json } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.ts";
