@@ -48,7 +48,7 @@ export interface KeyStore {
 
 /** A request to hold credits for one call before the tool runs. */
 export interface Reservation {
-  /** Server-generated id of this call; refunds and settlements are keyed by it. */
+  /** Server-generated id of this call, unique across calls. */
   readonly callId: string;
   /** The client-visible correlation id (may repeat across calls). */
   readonly requestId: string;
