@@ -1,0 +1,99 @@
+// @ts-check
+/**
+ * The account page: the key's plan and credits this period (`GET /v1/me/credits`), what they went
+ * on by tool and the recent calls (`GET /v1/me/usage`), exactly as the API reports them.
+ */
+import { callApi, hideProblem, showProblem } from "./api.js";
+import { barChart } from "./charts.js";
+import { byId, h, table } from "./dom.js";
+import { currentKey } from "./key.js";
+
+/** @param {unknown} value */
+function amount(value) {
+  return value === null ? "Unlimited" : String(value);
+}
+
+/** @param {unknown} iso */
+function day(iso) {
+  return typeof iso === "string" ? iso.slice(0, 10) : "—";
+}
+
+/** @param {unknown} iso */
+function moment(iso) {
+  return typeof iso === "string" ? iso.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC") : "—";
+}
+
+/** @param {Record<string, unknown>} credits */
+function creditFigures(credits) {
+  /** @type {[string, string, string][]} */
+  const figures = [
+    ["plan", "Plan", String(credits.plan)],
+    ["credits_used", "Credits used", amount(credits.credits_used)],
+    ["credits_remaining", "Credits remaining", amount(credits.credits_remaining)],
+    ["monthly_allowance", "Monthly allowance", amount(credits.monthly_allowance)],
+    ["period", "Period (UTC)", `${day(credits.period_start)} to ${day(credits.period_end)}`],
+    ["metering", "Metering", credits.metering ? "on" : "off"],
+  ];
+  return figures.map(([name, label, value]) =>
+    h("div", { class: "figure" }, h("dt", {}, label), h("dd", { "data-field": name }, value)),
+  );
+}
+
+/** @typedef {{ tool: string, calls: number, credits: number }} ToolUsage */
+/** @typedef {{ request_id: string, tool: string, status: number, credits: number, at: string }} Call */
+
+export function setupAccountPage() {
+  const needsKey = byId("account-needs-key", HTMLElement);
+  const account = byId("account", HTMLElement);
+  const problemBox = byId("problem", HTMLElement);
+
+  async function load() {
+    hideProblem(problemBox);
+    const key = currentKey();
+    needsKey.hidden = key !== null;
+    account.hidden = true;
+    if (key === null) return;
+    const [credits, usage] = await Promise.all([
+      callApi("GET", "/v1/me/credits", key),
+      callApi("GET", "/v1/me/usage?limit=20", key),
+    ]);
+    if (!credits.ok) return showProblem(problemBox, credits.problem);
+    if (!usage.ok) return showProblem(problemBox, usage.problem);
+
+    byId("credits", HTMLElement).replaceChildren(...creditFigures(credits.data));
+    const byTool = /** @type {ToolUsage[]} */ (usage.data.by_tool ?? []);
+    byId("by-tool-chart", HTMLElement).replaceChildren(
+      byTool.length > 0
+        ? barChart(
+            byTool.map((t) => ({ label: t.tool, value: t.credits })),
+            "credits",
+          )
+        : h("p", { class: "empty" }, "No calls this period yet."),
+    );
+    byId("by-tool-table", HTMLElement).replaceChildren(
+      byTool.length > 0
+        ? table(
+            "Usage by tool this period",
+            ["Tool", "Calls", "Credits"],
+            byTool.map((t) => [t.tool, t.calls, t.credits]),
+            "by_tool",
+          )
+        : "",
+    );
+    const recent = /** @type {Call[]} */ (usage.data.recent ?? []);
+    byId("recent-table", HTMLElement).replaceChildren(
+      recent.length > 0
+        ? table(
+            "Recent calls, newest first",
+            ["At", "Tool", "Status", "Credits", "Request id"],
+            recent.map((c) => [moment(c.at), c.tool, c.status, c.credits, h("code", {}, c.request_id)]),
+            "recent",
+          )
+        : h("p", { class: "empty" }, "No calls this period yet."),
+    );
+    account.hidden = false;
+  }
+
+  void load();
+  return load;
+}
