@@ -5,7 +5,7 @@
  * no console code.
  */
 import type { JsonSchema } from "../tools/tool.ts";
-import { html, type Markup } from "./html.ts";
+import { escapeHtml, html, Markup } from "./html.ts";
 
 export type FieldKind = "number" | "integer" | "choice" | "boolean" | "text" | "multiline" | "secret";
 
@@ -82,7 +82,7 @@ export function renderField(field: FormField): Markup {
   return html`<div class="field field-${field.kind}">
   <label for="${id}">${field.label}${field.required ? html` <span class="required">(required)</span>` : ""}</label>
   ${control(field, common)}
-  ${field.help ? html`<p class="help" id="help-${field.name}">${field.help}</p>` : ""}
+  ${field.help ? html`<p class="help" id="help-${field.name}">${withCode(field.help)}</p>` : ""}
   <p class="field-error" id="error-${field.name}" hidden></p>
 </div>`;
 }
@@ -112,4 +112,9 @@ function control(field: FormField, common: Markup): Markup {
     case "multiline":
       return html`<textarea rows="12" spellcheck="false" ${common}>${field.defaultValue ?? ""}</textarea>`;
   }
+}
+
+/** Descriptions mark literal text with backticks, as in Markdown; shown as code. */
+function withCode(text: string): Markup {
+  return new Markup(escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>"));
 }

@@ -119,6 +119,7 @@ export function accountPage(ctx: PageContext): string {
 <section aria-labelledby="credits-title" class="card">
 <h2 id="credits-title">Credits this period</h2>
 <dl id="credits" class="figures"></dl>
+<p id="period" class="meta"></p>
 </section>
 <section aria-labelledby="by-tool-title" class="card">
 <h2 id="by-tool-title">Usage by tool</h2>

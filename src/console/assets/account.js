@@ -14,11 +14,6 @@ function amount(value) {
 }
 
 /** @param {unknown} iso */
-function day(iso) {
-  return typeof iso === "string" ? iso.slice(0, 10) : "—";
-}
-
-/** @param {unknown} iso */
 function moment(iso) {
   return typeof iso === "string" ? iso.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC") : "—";
 }
@@ -31,8 +26,6 @@ function creditFigures(credits) {
     ["credits_used", "Credits used", amount(credits.credits_used)],
     ["credits_remaining", "Credits remaining", amount(credits.credits_remaining)],
     ["monthly_allowance", "Monthly allowance", amount(credits.monthly_allowance)],
-    ["period", "Period (UTC)", `${day(credits.period_start)} to ${day(credits.period_end)}`],
-    ["metering", "Metering", credits.metering ? "on" : "off"],
   ];
   return figures.map(([name, label, value]) =>
     h("div", { class: "figure" }, h("dt", {}, label), h("dd", { "data-field": name }, value)),
@@ -61,6 +54,9 @@ export function setupAccountPage() {
     if (!usage.ok) return showProblem(problemBox, usage.problem);
 
     byId("credits", HTMLElement).replaceChildren(...creditFigures(credits.data));
+    byId("period", HTMLElement).textContent =
+      `This period runs from ${moment(credits.data.period_start)} to ${moment(credits.data.period_end)}, when the allowance renews.` +
+      (credits.data.metering ? "" : " Metering is off on this service: calls cost nothing.");
     const byTool = /** @type {ToolUsage[]} */ (usage.data.by_tool ?? []);
     byId("by-tool-chart", HTMLElement).replaceChildren(
       byTool.length > 0

@@ -16,7 +16,14 @@ function isRecord(value) {
 /** @param {unknown} value @returns {string} */
 function cellText(value) {
   if (value === null || value === undefined) return "—";
+  // Unrounded figures are for programs (they stay in the JSON); a person reads two decimals.
+  if (typeof value === "number" && !Number.isInteger(value)) return String(Math.round(value * 100) / 100);
   return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** A cell; numbers keep to one line. @param {unknown} value */
+function cell(value) {
+  return typeof value === "number" ? h("span", { class: "num" }, cellText(value)) : cellText(value);
 }
 
 /** @param {readonly Record<string, unknown>[]} rows */
@@ -28,13 +35,17 @@ function columnsOf(rows) {
   return columns;
 }
 
-/** @param {string} name @param {readonly Record<string, unknown>[]} rows */
-function rowsTable(name, rows) {
+/**
+ * @param {string} name
+ * @param {readonly Record<string, unknown>[]} rows
+ * @param {Record<string, unknown>} units the unit of a column, where the outputs name one
+ */
+function rowsTable(name, rows, units) {
   const columns = columnsOf(rows);
   return table(
     humanize(name),
-    columns,
-    rows.map((row) => columns.map((column) => cellText(row[column]))),
+    columns.map((column) => (typeof units[column] === "string" ? `${column} (${units[column]})` : column)),
+    rows.map((row) => columns.map((column) => cell(row[column]))),
     name,
   );
 }
@@ -111,7 +122,7 @@ export function renderOutputs(container, outputs) {
       }
       tables.push(
         value.length > 0
-          ? rowsTable(name, value)
+          ? rowsTable(name, value, units)
           : h("p", { class: "empty", "data-output": name }, `${humanize(name)}: none.`),
       );
     } else if (Array.isArray(value)) {

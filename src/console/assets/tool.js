@@ -21,8 +21,8 @@ function controlsOf(form) {
 }
 
 /**
- * The request body the form holds. Empty optional fields are left out; a number box whose text is
- * not a number sends the text, so the service names the field.
+ * The request body the form holds. Empty fields are left out; a number box whose text is not a
+ * number sends the text, so the service names the field.
  * @param {HTMLFormElement} form
  * @returns {Record<string, unknown>}
  */
@@ -36,8 +36,9 @@ export function bodyOf(form) {
       continue;
     }
     const value = control.value;
-    if (value === "" && !control.required) continue;
-    if ((kind === "number" || kind === "integer") && value !== "") {
+    // An empty box is a field not given: the service then says "is required" where it is.
+    if (value === "") continue;
+    if (kind === "number" || kind === "integer") {
       const number = Number(value);
       body[control.name] = Number.isFinite(number) ? number : value;
     } else {
