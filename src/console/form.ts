@@ -80,7 +80,7 @@ export function renderField(field: FormField): Markup {
     .join(" ");
   const common = html`id="${id}" name="${field.name}" data-kind="${field.kind}" aria-describedby="${describedBy}"${field.required ? html` required aria-required="true"` : ""}`;
   return html`<div class="field field-${field.kind}">
-  <label for="${id}">${field.label}${field.required ? html` <span class="required">(required)</span>` : ""}</label>
+  <div class="label-row"><label for="${id}">${field.label}</label>${field.required ? html` <span class="required" aria-hidden="true">required</span>` : ""}</div>
   ${control(field, common)}
   ${field.help ? html`<p class="help" id="help-${field.name}">${withCode(field.help)}</p>` : ""}
   <p class="field-error" id="error-${field.name}" hidden></p>

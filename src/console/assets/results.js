@@ -3,7 +3,8 @@
  * A tool's `outputs`, rendered by shape so a new tool needs no console code: a short string is the
  * summary, an object with `status` and `reason` is a verdict, every array of rows is a table with
  * its column names, rows of `depth` and `pressure` are also drawn as a pressure diagram, a long
- * string is preformatted text, and any other object is shown as JSON for programs.
+ * string is preformatted text, numbers and booleans make a table of figures, and any other object
+ * is shown as JSON for programs.
  */
 import { pressureDiagram } from "./charts.js";
 import { h, humanize, table } from "./dom.js";
@@ -132,7 +133,7 @@ export function renderOutputs(container, outputs) {
           ? h("ul", { "data-output": name }, ...value.map((item) => h("li", {}, cellText(item))))
           : h("p", { class: "empty" }, "None."),
       );
-    } else {
+    } else if (isRecord(value)) {
       rest.push(
         h(
           "details",
@@ -142,6 +143,19 @@ export function renderOutputs(container, outputs) {
         ),
       );
     }
+  }
+  const scalars = Object.entries(outputs).filter(
+    ([, value]) => typeof value === "number" || typeof value === "boolean",
+  );
+  if (scalars.length > 0) {
+    summary.push(
+      table(
+        "Figures",
+        ["name", "value"],
+        scalars.map(([name, value]) => [name, cell(value)]),
+        "figures",
+      ),
+    );
   }
   container.replaceChildren(...summary, ...tables, ...texts, ...rest);
 }

@@ -171,7 +171,7 @@ export function setupToolPage() {
           slot.hidden = false;
           control.setAttribute("aria-invalid", "true");
           const label = form.querySelector(`label[for="field-${name}"]`);
-          placed.push({ name, label: label?.firstChild?.textContent?.trim() ?? name, message });
+          placed.push({ name, label: label?.textContent ?? name, message });
         } else {
           unplaced[name] = message;
         }
