@@ -71,7 +71,8 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
   let contracts: Contract[];
 
   before(async () => {
-    c = await startConsole();
+    // A plan of two requests a minute, for the 429 test.
+    c = await startConsole({ plans: { tiny: { rpm: 2, monthlyCredits: 100, minCredits: 1 } } });
     const list = (await c.api("/v1/tools/list")).body.tools as { slug: string }[];
     contracts = await Promise.all(
       list.map(async (t) => (await c.api(`/v1/tool/${t.slug}`)).body as unknown as Contract),
@@ -197,7 +198,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
   });
 
   it("says when to retry after a 429", async () => {
-    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.tinyKey });
+    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: await c.createKey("tiny") });
     await w.page.getByLabel("Wall Height (H)").fill("5");
     await w.page.getByLabel("Soil Unit Weight (gamma)").fill("18");
     await w.page.getByLabel("Friction Angle (phi)").fill("30");

@@ -26,7 +26,7 @@ const CHROMIUM_FLAGS = [
 export function browserMissing(): string | null {
   if (existsSync(CHROMIUM)) return null;
   const reason = `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) or set TOOLRUN_CHROMIUM`;
-  if (process.env.CI === "true") throw new Error(reason);
+  if (process.env.CI) throw new Error(reason);
   return reason;
 }
 
@@ -35,8 +35,8 @@ export interface Console {
   readonly origin: string;
   /** The bootstrap key (plan free). */
   readonly key: string;
-  /** A key on the `tiny` plan: 2 requests a minute, for the 429 test. */
-  readonly tinyKey: string;
+  /** A new key on this plan, made with `toolrun keys create`. */
+  createKey(plan: string): Promise<string>;
   readonly browser: BrowserContext;
   /** A new tab that records what the checks below look at. */
   open(path: string, options?: { width?: number; key?: string }): Promise<WatchedPage>;
@@ -52,19 +52,15 @@ export interface WatchedPage {
   readonly errors: string[];
 }
 
-export async function startConsole(): Promise<Console> {
+/** Starts the service on a fresh SQLite file with this configuration file, and a fresh browser. */
+export async function startConsole(config: object = {}): Promise<Console> {
   const dir = mkdtempSync(join(tmpdir(), "toolrun-console-"));
   const configPath = join(dir, "config.json");
-  writeFileSync(
-    configPath,
-    JSON.stringify({ plans: { tiny: { rpm: 2, monthlyCredits: 100, minCredits: 1 } } }),
-  );
+  writeFileSync(configPath, JSON.stringify(config));
   const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db"), TOOLRUN_CONFIG: configPath };
   const server = await startServerProcess(env);
   const key = /\n\s+(\S+_\S{32})\n/.exec(server.output())?.[1];
   if (!key) throw new Error(`no bootstrap key in:\n${server.output()}`);
-  const created = await runCli(["keys", "create", "--plan", "tiny", "--name", "tiny", "--json"], env);
-  const tinyKey = (JSON.parse(created.stdout) as { key: string }).key;
   const origin = new URL(server.url).origin;
   const browser = await chromium.launchPersistentContext(join(dir, "profile"), {
     executablePath: CHROMIUM,
@@ -77,7 +73,10 @@ export async function startConsole(): Promise<Console> {
     server,
     origin,
     key,
-    tinyKey,
+    async createKey(plan) {
+      const created = await runCli(["keys", "create", "--plan", plan, "--name", plan, "--json"], env);
+      return (JSON.parse(created.stdout) as { key: string }).key;
+    },
     browser,
     async open(path, options = {}) {
       const page = await browser.newPage();
