@@ -78,6 +78,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     "/docs": ["GET"],
     "/docs/errors": ["GET"],
     "/docs/errors/:code": ["GET"],
+    "/": ["GET"],
+    "/tools/:slug": ["GET"],
+    "/account": ["GET"],
+    "/console/:file": ["GET"],
   };
   for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
   return app;

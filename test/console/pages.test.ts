@@ -76,6 +76,17 @@ describe("console pages", () => {
       assert.doesNotMatch((await app.inject({ method: "GET", url: "/" })).body, /heavy-text/);
     });
   });
+
+  it("answers a method a page does not take with 405 and Allow", async () => {
+    await withTestApp({}, async ({ app }) => {
+      for (const url of ["/", "/tools/echo", "/account", "/console/console.js"]) {
+        const response = await app.inject({ method: "POST", url });
+        assert.equal(response.statusCode, 405, url);
+        assert.equal(response.headers.allow, "GET, HEAD", url);
+        assert.equal(response.json().code, "method_not_allowed", url);
+      }
+    });
+  });
 });
 
 describe("console assets", () => {

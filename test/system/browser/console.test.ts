@@ -5,7 +5,9 @@
  * serious axe-core violation and no sideways scrolling at 390 px.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import {
   browserMissing,
@@ -24,6 +26,7 @@ interface Contract {
 }
 
 const PHONE = 390;
+const execFileAsync = promisify(execFile);
 
 /** What every page must be, whatever it shows. */
 async function assertCleanPage(w: WatchedPage): Promise<void> {
@@ -82,13 +85,17 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await c?.close();
   });
 
-  it("lists every tool with a link to its page, with no key", async () => {
+  it("lists every tool with a link to its page, and asks for the key on the account page, with no key", async () => {
     const w = await c.open("/", { width: PHONE });
     for (const contract of contracts) {
       const link = w.page.locator(`a[href="/tools/${contract.slug}"]`);
       assert.equal(await link.count(), 1, contract.slug);
     }
     await assertCleanPage(w);
+    const account = await c.open("/account", { width: PHONE });
+    assert.equal(await account.page.locator("#account-needs-key").isVisible(), true);
+    assert.equal(await account.page.locator("#account").isHidden(), true);
+    await assertCleanPage(account);
   });
 
   it("runs each tool from its form, filled by the labels, and shows every outputs table", async () => {
@@ -155,6 +162,38 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
       (await chart.getAttribute("aria-label")) ?? "",
       /3\.33 kPa at depth 0 m.*33\.33 kPa at depth 5 m/,
     );
+    await assertCleanPage(w);
+  });
+
+  it("copies the exact call as curl, with the key left in $TOOLRUN_KEY, and that call gives the same answer", async () => {
+    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
+    await w.page.getByLabel("Wall Height (H)").fill("4");
+    await w.page.getByLabel("Soil Unit Weight (gamma)").fill("19");
+    await w.page.getByLabel("Friction Angle (phi)").fill("32");
+    await w.page.getByLabel("Earth Pressure State").selectOption("passive");
+    await w.page.getByRole("button", { name: "Copy as curl" }).click();
+    const copied = await w.page.evaluate<string>("navigator.clipboard.readText()");
+    assert.equal(copied, await w.page.locator("#curl-text").textContent());
+    assert.ok(copied.includes('"Authorization: Bearer $TOOLRUN_KEY"'));
+    assert.ok(!copied.includes(c.key), "the key is never in the command");
+
+    await run(w.page);
+    const made = (await w.page.locator("#curl-text").textContent()) ?? "";
+    assert.equal(made, copied, "the call made is the call copied");
+    const shell = await execFileAsync("sh", ["-c", made], { env: { ...process.env, TOOLRUN_KEY: c.key } });
+    const answer = JSON.parse(shell.stdout) as { outputs: Row };
+    const expected = (
+      await c.api("/v1/tool/retaining-wall-pressure-calculator", c.key, {
+        units: "metric",
+        state: "passive",
+        height: 4,
+        unitWeight: 19,
+        frictionAngle: 32,
+        backfillSlope: 0,
+        surcharge: 0,
+      })
+    ).body;
+    assert.deepEqual(answer.outputs, expected.outputs);
     await assertCleanPage(w);
   });
 

@@ -67,6 +67,7 @@ export async function startConsole(config: object = {}): Promise<Console> {
     headless: true,
     args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 900 },
+    permissions: ["clipboard-read", "clipboard-write"],
   });
 
   return {
