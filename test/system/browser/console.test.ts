@@ -84,6 +84,11 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
   after(async () => {
     await c?.close();
   });
+  const calculator = (): Contract => {
+    const contract = contracts.find((t) => t.slug === "retaining-wall-pressure-calculator");
+    assert.ok(contract);
+    return contract;
+  };
 
   it("lists every tool with a link to its page, and asks for the key on the account page, with no key", async () => {
     const w = await c.open("/", { width: PHONE });
@@ -139,10 +144,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
 
   it("draws the calculator's pressure diagram with depth down, pressure across and the units", async () => {
     const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
-    await w.page.getByLabel("Wall Height (H)").fill("5");
-    await w.page.getByLabel("Soil Unit Weight (gamma)").fill("18");
-    await w.page.getByLabel("Friction Angle (phi)").fill("30");
-    await w.page.getByLabel("Uniform Surcharge (q)").fill("10");
+    await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 30, surcharge: 10 });
     await run(w.page);
     const chart = w.page.locator('figure[data-output="diagram-chart"] svg');
     const texts = await chart.locator("text").allTextContents();
@@ -167,10 +169,12 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
 
   it("copies the exact call as curl, with the key left in $TOOLRUN_KEY, and that call gives the same answer", async () => {
     const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
-    await w.page.getByLabel("Wall Height (H)").fill("4");
-    await w.page.getByLabel("Soil Unit Weight (gamma)").fill("19");
-    await w.page.getByLabel("Friction Angle (phi)").fill("32");
-    await w.page.getByLabel("Earth Pressure State").selectOption("passive");
+    await fillByLabels(w.page, calculator(), {
+      height: 4,
+      unitWeight: 19,
+      frictionAngle: 32,
+      state: "passive",
+    });
     await w.page.getByRole("button", { name: "Copy as curl" }).click();
     const copied = await w.page.evaluate<string>("navigator.clipboard.readText()");
     assert.equal(copied, await w.page.locator("#curl-text").textContent());
@@ -217,9 +221,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
   it("shows a field's error beside the field, the code linked to its page, and charges nothing", async () => {
     const before = (await c.api("/v1/me/credits")).body.credits_used;
     const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key, width: PHONE });
-    await w.page.getByLabel("Wall Height (H)").fill("5");
-    await w.page.getByLabel("Soil Unit Weight (gamma)").fill("18");
-    await w.page.getByLabel("Friction Angle (phi)").fill("60");
+    await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 60 });
     await run(w.page);
     const field = w.page.getByLabel("Friction Angle (phi)");
     assert.equal(await field.getAttribute("aria-invalid"), "true");
@@ -238,9 +240,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
 
   it("says when to retry after a 429", async () => {
     const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: await c.createKey("tiny") });
-    await w.page.getByLabel("Wall Height (H)").fill("5");
-    await w.page.getByLabel("Soil Unit Weight (gamma)").fill("18");
-    await w.page.getByLabel("Friction Angle (phi)").fill("30");
+    await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 30 });
     // Two requests a minute: within five runs one is refused whatever the minute boundary does.
     let code: string | null = null;
     for (let i = 0; i < 5 && code !== "rate_limited"; i++) {
