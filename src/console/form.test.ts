@@ -22,7 +22,7 @@ describe("fieldsOf", () => {
     assert.deepEqual(fields[1]?.choices, ["active", "atrest", "passive"]);
   });
 
-  it("gives the inspector's payload a multi-line box and its write-only secret a password box", () => {
+  it("gives the inspector's payload a large box and its write-only secret a small one the browser does not remember", () => {
     const fields = fieldsOf(webhookPayloadInspector.inputSchema);
     assert.deepEqual(
       fields.map((f) => [f.name, f.label, f.kind, f.required]),
@@ -31,6 +31,8 @@ describe("fieldsOf", () => {
         ["secret", "Signing Secret", "secret", false],
       ],
     );
+    const secret = renderField(fields[1] as (typeof fields)[number]).text;
+    assert.match(secret, /<textarea rows="3" class="secret" autocomplete="off"[^>]* id="field-secret"/);
   });
 });
 

@@ -104,7 +104,8 @@ function control(field: FormField, common: Markup): Markup {
     case "boolean":
       return html`<input type="checkbox"${field.defaultValue === "true" ? " checked" : ""} ${common}>`;
     case "secret":
-      return html`<input type="password" autocomplete="off" spellcheck="false" ${common}>`;
+      // Not a password box: a PEM public key needs its line breaks, which an <input> drops.
+      return html`<textarea rows="3" class="secret" autocomplete="off" autocapitalize="off" spellcheck="false" ${common}></textarea>`;
     case "text":
       return html`<input type="text" spellcheck="false"${field.maxLength === null ? "" : html` maxlength="${field.maxLength}"`}${
         field.defaultValue === null ? "" : html` value="${field.defaultValue}"`

@@ -207,7 +207,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     assert.ok(contract && example);
     const w = await c.open("/tools/webhook-payload-inspector", { key: c.key });
     await w.page.getByRole("button", { name: example.title }).click();
-    assert.equal(await w.page.getByLabel("Signing Secret").getAttribute("type"), "password");
+    assert.equal(await w.page.getByLabel("Signing Secret").getAttribute("autocomplete"), "off");
     await run(w.page);
     const expected = (await c.api("/v1/tool/webhook-payload-inspector", c.key, example.input)).body
       .outputs as { verification: { status: string; reason: string }; formatted: string };
