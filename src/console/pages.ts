@@ -13,6 +13,8 @@ export type PageName = "tools" | "tool" | "account";
 export interface PageContext {
   /** Where the API reference lives (`/docs` of this service unless configured otherwise). */
   readonly docsUrl: string;
+  /** The script modules under /console/, fetched at once instead of one import level at a time. */
+  readonly modules: readonly string[];
 }
 
 /** Credits one run costs on each plan: max(weight, the plan's minimum), or nothing when unmetered. */
@@ -30,7 +32,7 @@ export function layout(ctx: PageContext, page: PageName, title: string, main: Ma
 <link rel="icon" href="/console/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/console/console.css">
 <script type="module" src="/console/console.js"></script>
-</head>
+${ctx.modules.map((name) => html`<link rel="modulepreload" href="/console/${name}">\n`)}</head>
 <body${attrs}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site">

@@ -63,8 +63,9 @@ function sendPage(reply: FastifyReply, body: string): FastifyReply {
 }
 
 export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
-  const ctx: PageContext = { docsUrl: deps.settings.docsUrl };
   const assets = loadAssets();
+  const modules = [...assets.keys()].filter((name) => name.endsWith(".js") && name !== "console.js");
+  const ctx: PageContext = { docsUrl: deps.settings.docsUrl, modules };
   const costs = (tool: RegisteredTool) =>
     planCosts(tool, deps.settings.plans, (weight, plan) => callCost(weight, plan, deps.settings));
 
