@@ -287,7 +287,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await assertCleanPage(w);
   });
 
-  it("runs the calculator with the keyboard alone, in the form's order", async () => {
+  it("takes the key and runs the calculator with the keyboard alone, in the form's order, then forgets the key", async () => {
     const w = await c.open("/tools/retaining-wall-pressure-calculator");
     const focused = () =>
       w.page.evaluate<string>("document.activeElement?.id || document.activeElement?.tagName");
@@ -303,6 +303,8 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await w.page.keyboard.type(c.key);
     await w.page.keyboard.press("Enter");
     assert.equal(await focused(), "key-forget");
+    assert.equal(await w.page.evaluate<string | null>('sessionStorage.getItem("toolrun.apiKey")'), c.key);
+    assert.equal(await w.page.evaluate<number>("localStorage.length"), 0);
     const values: Record<string, string> = { height: "5", unitWeight: "18", frictionAngle: "30" };
     for (const [name, value] of Object.entries(values)) {
       await tabTo(`field-${name}`, order);
@@ -324,5 +326,8 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     ]);
     assert.equal((await readTable(w.page, "result")).rows[0]?.[0], "Earth Pressure State");
     await assertCleanPage(w);
+    await w.page.getByRole("button", { name: "Forget key" }).click();
+    assert.equal(await w.page.evaluate<string | null>('sessionStorage.getItem("toolrun.apiKey")'), null);
+    assert.equal(await focused(), "api-key");
   });
 });
