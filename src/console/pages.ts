@@ -129,8 +129,9 @@ export function accountPage(ctx: PageContext): string {
 <div id="by-tool-table"></div>
 </section>
 <section aria-labelledby="recent-title" class="card">
-<h2 id="recent-title">Recent calls</h2>
+<h2 id="recent-title" tabindex="-1">Recent calls</h2>
 <div id="recent-table"></div>
+<button type="button" id="recent-more" class="secondary" hidden>Show older calls</button>
 </section>
 </div>`;
   return layout(ctx, "account", "Account", main);

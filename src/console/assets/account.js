@@ -5,7 +5,7 @@
  */
 import { callApi, hideProblem, showProblem } from "./api.js";
 import { barChart } from "./charts.js";
-import { byId, h, table } from "./dom.js";
+import { byId, h, table, tableRows } from "./dom.js";
 import { currentKey } from "./key.js";
 
 /** @param {unknown} value */
@@ -33,12 +33,39 @@ function creditFigures(credits) {
 }
 
 /** @typedef {{ tool: string, calls: number, credits: number }} ToolUsage */
-/** @typedef {{ request_id: string, tool: string, status: number, credits: number, at: string }} Call */
+/** @typedef {{ request_id: string, tool: string, status: string, credits: number, at: string }} Call */
+
+const PAGE = 20;
+
+/** @param {readonly Call[]} calls */
+function callRows(calls) {
+  return calls.map((c) => [moment(c.at), c.tool, c.status, c.credits, h("code", {}, c.request_id)]);
+}
 
 export function setupAccountPage() {
   const needsKey = byId("account-needs-key", HTMLElement);
   const account = byId("account", HTMLElement);
   const problemBox = byId("problem", HTMLElement);
+  const more = byId("recent-more", HTMLButtonElement);
+  /** @type {string | null} */
+  let cursor = null;
+
+  /** @param {unknown} next */
+  function setCursor(next) {
+    cursor = typeof next === "string" ? next : null;
+    more.hidden = cursor === null;
+  }
+
+  more.addEventListener("click", async () => {
+    const key = currentKey();
+    if (key === null || cursor === null) return;
+    const page = await callApi("GET", `/v1/me/usage?limit=${PAGE}&cursor=${encodeURIComponent(cursor)}`, key);
+    if (!page.ok) return showProblem(problemBox, page.problem);
+    const calls = /** @type {Call[]} */ (page.data.recent ?? []);
+    document.querySelector('table[data-output="recent"] tbody')?.append(...tableRows(callRows(calls)));
+    setCursor(page.data.next_cursor);
+    if (more.hidden) byId("recent-title", HTMLElement).focus();
+  });
 
   async function load() {
     hideProblem(problemBox);
@@ -48,7 +75,7 @@ export function setupAccountPage() {
     if (key === null) return;
     const [credits, usage] = await Promise.all([
       callApi("GET", "/v1/me/credits", key),
-      callApi("GET", "/v1/me/usage?limit=20", key),
+      callApi("GET", `/v1/me/usage?limit=${PAGE}`, key),
     ]);
     if (!credits.ok) return showProblem(problemBox, credits.problem);
     if (!usage.ok) return showProblem(problemBox, usage.problem);
@@ -82,11 +109,12 @@ export function setupAccountPage() {
         ? table(
             "Recent calls, newest first",
             ["At", "Tool", "Status", "Credits", "Request id"],
-            recent.map((c) => [moment(c.at), c.tool, c.status, c.credits, h("code", {}, c.request_id)]),
+            callRows(recent),
             "recent",
           )
         : h("p", { class: "empty" }, "No calls this period yet."),
     );
+    setCursor(usage.data.next_cursor);
     account.hidden = false;
   }
 

@@ -98,7 +98,12 @@ export function table(caption, columns, rows, name) {
       { "data-output": name },
       h("caption", { id: captionId }, caption),
       h("thead", {}, h("tr", {}, ...columns.map((column) => h("th", { scope: "col" }, column)))),
-      h("tbody", {}, ...rows.map((row) => h("tr", {}, ...row.map((cell) => h("td", {}, cell))))),
+      h("tbody", {}, ...tableRows(rows)),
     ),
   );
+}
+
+/** Table rows, one cell per value. @param {readonly (readonly Child[])[]} rows */
+export function tableRows(rows) {
+  return rows.map((row) => h("tr", {}, ...row.map((cell) => h("td", {}, cell))));
 }

@@ -287,6 +287,27 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await assertCleanPage(w);
   });
 
+  it("pages through the recent calls with Show older calls", async () => {
+    const key = await c.createKey("builder");
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const answer = await c.api("/v1/tool/retaining-wall-pressure-calculator", key, {
+        height: 1 + i,
+        unitWeight: 18,
+        frictionAngle: 30,
+      });
+      ids.unshift(String(answer.body.request_id));
+    }
+    const w = await c.open("/account", { key });
+    await w.page.locator("#account:not([hidden])").waitFor();
+    const shownIds = async () => (await readTable(w.page, "recent")).rows.map((row) => row[4]);
+    assert.deepEqual(await shownIds(), ids.slice(0, 20));
+    await w.page.getByRole("button", { name: "Show older calls" }).click();
+    await w.page.locator("#recent-more[hidden]").waitFor({ state: "attached" });
+    assert.deepEqual(await shownIds(), ids);
+    await assertCleanPage(w);
+  });
+
   it("takes the key and runs the calculator with the keyboard alone, in the form's order, then forgets the key", async () => {
     const w = await c.open("/tools/retaining-wall-pressure-calculator");
     const focused = () =>
