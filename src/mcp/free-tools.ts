@@ -8,10 +8,11 @@ import { getCredits, getUsage, USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "../c
 import { describeTool, SEARCH_LIMIT_MAX, searchTools } from "../core/catalog.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import { ApiError } from "../core/errors.ts";
+import { toPortableJsonSchema } from "../core/portable-schema.ts";
 import { compileInputValidator, type InputValidator } from "../core/validation.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import type { JsonSchema } from "../tools/tool.ts";
-import { TOOL_ANNOTATIONS } from "./annotations.ts";
+import { toolAnnotations } from "./annotations.ts";
 import {
   contractOutputSchema,
   creditsOutputSchema,
@@ -41,9 +42,9 @@ function freeTool(
       name,
       title,
       description: `${description} Free: costs no credits (it does take a rate-limit slot).`,
-      inputSchema: inputSchema as Tool["inputSchema"],
-      outputSchema: outputSchema as Tool["outputSchema"],
-      annotations: { title, ...TOOL_ANNOTATIONS },
+      inputSchema: toPortableJsonSchema(inputSchema) as Tool["inputSchema"],
+      outputSchema: toPortableJsonSchema(outputSchema) as Tool["outputSchema"],
+      annotations: toolAnnotations(title, false),
     },
     async run(deps, key, args) {
       const checked = validate(args);
