@@ -3,6 +3,7 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness, type Readiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
@@ -63,6 +64,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app, docsUrl);
   registerMcpEndpoint(app, deps, readiness);
+  registerConsole(app, deps);
   for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
 
   const allowed: Record<string, string[]> = {
@@ -76,6 +78,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     "/docs": ["GET"],
     "/docs/errors": ["GET"],
     "/docs/errors/:code": ["GET"],
+    "/": ["GET"],
+    "/tools/:slug": ["GET"],
+    "/account": ["GET"],
+    "/console/:file": ["GET"],
   };
   for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
   return app;
