@@ -3,6 +3,7 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
@@ -62,6 +63,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app, docsUrl);
   registerMcpEndpoint(app, deps, readiness);
+  registerConsole(app, deps);
 
   const allowed: Record<string, string[]> = {
     "/v1/tool/:slug": ["GET", "POST"],
@@ -74,6 +76,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     "/docs": ["GET"],
     "/docs/errors": ["GET"],
     "/docs/errors/:code": ["GET"],
+    "/": ["GET"],
+    "/tools/:slug": ["GET"],
+    "/account": ["GET"],
+    "/console/:file": ["GET"],
     [MCP_PATH]: ["POST"],
   };
   for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
