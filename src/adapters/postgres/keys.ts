@@ -1,12 +1,14 @@
 /**
  * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a
- * hash names at most one key), every lookup in the database, so a key revoked or rotated by any
- * instance or the CLI stops working on the next request everywhere. Boundary: `api_keys` only.
+ * hash names at most one key). Boundary: the `api_keys` table only. With a KeyCache (key-cache.ts),
+ * found keys are remembered while every change to the table is reported to this instance; changes
+ * made here forget everything themselves, once the statement has returned.
  */
 import type { Pool } from "pg";
 import type { KeyStore, NewApiKey } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
 import { run, statement, transaction, type Values } from "./db.ts";
+import type { KeyCache } from "./key-cache.ts";
 
 const INSERT = statement(
   "key_insert",
@@ -39,12 +41,16 @@ function insertValues(key: NewApiKey): Values {
   return [key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.monthlyAllowance, key.createdAt];
 }
 
-/** True when the change matched the one key it names. */
-async function changed(rows: Promise<unknown[]>): Promise<boolean> {
-  return (await rows).length === 1;
-}
+export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
+  /** Runs a change to a key, then forgets every remembered key (also when the outcome is unknown). */
+  async function change(work: () => Promise<unknown[]>): Promise<boolean> {
+    try {
+      return (await work()).length === 1;
+    } finally {
+      cache?.forget();
+    }
+  }
 
-export function createKeyStore(pool: Pool): KeyStore {
   return {
     async createKey(key: NewApiKey) {
       await run(pool, INSERT, insertValues(key));
@@ -59,8 +65,13 @@ export function createKeyStore(pool: Pool): KeyStore {
       });
     },
     async findKeyByHash(secretHash) {
+      const cached = cache?.lookup(secretHash);
+      if (cached?.hit) return cached.hit;
       const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
-      return row ? toKeyRecord(row) : null;
+      if (!row) return null;
+      const record = toKeyRecord(row);
+      if (cached) cache?.remember(cached.token, secretHash, record);
+      return record;
     },
     async getKey(id) {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);
@@ -73,8 +84,9 @@ export function createKeyStore(pool: Pool): KeyStore {
       const [row] = await run<{ n: number }>(pool, COUNT, []);
       return row?.n ?? 0;
     },
-    revokeKey: (id, at) => changed(run(pool, REVOKE, [id, at])),
-    rotateKey: (id, secretHash, displayPrefix) => changed(run(pool, ROTATE, [id, secretHash, displayPrefix])),
-    setPlan: (id, plan) => changed(run(pool, SET_PLAN, [id, plan])),
+    revokeKey: (id, at) => change(() => run(pool, REVOKE, [id, at])),
+    rotateKey: (id, secretHash, displayPrefix) =>
+      change(() => run(pool, ROTATE, [id, secretHash, displayPrefix])),
+    setPlan: (id, plan) => change(() => run(pool, SET_PLAN, [id, plan])),
   };
 }

@@ -24,8 +24,8 @@ export interface PostgresConnectionOptions {
   readonly onError?: (err: Error) => void;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-const DEFAULT_APPLICATION_NAME = "toolrun";
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+export const DEFAULT_APPLICATION_NAME = "toolrun";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 

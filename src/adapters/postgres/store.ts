@@ -1,6 +1,7 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
- * Boundary: assembles keys.ts, ledger.ts (with usage.ts), switches.ts and migrations.ts over one pool.
+ * Boundary: assembles keys.ts (with key-cache.ts), ledger.ts (with usage.ts), switches.ts and
+ * migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
@@ -8,13 +9,27 @@
 import type { Pool } from "pg";
 import type { Store } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
+import { createKeyCache, type KeyCacheOptions } from "./key-cache.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
-import { createPostgresPool, type PostgresConnectionOptions, schemaName } from "./pool.ts";
+import {
+  createPostgresPool,
+  DEFAULT_APPLICATION_NAME,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type PostgresConnectionOptions,
+  schemaName,
+} from "./pool.ts";
 import { createSwitchStore } from "./switches.ts";
 
-export type PostgresStoreOptions = PostgresConnectionOptions;
+export interface PostgresStoreOptions extends PostgresConnectionOptions {
+  /**
+   * Remembering found keys between lookups (key-cache.ts), on by default; it needs one more
+   * connection, for LISTEN. `false` looks every key up in the database, for example behind a
+   * pooler that does not keep LISTEN (the cache would notice and stay bypassed anyway).
+   */
+  readonly keyCache?: false | KeyCacheOptions;
+}
 
 export interface PostgresStore extends Store {
   /** The store's pool, to share with createPostgresRateLimiter; ended by close(). */
@@ -32,10 +47,23 @@ const PING = statement("ping", "SELECT 1");
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const schema = schemaName(options);
   const pool = createPostgresPool(options);
+  const cache =
+    options.keyCache === false
+      ? undefined
+      : createKeyCache(
+          {
+            url: options.url,
+            schema,
+            applicationName: options.applicationName ?? DEFAULT_APPLICATION_NAME,
+            connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+            pool,
+          },
+          options.keyCache,
+        );
   let closed: Promise<void> | undefined;
   return {
     pool,
-    ...createKeyStore(pool),
+    ...createKeyStore(pool, cache),
     ...createLedger(pool),
     ...createSwitchStore(pool),
     migrate: () => migrate(pool, schema),
@@ -44,8 +72,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await run(pool, PING, []);
     },
     close() {
-      // Idempotent: deps and tests may both close it.
-      closed ??= pool.end();
+      // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.
+      closed ??= (cache?.close() ?? Promise.resolve()).then(() => pool.end());
       return closed;
     },
   };

@@ -28,6 +28,8 @@ export interface Db {
   read<T>(work: () => T): T;
   /** Runs `work` in a transaction shared with the other writes of this turn (group-commit.ts). */
   write<T>(work: () => T): Promise<T>;
+  /** A number that changes whenever another connection commits to the file. */
+  dataVersion(): number;
   /** Runs SQL text of several statements (migrations). */
   exec(sql: string): void;
   close(): void;
@@ -55,6 +57,9 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA foreign_keys = ON;`,
   );
   const queue: WriteQueue = createWriteQueue(db);
+  // Read on every key lookup: an array row saves building an object each time.
+  const dataVersion = db.prepare("PRAGMA data_version");
+  dataVersion.setReturnArrays(true);
 
   function statement<Row>(sql: string): Statement<Row> {
     let prepared: StatementSync | undefined;
@@ -91,6 +96,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       queue(work).catch((error: unknown) => {
         throw toPortError(error);
       }),
+    dataVersion: () => Number((dataVersion.get() as unknown as [number])[0]),
     exec: (sql) => translated(() => db.exec(sql)),
     close() {
       if (db.isOpen) db.close();

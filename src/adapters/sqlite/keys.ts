@@ -1,11 +1,12 @@
 /**
  * KeyStore on SQLite: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a hash
- * names at most one key), every lookup in the file, so a key revoked or rotated by the CLI stops
- * working at the next request. Boundary: the `api_keys` table only.
+ * names at most one key). Boundary: the `api_keys` table only. Found keys are remembered while no
+ * other connection has written the file (key-cache.ts); changes made here forget them too.
  */
 import type { KeyStore, NewApiKey } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
 import type { Db } from "./db.ts";
+import { createKeyCache } from "./key-cache.ts";
 
 export function createKeyStore(db: Db): KeyStore {
   const insert = db.statement(
@@ -21,6 +22,7 @@ export function createKeyStore(db: Db): KeyStore {
     "UPDATE api_keys SET secret_hash = ?, display_prefix = ? WHERE id = ? AND revoked_at IS NULL",
   );
   const setPlan = db.statement("UPDATE api_keys SET plan = ? WHERE id = ?");
+  const cache = createKeyCache(db.dataVersion);
 
   const insertKey = (key: NewApiKey): void => {
     insert.run(
@@ -34,6 +36,11 @@ export function createKeyStore(db: Db): KeyStore {
     );
   };
   const countKeys = (): number => count.get()?.n ?? 0;
+  /** Runs a change to one key, forgetting every remembered key; true when it matched that key. */
+  const change = (work: () => number): boolean => {
+    cache.clear();
+    return work() === 1;
+  };
 
   return {
     async createKey(key) {
@@ -48,8 +55,13 @@ export function createKeyStore(db: Db): KeyStore {
       });
     },
     async findKeyByHash(secretHash) {
+      const cached = cache.get(secretHash);
+      if (cached) return cached;
       const row = byHash.get(secretHash);
-      return row ? toKeyRecord(row) : null;
+      if (!row) return null;
+      const record = toKeyRecord(row);
+      cache.set(secretHash, record);
+      return record;
     },
     async getKey(id) {
       const row = byId.get(id);
@@ -61,8 +73,9 @@ export function createKeyStore(db: Db): KeyStore {
     async countKeys() {
       return countKeys();
     },
-    revokeKey: async (id, at) => revoke.run(at, id) === 1,
-    rotateKey: async (id, secretHash, displayPrefix) => rotate.run(secretHash, displayPrefix, id) === 1,
-    setPlan: async (id, plan) => setPlan.run(plan, id) === 1,
+    revokeKey: async (id, at) => change(() => revoke.run(at, id)),
+    rotateKey: async (id, secretHash, displayPrefix) =>
+      change(() => rotate.run(secretHash, displayPrefix, id)),
+    setPlan: async (id, plan) => change(() => setPlan.run(plan, id)),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * A change to a key made by another process (the CLI, here a second store on the same file) is
- * seen by the very next lookup: revocation and rotation are immediate.
+ * The SQLite store remembers found keys, yet a change made by another process (the CLI, here a
+ * second store on the same file) is seen by the very next lookup: revocation and rotation are
+ * immediate, as without the cache.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,7 +16,7 @@ describe("sqlite key lookups across processes", () => {
   let server: Store;
   let cli: Store;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "toolrun-keys-"));
+    dir = mkdtempSync(join(tmpdir(), "toolrun-keycache-"));
     const path = join(dir, "toolrun.db");
     server = createSqliteStore(path);
     await server.migrate();
