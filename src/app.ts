@@ -3,23 +3,26 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { createReadiness, type Readiness } from "./core/readiness.ts";
+import { createReadiness } from "./core/readiness.ts";
 import { registerClosingGuard } from "./http/closing.ts";
+import { type Metrics, registerMetrics } from "./http/metrics.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { registerDocsRoutes } from "./http/routes/docs.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerAccountRoutes } from "./http/routes/me.ts";
 import { registerToolRoutes } from "./http/routes/tools.ts";
+import { MCP_PATH } from "./mcp/protocol.ts";
 import { registerMcpEndpoint } from "./mcp/route.ts";
 import { OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
   readonly logger?: FastifyServerOptions["logger"];
-  /** Extra route registrations (the MCP endpoint) sharing the same deps and readiness. */
-  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
+  /** `GET /metrics` and the request counters; `token`, where set, guards the page. */
+  readonly metrics?: { readonly metrics: Metrics; readonly token: string | null };
 }
 
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
@@ -47,12 +50,13 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
 
   registerProblemHandlers(app, docsUrl);
   registerClosingGuard(app);
+  if (options.metrics) registerMetrics(app, deps, options.metrics.metrics, options.metrics.token);
   registerToolRoutes(app, deps, readiness);
   registerAccountRoutes(app, deps, readiness);
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app, docsUrl);
   registerMcpEndpoint(app, deps, readiness);
-  for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
+  registerConsole(app, deps);
 
   const allowed: Record<string, string[]> = {
     "/v1/tool/:slug": ["GET", "POST"],
@@ -65,6 +69,11 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     "/docs": ["GET"],
     "/docs/errors": ["GET"],
     "/docs/errors/:code": ["GET"],
+    "/": ["GET"],
+    "/tools/:slug": ["GET"],
+    "/account": ["GET"],
+    "/console/:file": ["GET"],
+    [MCP_PATH]: ["POST"],
   };
   for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
   return app;

@@ -8,7 +8,7 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
-import { createMetrics, metricsPlugin } from "./http/metrics.ts";
+import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
 import { databaseError, listenError } from "./startup.ts";
 import { logBackends } from "./startup-log.ts";
@@ -76,7 +76,7 @@ export async function startServer(
       redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
       stream: logDestination,
     },
-    plugins: [metricsPlugin(metrics, config.metricsToken)],
+    metrics: { metrics, token: config.metricsToken },
   });
   const flushLog = () => {
     clearInterval(logFlusher);
@@ -113,9 +113,10 @@ export async function startServer(
     }
   }
 
+  // Only a store whose calls take several steps can leave one half-made (PostgreSQL).
+  const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
   const sweep = () =>
-    deps.store
-      .refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
+    refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
       .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
       .catch((error: unknown) => {
         // Before `toolrun migrate` there is nothing to sweep.
@@ -129,6 +130,7 @@ export async function startServer(
   err(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
   );
+  err(`console: ${url}/ (open it in a browser; paste an API key there to run tools)`);
 
   return {
     app,
@@ -169,6 +171,8 @@ function bootstrapMessage(config: Config, key: string): string {
     `  curl -s ${config.publicUrl}/v1/tool/retaining-wall-pressure-calculator \\`,
     `    -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
     `    -d '{"height": 5, "unitWeight": 18, "frictionAngle": 30, "surcharge": 10}'`,
+    "",
+    `Or open the console, ${config.publicUrl}/, and paste the key there.`,
     "",
     "More keys: npx toolrun keys create --plan builder --name my-app",
     "",

@@ -3,7 +3,8 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import type { Config } from "../config.ts";
-import { allowanceOf, createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
+import { createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
+import { monthlyAllowance, planOf } from "../core/credits.ts";
 import type { ApiKeyRecord, Store } from "../ports/store.ts";
 import type { CliContext } from "./main.ts";
 import { openExisting } from "./store.ts";
@@ -48,7 +49,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
         else {
           cli.out(["ID", "PREFIX", "PLAN", "ALLOWANCE", "NAME", "CREATED", "REVOKED"].join("\t"));
           for (const k of all) {
-            const allowance = allowanceOf(k, config.settings) ?? "-";
+            const allowance = monthlyAllowance(k, planOf(k, config.settings));
             cli.out(
               [
                 k.id,
@@ -124,7 +125,7 @@ function keyJson(record: ApiKeyRecord, config: Config, key?: string) {
     ...(key === undefined ? { prefix: record.displayPrefix } : { key }),
     plan: record.plan,
     name: record.name,
-    monthly_allowance: allowanceOf(record, config.settings),
+    monthly_allowance: monthlyAllowance(record, planOf(record, config.settings)),
     created_at: record.createdAt,
     revoked_at: record.revokedAt,
   };

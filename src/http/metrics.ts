@@ -90,40 +90,39 @@ export function createMetrics(): Metrics {
  * Registers `GET /metrics` and the hooks that count every request. With a token, only
  * `Authorization: Bearer <token>` may read the metrics.
  */
-export function metricsPlugin(metrics: Metrics, token: string | null) {
+export function registerMetrics(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  metrics: Metrics,
+  token: string | null,
+): void {
   const expected = token === null ? null : digest(`Bearer ${token}`);
-  return (app: FastifyInstance, deps: CoreDeps): void => {
-    app.addHook("onError", async (_request, _reply, error) => {
-      if (error instanceof BackendUnavailableError) metrics.backendError(error.backend);
-      else if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
-    });
-    app.addHook("onResponse", async (request, reply) => {
-      metrics.httpRequest(
-        request.routeOptions.url ?? UNMATCHED_ROUTE,
-        request.method,
-        reply.statusCode,
-        reply.elapsedTime / 1000,
+  app.addHook("onError", async (_request, _reply, error) => {
+    if (error instanceof BackendUnavailableError) metrics.backendError(error.backend);
+    else if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    metrics.httpRequest(
+      request.routeOptions.url ?? UNMATCHED_ROUTE,
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get(METRICS_PATH, async (request, reply) => {
+    if (expected !== null && !timingSafeEqual(digest(request.headers.authorization ?? ""), expected)) {
+      return sendProblem(
+        reply,
+        request,
+        deps.settings.docsUrl,
+        new ApiError("invalid_api_key", "GET /metrics needs Authorization: Bearer <TOOLRUN_METRICS_TOKEN>.", {
+          headers: { "www-authenticate": 'Bearer realm="metrics"' },
+        }),
       );
-    });
-    app.get(METRICS_PATH, async (request, reply) => {
-      if (expected !== null && !timingSafeEqual(digest(request.headers.authorization ?? ""), expected)) {
-        return sendProblem(
-          reply,
-          request,
-          deps.settings.docsUrl,
-          new ApiError(
-            "invalid_api_key",
-            "GET /metrics needs Authorization: Bearer <TOOLRUN_METRICS_TOKEN>.",
-            {
-              headers: { "www-authenticate": 'Bearer realm="metrics"' },
-            },
-          ),
-        );
-      }
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-    });
-    registerMethodNotAllowed(app, METRICS_PATH, ["GET"], deps.settings.docsUrl);
-  };
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  registerMethodNotAllowed(app, METRICS_PATH, ["GET"], deps.settings.docsUrl);
 }
 
 /** Fixed-length digests, so the comparison takes the same time whatever was sent. */

@@ -8,8 +8,8 @@ import { describe, it } from "node:test";
 import { createTestApp } from "../helpers/app.ts";
 
 describe("closing", () => {
-  it("answers a request that arrives while closing with 503 shutting_down", async () => {
-    const t = await createTestApp();
+  it("answers a request that arrives while closing with 503 shutting_down", async (context) => {
+    const t = await createTestApp({}, context);
     const base = new URL(await t.app.listen({ port: 0, host: "127.0.0.1" }));
     const socket = connect(Number(base.port), base.hostname);
     await new Promise((resolve) => socket.once("connect", resolve));

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
-import { createMetrics, metricsPlugin } from "../../src/http/metrics.ts";
+import { createMetrics } from "../../src/http/metrics.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
 import { connect, startMcpApp } from "../mcp/helpers.ts";
@@ -37,7 +37,7 @@ function withMetrics(options: TestAppOptions = {}, token: string | null = null) 
     options: {
       ...options,
       observer: metrics,
-      appOptions: { plugins: [metricsPlugin(metrics, token)] },
+      appOptions: { metrics: { metrics, token } },
     } satisfies TestAppOptions,
   };
 }
@@ -60,9 +60,9 @@ function expectCalls(samples: Map<string, number>, tool: string): void {
 }
 
 describe("GET /metrics", () => {
-  it("counts exactly the HTTP calls charged, refunded and refused, and the credits charged", async () => {
+  it("counts exactly the HTTP calls charged, refunded and refused, and the credits charged", async (context) => {
     const { options } = withMetrics({ plans: PLANS });
-    const t = await createTestApp(options);
+    const t = await createTestApp(options, context);
     try {
       const key = await t.key("free", 10);
       const statuses = [];
@@ -103,9 +103,9 @@ describe("GET /metrics", () => {
     }
   });
 
-  it("counts exactly the MCP tool calls the same way", async () => {
+  it("counts exactly the MCP tool calls the same way", async (context) => {
     const { options } = withMetrics({ plans: PLANS });
-    const t = await startMcpApp(options);
+    const t = await startMcpApp(options, context);
     const key = await t.key("free", 10);
     const client = await connect(t.mcp, key, "2025-11-25");
     try {
@@ -120,9 +120,9 @@ describe("GET /metrics", () => {
     }
   });
 
-  it("labels requests by route pattern, never by the URL asked for", async () => {
+  it("labels requests by route pattern, never by the URL asked for", async (context) => {
     const { options } = withMetrics();
-    const t = await createTestApp(options);
+    const t = await createTestApp(options, context);
     try {
       const key = await t.key("free");
       await t.app.inject({ method: "GET", url: "/v1/tool/echo?x=1", headers: bearer(key) });
@@ -153,9 +153,9 @@ describe("GET /metrics", () => {
     }
   });
 
-  it("counts 429 rate_limited answers", async () => {
+  it("counts 429 rate_limited answers", async (context) => {
     const { options } = withMetrics({ plans: { free: { ...PLANS.free, rpm: 2 } } });
-    const t = await createTestApp(options);
+    const t = await createTestApp(options, context);
     try {
       const key = await t.key("free");
       const statuses = [];
@@ -170,7 +170,7 @@ describe("GET /metrics", () => {
     }
   });
 
-  it("counts requests that found the database unreachable", async () => {
+  it("counts requests that found the database unreachable", async (context) => {
     const store = createSqliteStore(":memory:");
     let down = false;
     const flaky = {
@@ -181,7 +181,7 @@ describe("GET /metrics", () => {
       },
     };
     const { options } = withMetrics({ store: flaky });
-    const t = await createTestApp(options);
+    const t = await createTestApp(options, context);
     try {
       const key = await t.key("free");
       const before = await scrape(t);
@@ -195,9 +195,9 @@ describe("GET /metrics", () => {
     }
   });
 
-  it("asks for the token when TOOLRUN_METRICS_TOKEN is set", async () => {
+  it("asks for the token when TOOLRUN_METRICS_TOKEN is set", async (context) => {
     const { options } = withMetrics({}, "s3cret-token");
-    const t = await createTestApp(options);
+    const t = await createTestApp(options, context);
     try {
       for (const authorization of [undefined, "Bearer wrong", "s3cret-token"]) {
         const res = await t.app.inject({
@@ -219,9 +219,9 @@ describe("GET /metrics", () => {
 });
 
 describe("the metrics docs", () => {
-  it("name only series /metrics exposes: the Grafana dashboard and docs/operations.md", async () => {
+  it("name only series /metrics exposes: the Grafana dashboard and docs/operations.md", async (context) => {
     const { options } = withMetrics();
-    const t = await createTestApp(options);
+    const t = await createTestApp(options, context);
     try {
       const key = await t.key("free");
       await t.app.inject({

@@ -22,7 +22,7 @@ function collect() {
 }
 
 describe("request log", () => {
-  it("writes one line per request, when it ends", async () => {
+  it("writes one line per request, when it ends", async (context) => {
     const lines: Record<string, unknown>[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -30,48 +30,47 @@ describe("request log", () => {
         done();
       },
     });
-    const t = await createTestApp({ appOptions: { logger: { level: "info", stream } } });
-    try {
-      const key = await t.key("free");
-      const ok = await t.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(key)),
-        payload: { value: 1 },
-      });
-      assert.equal(ok.statusCode, 200);
-      const refused = await t.app.inject({ method: "GET", url: "/v1/me/credits" });
-      assert.equal(refused.statusCode, 401);
+    const t = await createTestApp({ appOptions: { logger: { level: "info", stream } } }, context);
+    const key = await t.key("free");
+    const ok = await t.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(key)),
+      payload: { value: 1 },
+    });
+    assert.equal(ok.statusCode, 200);
+    const refused = await t.app.inject({ method: "GET", url: "/v1/me/credits" });
+    assert.equal(refused.statusCode, 401);
 
-      const requestLines = lines.filter((l) => "reqId" in l);
-      assert.deepEqual(
-        requestLines.map((l) => l.msg),
-        ["request completed", "request completed"],
-      );
-      const [first, second] = requestLines;
-      assert.equal(first?.reqId, ok.headers["x-request-id"]);
-      assert.deepEqual(first?.req, {
-        method: "POST",
-        url: "/v1/tool/echo",
-        host: "localhost:80",
-        remoteAddress: "127.0.0.1",
-      });
-      assert.deepEqual(first?.res, { statusCode: 200 });
-      assert.equal(typeof first?.responseTime, "number");
-      assert.deepEqual(second?.res, { statusCode: 401 });
-    } finally {
-      await t.close();
-    }
+    const requestLines = lines.filter((l) => "reqId" in l);
+    assert.deepEqual(
+      requestLines.map((l) => l.msg),
+      ["request completed", "request completed"],
+    );
+    const [first, second] = requestLines;
+    assert.equal(first?.reqId, ok.headers["x-request-id"]);
+    assert.deepEqual(first?.req, {
+      method: "POST",
+      url: "/v1/tool/echo",
+      host: "localhost:80",
+      remoteAddress: "127.0.0.1",
+    });
+    assert.deepEqual(first?.res, { statusCode: 200 });
+    assert.equal(typeof first?.responseTime, "number");
+    assert.deepEqual(second?.res, { statusCode: 401 });
   });
 });
 
 describe("request log fields", () => {
-  it("names the key's id, the tool, the credits charged, the status and the problem code", async () => {
+  it("names the key's id, the tool, the credits charged, the status and the problem code", async (context) => {
     const log = collect();
-    const t = await createTestApp({
-      ...log.options,
-      plans: { free: { id: "free", label: "Free", rpm: 100, monthlyCredits: 4, minCredits: 2 } },
-    });
+    const t = await createTestApp(
+      {
+        ...log.options,
+        plans: { free: { id: "free", label: "Free", rpm: 100, monthlyCredits: 4, minCredits: 2 } },
+      },
+      context,
+    );
     try {
       const key = await t.key("free");
       const keyId = (await t.store.listKeys())[0]?.id;
@@ -137,9 +136,9 @@ describe("request log fields", () => {
     }
   });
 
-  it("logs an MCP tool call with its key id, tool, credits and code", async () => {
+  it("logs an MCP tool call with its key id, tool, credits and code", async (context) => {
     const log = collect();
-    const t = await startMcpApp(log.options);
+    const t = await startMcpApp(log.options, context);
     const key = await t.key("free");
     const keyId = (await t.store.listKeys())[0]?.id;
     const client = await connect(t.mcp, key, "2025-11-25");
@@ -160,9 +159,9 @@ describe("request log fields", () => {
     );
   });
 
-  it("never writes a key, wherever the client put it", async () => {
+  it("never writes a key, wherever the client put it", async (context) => {
     const log = collect();
-    const t = await createTestApp(log.options);
+    const t = await createTestApp(log.options, context);
     try {
       const key = await t.key("free");
       const responses = [

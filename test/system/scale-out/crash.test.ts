@@ -1,0 +1,294 @@
+/**
+ * Issue 6: an instance killed with SIGKILL in the middle of a burst loses nothing charged and runs
+ * nothing unpaid. Three instances (PostgreSQL + Redis); 150 calculator calls at 3 credits each
+ * (builder, minCredits 3; 100,000 credits, so neither limit binds), 24 in flight at a time, sent
+ * round-robin with the instance in each x-request-id. Once 45 calls (30%) are out, instance 1 is
+ * killed; later calls go to the two survivors, as a load balancer would route them.
+ *
+ * The dangerous moment is between a call's reservation and its settlement. A test-only trigger in
+ * the throwaway schema holds instance 1's settlements for 5 seconds, so the kill always catches
+ * several there: half of those database sessions are then terminated (the result never recorded:
+ * the call stays `pending`), the other half complete after the process died (`charged`, but the
+ * 200 never left). Both cases happen in every run instead of by luck.
+ *
+ * The invariant, precisely:
+ * - every 200 a client received is one `charged` usage row with that request id;
+ * - a `charged` row whose 200 never arrived, and every `pending` row, belongs to a call that was
+ *   in flight on the killed instance;
+ * - before the sweep the balance `used` is the sum of the charged and pending rows' credits;
+ * - refundAbandoned() (the server's sweeper, here without its 120 s lease) refunds exactly the
+ *   pending rows, after which nothing is pending and `used` is the sum of the charged rows, which is
+ *   what /v1/me/credits and /v1/me/usage report on the survivors.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createPostgresStore } from "../../../src/adapters/postgres/index.ts";
+import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
+import { CALCULATOR, type CallRecord, callTool, getJson } from "./calls.ts";
+import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
+
+const TOTAL = 150;
+const IN_FLIGHT = 24;
+const KILL_AFTER = 45;
+const VICTIM = 1;
+const COST = 3;
+const BALANCE = 100_000;
+const CONFIG = { plans: { builder: { rpm: 1000, minCredits: COST } } };
+/** How long the victim's settlements are held, in seconds. */
+const HOLD_S = 5;
+/** Calls held in settlement on the victim when it is killed, at least. */
+const MIN_HELD = 3;
+
+/**
+ * Holds the victim's settlements (pending -> charged) for HOLD_S seconds and names the session after
+ * the call meanwhile, so the test can see which calls are there. Test instrumentation only.
+ */
+function holdTrigger(victimApp: string): string {
+  return `
+    CREATE FUNCTION hold_victim_settle() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF OLD.status = 'pending' AND NEW.status = 'charged'
+         AND current_setting('application_name') = '${victimApp}' THEN
+        PERFORM set_config('application_name', 'held:' || NEW.request_id, true);
+        PERFORM pg_sleep(${HOLD_S});
+      END IF;
+      RETURN NEW;
+    END $fn$;
+    CREATE TRIGGER hold_victim_settle BEFORE UPDATE ON usage_calls
+      FOR EACH ROW EXECUTE FUNCTION hold_victim_settle();`;
+}
+
+interface Row {
+  request_id: string;
+  status: "pending" | "charged" | "refunded";
+  credits: number;
+  http_status: number | null;
+}
+
+const database = testDatabaseUrl();
+const redis = testRedisUrl();
+
+function instanceOf(requestId: string): number {
+  const match = /-i(\d+)$/.exec(requestId);
+  assert.ok(match?.[1], `request id ${requestId} names its instance`);
+  return Number(match[1]);
+}
+
+if (database.url === undefined || redis.url === undefined) {
+  it("an instance killed mid-burst", { skip: database.skip || redis.skip }, () => {});
+} else {
+  const databaseUrl = database.url;
+  const redisUrl = redis.url;
+
+  describe("an instance killed with SIGKILL in the middle of a burst", () => {
+    let cluster: Cluster | undefined;
+    let key: TestKey;
+    let urls: string[] = [];
+    const calls: CallRecord[] = [];
+    let sentAtKill = 0;
+    let inFlightOnVictimAtKill = 0;
+    /** Request ids of the calls held in settlement at the kill: terminated, and left to finish. */
+    let terminated: string[] = [];
+    let finished: string[] = [];
+    let rowsBefore: Row[] = [];
+    let usedBefore = 0;
+
+    const used = async (): Promise<number> => {
+      assert.ok(cluster);
+      const [row] = await cluster.query<{ used: number }>(
+        "SELECT used FROM credit_balances WHERE key_id = $1",
+        [key.id],
+      );
+      return row?.used ?? 0;
+    };
+    const rows = async (): Promise<Row[]> => {
+      assert.ok(cluster);
+      return cluster.query<Row>(
+        "SELECT request_id, status, credits, http_status FROM usage_calls WHERE key_id = $1",
+        [key.id],
+      );
+    };
+
+    before(async () => {
+      const c = await createCluster({ databaseUrl, redisUrl, config: CONFIG });
+      cluster = c;
+      const tag = uniqueName("c");
+      // The victim's connections carry their own application_name (a libpq URL parameter).
+      const victimApp = `victim-${tag}`;
+      const victimUrl = new URL(databaseUrl);
+      victimUrl.searchParams.set("application_name", victimApp);
+      key = await c.createKey("builder", BALANCE);
+      await c.query(holdTrigger(victimApp));
+      const [first, third] = await c.start(2);
+      const [victim] = await c.start(1, { TOOLRUN_DATABASE: victimUrl.toString() });
+      assert.ok(first && victim && third);
+      urls = [first.url, victim.url, third.url];
+
+      const sessions = (prefix: string) =>
+        c.query<{ pid: number; name: string; age_ms: number }>(
+          `SELECT pid, application_name AS name,
+                  (extract(epoch FROM clock_timestamp() - query_start) * 1000)::float8 AS age_ms
+           FROM pg_stat_activity WHERE starts_with(application_name, $1) ORDER BY query_start DESC`,
+          [prefix],
+        );
+
+      const inFlight = [0, 0, 0];
+      let next = 0;
+      let killed = false;
+      const worker = async (): Promise<void> => {
+        while (next < TOTAL) {
+          const i = next++;
+          const live = killed ? [0, 1, 2].filter((n) => n !== VICTIM) : [0, 1, 2];
+          const instance = live[i % live.length] ?? 0;
+          inFlight[instance] = (inFlight[instance] ?? 0) + 1;
+          const record = await callTool(urls[instance] ?? "", instance, key.key, `${tag}-${i}-i${instance}`);
+          inFlight[instance] = (inFlight[instance] ?? 0) - 1;
+          calls.push(record);
+        }
+      };
+      const killer = async (): Promise<void> => {
+        for (let n = 0; n < 1000 && next < KILL_AFTER; n++) await sleep(5);
+        let held: { pid: number; name: string; age_ms: number }[] = [];
+        for (let n = 0; n < 500 && held.length < MIN_HELD; n++) {
+          held = await sessions(`held:${tag}-`);
+          if (held.length < MIN_HELD) await sleep(10);
+        }
+        sentAtKill = next;
+        inFlightOnVictimAtKill = inFlight[VICTIM] ?? 0;
+        victim.child.kill("SIGKILL");
+        killed = true;
+        // The newest half, well inside their hold, is terminated: those results are never recorded.
+        const cut = held.slice(0, Math.ceil(held.length / 2)).filter((h) => h.age_ms < (HOLD_S - 2) * 1000);
+        terminated = cut.map((h) => h.name.slice("held:".length));
+        finished = held.filter((h) => !cut.includes(h)).map((h) => h.name.slice("held:".length));
+        await c.query("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [
+          cut.map((h) => h.pid),
+        ]);
+      };
+      await Promise.all([killer(), ...Array.from({ length: IN_FLIGHT }, worker)]);
+      assert.ok(killed, "the victim was killed during the burst");
+      // Wait until every session of the dead process has ended (held ones within HOLD_S seconds).
+      for (let n = 0; n < 200; n++) {
+        const left = [...(await sessions(victimApp)), ...(await sessions(`held:${tag}-`))];
+        if (left.length === 0) break;
+        await sleep(50);
+      }
+      rowsBefore = await rows();
+      usedBefore = await used();
+    });
+
+    after(async () => {
+      await cluster?.cleanup();
+    });
+
+    it("kills the instance while calls are in flight on it; the survivors answer every call", (t) => {
+      assert.equal(calls.length, TOTAL);
+      assert.ok(sentAtKill >= KILL_AFTER && sentAtKill < TOTAL, `killed after ${sentAtKill} calls`);
+      assert.ok(terminated.length + finished.length >= MIN_HELD, "calls were held in settlement");
+      assert.ok(terminated.length >= 1 && finished.length >= 1);
+      assert.ok(inFlightOnVictimAtKill >= MIN_HELD);
+      const toVictim = calls.filter((c) => c.instance === VICTIM);
+      for (const call of toVictim) assert.ok(call.status === 200 || call.status === null, call.id);
+      for (const call of calls.filter((c) => c.instance !== VICTIM)) {
+        assert.equal(call.status, 200, `${call.id}: ${JSON.stringify(call.body)}`);
+        assert.equal(call.body?.credits_used, COST);
+      }
+      const lost = toVictim.filter((c) => c.status === null).length;
+      t.diagnostic(
+        `killed after ${sentAtKill} calls with ${inFlightOnVictimAtKill} in flight on it: ${lost} responses lost; ` +
+          `${terminated.length} held calls terminated, ${finished.length} left to finish`,
+      );
+    });
+
+    it("every 200 received is a charged row; every other row belongs to a call lost on the killed instance", () => {
+      const byId = new Map<string, Row>();
+      for (const row of rowsBefore) {
+        assert.ok(!byId.has(row.request_id), `one row per call: ${row.request_id}`);
+        byId.set(row.request_id, row);
+      }
+      const sent = new Map(calls.map((c) => [c.id, c]));
+      for (const call of calls.filter((c) => c.status === 200)) {
+        assert.deepEqual(byId.get(call.id), {
+          request_id: call.id,
+          status: "charged",
+          credits: COST,
+          http_status: 200,
+        });
+      }
+      for (const row of rowsBefore) {
+        const call = sent.get(row.request_id);
+        assert.ok(call, `row ${row.request_id} is a call a client sent`);
+        assert.notEqual(row.status, "refunded", "nothing failed on a live instance");
+        if (call.status === 200) continue;
+        assert.equal(call.status, null);
+        assert.equal(call.instance, VICTIM);
+        assert.equal(instanceOf(row.request_id), VICTIM, `${row.request_id} was on the killed instance`);
+      }
+      // The held calls: terminated ones were never settled; the others settled after the death.
+      for (const id of terminated) assert.equal(byId.get(id)?.status, "pending", id);
+      for (const id of finished) assert.equal(byId.get(id)?.status, "charged", id);
+      for (const id of [...terminated, ...finished]) assert.equal(sent.get(id)?.status, null, id);
+    });
+
+    it("before the sweep the balance holds exactly the charged and pending calls", () => {
+      const held = rowsBefore
+        .filter((r) => r.status === "charged" || r.status === "pending")
+        .reduce((sum, r) => sum + r.credits, 0);
+      assert.equal(usedBefore, held);
+    });
+
+    it("the sweep refunds exactly the abandoned calls; the balance is then the charged calls, everywhere", async () => {
+      assert.ok(cluster);
+      const pending = rowsBefore.filter((r) => r.status === "pending").map((r) => r.request_id);
+      assert.ok(pending.length >= terminated.length);
+      const store = await createPostgresStore({ url: databaseUrl, schema: cluster.schema, poolSize: 2 });
+      try {
+        // Every survivor is idle (all calls answered), so only the dead instance's calls are pending.
+        const refunded = await store.refundAbandoned(new Date(Date.now() + 1000).toISOString());
+        assert.equal(refunded, pending.length);
+      } finally {
+        await store.close();
+      }
+
+      const after = await rows();
+      assert.equal(after.length, rowsBefore.length);
+      assert.equal(after.filter((r) => r.status === "pending").length, 0);
+      for (const row of after.filter((r) => pending.includes(r.request_id))) {
+        assert.equal(row.status, "refunded");
+        assert.equal(row.http_status, null);
+      }
+      const charged = after.filter((r) => r.status === "charged");
+      const usedAfter = await used();
+      assert.equal(usedAfter, charged.length * COST);
+      // Charged = delivered 200s + results settled on the killed instance whose response was lost.
+      const delivered = calls.filter((c) => c.status === 200).length;
+      const lostButCharged = charged.filter(
+        (r) => !calls.some((c) => c.id === r.request_id && c.status === 200),
+      );
+      assert.equal(charged.length, delivered + lostButCharged.length);
+      assert.ok(lostButCharged.length >= finished.length);
+
+      const [monthly] = await cluster.query<{ calls: number; active_calls: number; credits: number }>(
+        "SELECT calls, active_calls, credits FROM tool_usage_monthly WHERE key_id = $1",
+        [key.id],
+      );
+      assert.deepEqual(
+        { ...monthly },
+        { calls: after.length, active_calls: charged.length, credits: usedAfter },
+      );
+
+      for (const url of urls.filter((_, n) => n !== VICTIM)) {
+        const credits = await getJson(url, "/v1/me/credits", key.key);
+        assert.equal(credits.status, 200);
+        assert.equal(credits.body.credits_used, usedAfter);
+        assert.equal(credits.body.credits_remaining, BALANCE - usedAfter);
+        const usage = await getJson(url, "/v1/me/usage?limit=1", key.key);
+        assert.equal(usage.status, 200);
+        assert.equal(usage.body.credits_used, usedAfter);
+        assert.equal(usage.body.calls, after.length);
+        assert.deepEqual(usage.body.by_tool, [{ tool: CALCULATOR, calls: after.length, credits: usedAfter }]);
+      }
+    });
+  });
+}
