@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey } from "../src/core/admin.ts";
+import { cliActor } from "../src/core/audit.ts";
 import { startServer } from "../src/server.ts";
 import { githubPushBody, githubPushNear, INSPECTOR_SLUG } from "./lib/payloads.ts";
 import { writeLiftedConfig } from "./lib/service.ts";
@@ -30,11 +31,13 @@ const config = loadConfig({
 });
 const server = await startServer(config, { migrate: true, err: () => {} });
 try {
-  const { key } = await createApiKey(server.deps.store, config.settings, {
+  const { key } = await createApiKey(server.deps, cliActor("bench"), {
     plan: "builder",
     name: "heap soak",
     // Enough credits for every call (the inspector costs 5).
     monthlyAllowance: 2_000_000_000,
+    expiresAt: null,
+    metadata: {},
   });
   const request = {
     method: "POST" as const,

@@ -56,6 +56,7 @@ export const KNOWN_VARIABLES = [
   "TOOLRUN_METERING",
   "TOOLRUN_PUBLIC_URL",
   "TOOLRUN_KEY_PREFIX",
+  "TOOLRUN_ADMIN_KEY_PREFIX",
   "TOOLRUN_ALLOWED_ORIGINS",
   "TOOLRUN_CONFIG",
   "TOOLRUN_METRICS_TOKEN",
@@ -142,9 +143,20 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
   if (!isHttpUrl(publicUrl)) problems.push(`TOOLRUN_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
 
   const keyPrefix = value("TOOLRUN_KEY_PREFIX") ?? "tr_live";
-  if (!/^[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)*$/.test(keyPrefix) || keyPrefix.length > 32) {
+  const adminKeyPrefix = value("TOOLRUN_ADMIN_KEY_PREFIX") ?? "tr_admin";
+  for (const [name, prefix] of [
+    ["TOOLRUN_KEY_PREFIX", keyPrefix],
+    ["TOOLRUN_ADMIN_KEY_PREFIX", adminKeyPrefix],
+  ] as const) {
+    if (!/^[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)*$/.test(prefix) || prefix.length > 32) {
+      problems.push(
+        `${name} must be letters and digits, optionally joined by single underscores (at most 32 characters), got "${prefix}"`,
+      );
+    }
+  }
+  if (adminKeyPrefix === keyPrefix) {
     problems.push(
-      `TOOLRUN_KEY_PREFIX must be letters and digits, optionally joined by single underscores (at most 32 characters), got "${keyPrefix}"`,
+      `TOOLRUN_ADMIN_KEY_PREFIX must differ from TOOLRUN_KEY_PREFIX, so an admin key never passes for a customer key; both are "${keyPrefix}"`,
     );
   }
 
@@ -194,6 +206,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       tools: file.tools,
       metering,
       keyPrefix,
+      adminKeyPrefix,
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set(allowedOrigins)],
     },

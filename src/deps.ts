@@ -57,6 +57,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     switches: createSwitchReader(store, () => now().getTime(), parts.switchTtlMs),
     settings,
     keyPattern: keyPattern(settings.keyPrefix),
+    adminKeyPattern: keyPattern(settings.adminKeyPrefix),
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,

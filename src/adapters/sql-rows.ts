@@ -3,7 +3,16 @@
  * port's records, and the usage report's paging, written once for SQLite and PostgreSQL.
  * Timestamps arrive as ISO text from SQLite and as Date from PostgreSQL.
  */
-import type { ApiKeyRecord, CallStatus, UsageCall, UsageReport } from "../ports/store.ts";
+import type {
+  AdminKeyRecord,
+  ApiKeyRecord,
+  AuditEntry,
+  AuditPage,
+  CallStatus,
+  KeyChange,
+  UsageCall,
+  UsageReport,
+} from "../ports/store.ts";
 
 type Timestamp = string | Date;
 
@@ -11,7 +20,8 @@ function iso(at: Timestamp): string {
   return typeof at === "string" ? at : at.toISOString();
 }
 
-export const KEY_COLUMNS = "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at";
+export const KEY_COLUMNS =
+  "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at, expires_at, metadata, granted_credits, granted_period";
 
 export interface KeyRow {
   id: string;
@@ -21,6 +31,10 @@ export interface KeyRow {
   monthly_allowance: number | null;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  metadata: string;
+  granted_credits: number;
+  granted_period: string | null;
 }
 
 export function toKeyRecord(row: KeyRow): ApiKeyRecord {
@@ -32,6 +46,79 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     monthlyAllowance: row.monthly_allowance,
     createdAt: iso(row.created_at),
     revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
+    expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    grantedCredits: row.granted_credits,
+    grantedPeriod: row.granted_period,
+  };
+}
+
+/**
+ * The parameters of the update statement both stores share in shape: for each member a flag
+ * saying whether it changes, then its new value (`SET name = CASE WHEN flag THEN value ELSE name
+ * END`), so one prepared statement serves every combination of members.
+ */
+export function keyChangeValues(change: KeyChange): (string | number | boolean | null)[] {
+  const member = (present: boolean, value: string | number | null) => [present, present ? value : null];
+  return [
+    ...member(change.name !== undefined, change.name ?? null),
+    ...member(change.plan !== undefined, change.plan ?? null),
+    ...member(change.monthlyAllowance !== undefined, change.monthlyAllowance ?? null),
+    ...member(change.metadata !== undefined, change.metadata ? JSON.stringify(change.metadata) : null),
+    ...member(change.expiresAt !== undefined, change.expiresAt ?? null),
+  ];
+}
+
+export const ADMIN_KEY_COLUMNS = "id, name, display_prefix, created_at, revoked_at";
+
+export interface AdminKeyRow {
+  id: string;
+  name: string;
+  display_prefix: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export function toAdminKeyRecord(row: AdminKeyRow): AdminKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    displayPrefix: row.display_prefix,
+    createdAt: iso(row.created_at),
+    revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
+  };
+}
+
+export const AUDIT_COLUMNS = "seq, at, actor_type, actor_id, action, target, request_id, details";
+
+export interface AuditRow {
+  seq: string | number;
+  at: Timestamp;
+  actor_type: "admin_key" | "cli";
+  actor_id: string;
+  action: string;
+  target: string;
+  request_id: string | null;
+  details: string;
+}
+
+/** A page of the audit log from rows fetched newest first, one more than `limit` when another page follows. */
+export function toAuditPage(rows: readonly AuditRow[], limit: number): AuditPage {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map(
+      (row): AuditEntry => ({
+        seq: String(row.seq),
+        at: iso(row.at),
+        actor: { type: row.actor_type, id: row.actor_id },
+        action: row.action,
+        target: row.target,
+        requestId: row.request_id,
+        details: JSON.parse(row.details) as Record<string, unknown>,
+      }),
+    ),
+    nextCursor: rows.length > limit && last ? String(last.seq) : null,
   };
 }
 
@@ -51,7 +138,7 @@ const CURSOR = /^\d{1,19}$/;
 
 /** The `seq` a cursor stands for; throws RangeError for anything a store did not issue. */
 export function parseCursor(cursor: string | null): string | null {
-  if (cursor !== null && !CURSOR.test(cursor)) throw new RangeError("invalid usage cursor");
+  if (cursor !== null && !CURSOR.test(cursor)) throw new RangeError("invalid cursor");
   return cursor;
 }
 

@@ -1,16 +1,28 @@
 /**
- * `toolrun keys ...`: create, list, revoke, rotate and re-plan API keys.
+ * `toolrun keys ...`: create, list, update, grant credits to, revoke, rotate and re-plan API keys,
+ * through the same core functions as the admin API (so every change is in the audit log, by `cli`
+ * and the operating-system user).
  */
 import { type Command, InvalidArgumentError } from "commander";
-import type { Config } from "../config.ts";
-import { createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
-import { monthlyAllowance, planOf } from "../core/credits.ts";
-import type { ApiKeyRecord, Store } from "../ports/store.ts";
+import { createApiKey, grantCredits, revokeApiKey, rotateApiKey, updateApiKey } from "../core/admin.ts";
+import { parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
+import { keyView } from "../core/key-view.ts";
 import type { CliContext } from "./main.ts";
-import { openExisting } from "./store.ts";
+import { withDeps } from "./store.ts";
+
+interface KeyOptions {
+  plan?: string;
+  name?: string;
+  credits?: number | null;
+  expires?: string | null;
+  metadata?: Record<string, string>;
+  json?: boolean;
+}
 
 export function registerKeysCommands(program: Command, cli: CliContext): void {
-  const keys = program.command("keys").description("create, list, revoke, rotate and re-plan API keys");
+  const keys = program
+    .command("keys")
+    .description("create, list, update, grant credits to, revoke, rotate and re-plan API keys");
 
   keys
     .command("create")
@@ -18,18 +30,18 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .requiredOption("--plan <plan>", "the key's plan (free, builder, or one from TOOLRUN_CONFIG)")
     .option("--name <text>", "a name to recognise the key by", "")
     .option("--credits <n>", "the key's own monthly allowance instead of its plan's", wholeNumber)
+    .option("--expires <time>", "when the key stops working (RFC 3339, e.g. 2027-01-31T00:00:00Z)")
+    .option("--metadata <name=value>", "a label of your own; repeat for several", label, {})
     .option(
       "--json",
       'print one JSON object {"id","key","plan","name","monthly_allowance",...} and nothing else',
     )
-    .action((options: { plan: string; name: string; credits?: number; json?: boolean }) =>
-      withStore(cli, async (store, config) => {
-        const created = await createApiKey(store, config.settings, {
-          plan: options.plan,
-          name: options.name,
-          monthlyAllowance: options.credits ?? null,
-        });
-        if (options.json) cli.out(JSON.stringify(keyJson(created.record, config, created.key)));
+    .action((options: KeyOptions) =>
+      withDeps(cli, async (deps) => {
+        const input = parseKeyCreate(keyBody(options), deps.settings);
+        const created = await createApiKey(deps, cli.actor(), input);
+        if (options.json)
+          cli.out(JSON.stringify(keyView(created.record, deps.settings, deps.now(), created.key)));
         else
           cli.out(
             `Created key ${created.record.id} (plan ${created.record.plan}). Shown only this once:\n\n  ${created.key}\n`,
@@ -39,26 +51,27 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 
   keys
     .command("list")
-    .description("list keys with their plan, allowance and dates (never their secrets)")
+    .description("list keys with their plan, allowance, status and dates (never their secrets)")
     .option("--json", "print a JSON array")
     .action((options: { json?: boolean }) =>
-      withStore(cli, async (store, config) => {
-        const all = await store.listKeys();
-        if (options.json) cli.out(JSON.stringify(all.map((k) => keyJson(k, config))));
+      withDeps(cli, async (deps) => {
+        const now = deps.now();
+        const all = (await deps.store.listKeys()).map((k) => keyView(k, deps.settings, now));
+        if (options.json) cli.out(JSON.stringify(all));
         else if (all.length === 0) cli.out("No keys yet: toolrun keys create --plan free");
         else {
-          cli.out(["ID", "PREFIX", "PLAN", "ALLOWANCE", "NAME", "CREATED", "REVOKED"].join("\t"));
+          cli.out(["ID", "PREFIX", "PLAN", "ALLOWANCE", "STATUS", "NAME", "CREATED", "EXPIRES"].join("\t"));
           for (const k of all) {
-            const allowance = monthlyAllowance(k, planOf(k, config.settings));
             cli.out(
               [
                 k.id,
-                `${k.displayPrefix}…`,
+                `${k.prefix}…`,
                 k.plan,
-                allowance,
+                k.monthly_allowance,
+                k.status,
                 k.name || "-",
-                k.createdAt,
-                k.revokedAt ?? "-",
+                k.created_at,
+                k.expires_at ?? "-",
               ].join("\t"),
             );
           }
@@ -67,12 +80,57 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     );
 
   keys
+    .command("update")
+    .description("change a key's plan, name, own allowance, expiry or metadata")
+    .argument("<id>", "the key's id (key_...)")
+    .option("--plan <plan>", "move the key to another configured plan")
+    .option("--name <text>", "rename the key")
+    .option(
+      "--credits <n|plan>",
+      "the key's own monthly allowance, or `plan` for its plan's",
+      allowanceOrPlan,
+    )
+    .option("--expires <time|never>", "when the key stops working (RFC 3339), or `never`", expiryOrNever)
+    .option("--metadata <name=value>", "replace the key's labels with these; repeat for several", label)
+    .option("--json", "print the key as one JSON object")
+    .action((id: string, options: KeyOptions) =>
+      withDeps(cli, async (deps) => {
+        const change = parseKeyUpdate(keyBody(options), deps.settings);
+        const record = await updateApiKey(deps, cli.actor(), id, change);
+        if (options.json) cli.out(JSON.stringify(keyView(record, deps.settings, deps.now())));
+        else cli.out(`Updated key ${id}.`);
+      }),
+    );
+
+  keys
+    .command("grant")
+    .description("add credits to a key's allowance for this calendar month (UTC)")
+    .argument("<id>", "the key's id (key_...)")
+    .argument("<credits>", "how many credits", wholeNumber)
+    .option("--reason <text>", "why, for the audit log")
+    .option("--json", "print the key as one JSON object")
+    .action((id: string, credits: number, options: { reason?: string; json?: boolean }) =>
+      withDeps(cli, async (deps) => {
+        const record = await grantCredits(deps, cli.actor(), id, {
+          credits,
+          ...(options.reason ? { reason: options.reason } : {}),
+        });
+        const view = keyView(record, deps.settings, deps.now());
+        if (options.json) cli.out(JSON.stringify(view));
+        else
+          cli.out(
+            `Granted ${credits} credits to ${id}; its allowance this month is ${view.monthly_allowance}.`,
+          );
+      }),
+    );
+
+  keys
     .command("revoke")
     .description("revoke a key at once (its next request answers 401)")
     .argument("<id>", "the key's id (key_...)")
     .action((id: string) =>
-      withStore(cli, async (store) => {
-        await revokeApiKey(store, id);
+      withDeps(cli, async (deps) => {
+        await revokeApiKey(deps, cli.actor(), id);
         cli.out(`Revoked ${id}.`);
       }),
     );
@@ -83,9 +141,10 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .argument("<id>", "the key's id (key_...)")
     .option("--json", "print one JSON object with the new key")
     .action((id: string, options: { json?: boolean }) =>
-      withStore(cli, async (store, config) => {
-        const rotated = await rotateApiKey(store, config.settings, id);
-        if (options.json) cli.out(JSON.stringify(keyJson(rotated.record, config, rotated.key)));
+      withDeps(cli, async (deps) => {
+        const rotated = await rotateApiKey(deps, cli.actor(), id);
+        if (options.json)
+          cli.out(JSON.stringify(keyView(rotated.record, deps.settings, deps.now(), rotated.key)));
         else
           cli.out(
             `New secret for ${id}; the old one no longer works. Shown only this once:\n\n  ${rotated.key}\n`,
@@ -95,44 +154,44 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 
   keys
     .command("set-plan")
-    .description("move a key to another configured plan")
+    .description("move a key to another configured plan (keys update ID --plan PLAN)")
     .argument("<id>", "the key's id (key_...)")
     .argument("<plan>", "the plan's id")
     .action((id: string, plan: string) =>
-      withStore(cli, async (store, config) => {
-        await setKeyPlan(store, config.settings, id, plan);
+      withDeps(cli, async (deps) => {
+        await updateApiKey(deps, cli.actor(), id, parseKeyUpdate({ plan }, deps.settings));
         cli.out(`Key ${id} is now on plan ${plan}.`);
       }),
     );
 }
 
-async function withStore(
-  cli: CliContext,
-  use: (store: Store, config: Config) => Promise<void>,
-): Promise<void> {
-  const config = cli.config();
-  const deps = await openExisting(config, cli.env);
-  try {
-    await use(deps.store, config);
-  } finally {
-    await deps.close();
-  }
-}
-
-function keyJson(record: ApiKeyRecord, config: Config, key?: string) {
-  return {
-    id: record.id,
-    ...(key === undefined ? { prefix: record.displayPrefix } : { key }),
-    plan: record.plan,
-    name: record.name,
-    monthly_allowance: monthlyAllowance(record, planOf(record, config.settings)),
-    created_at: record.createdAt,
-    revoked_at: record.revokedAt,
-  };
+/** The options as the admin API's body, so both are checked by the same schema. */
+function keyBody(options: KeyOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (options.plan !== undefined) body.plan = options.plan;
+  if (options.name !== undefined) body.name = options.name;
+  if (options.credits !== undefined) body.monthly_allowance = options.credits;
+  if (options.expires !== undefined) body.expires_at = options.expires;
+  if (options.metadata !== undefined) body.metadata = options.metadata;
+  return body;
 }
 
 function wholeNumber(raw: string): number {
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
     throw new InvalidArgumentError("must be a whole number");
   return Number(raw);
+}
+
+function allowanceOrPlan(raw: string): number | null {
+  return raw === "plan" ? null : wholeNumber(raw);
+}
+
+function expiryOrNever(raw: string): string | null {
+  return raw === "never" ? null : raw;
+}
+
+function label(raw: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const at = raw.indexOf("=");
+  if (at < 1) throw new InvalidArgumentError("must be name=value");
+  return { ...previous, [raw.slice(0, at)]: raw.slice(at + 1) };
 }

@@ -4,17 +4,23 @@
  * same configuration and createDeps as the server and talk to the database directly, never
  * through HTTP.
  *
+ * Key, admin-key and tool commands go through the same core functions as the admin API, so each
+ * change is in the audit log as made by `cli` and the operating-system user.
+ *
  * Exit codes: 0 success; 1 the command failed (unknown key, unreachable or missing database,
  * migrations pending for `migrate status`); 2 the command was called wrongly or the configuration
  * is invalid.
  */
 import { readFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { Command, CommanderError } from "commander";
 import { type Config, ConfigError, loadConfig, unknownVariableWarnings } from "../config.ts";
-import { AdminError } from "../core/admin.ts";
+import { type ActedBy, cliActor } from "../core/audit.ts";
+import { ApiError } from "../core/errors.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
 import { StartupError } from "../startup.ts";
 import { tools } from "../tools/index.ts";
+import { registerAdminKeysCommands } from "./admin-keys.ts";
 import { registerKeysCommands } from "./keys.ts";
 import { registerMigrateCommands } from "./migrate.ts";
 import { registerServeCommand } from "./serve.ts";
@@ -41,6 +47,8 @@ export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
   config(): Config;
   out(text: string): void;
+  /** Who the audit log says acted: the CLI, run by the operating-system user. */
+  actor(): ActedBy;
   /** Sets the exit code the command ends with. */
   exit(code: number): void;
 }
@@ -62,6 +70,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       return config;
     },
     out: (text) => process.stdout.write(`${text}\n`),
+    actor: () => cliActor(osUser(env)),
     exit(code) {
       exitCode = code;
     },
@@ -76,6 +85,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   registerServeCommand(program, context);
   registerMigrateCommands(program, context);
   registerKeysCommands(program, context);
+  registerAdminKeysCommands(program, context);
   registerToolsCommands(program, context);
   // Every command reports mistakes the same way, on one line, and exits through us.
   for (const command of [program, ...allCommands(program)]) {
@@ -116,6 +126,28 @@ function oneLine(text: string, command: Command): string {
   return `toolrun: ${line} (see ${names.join(" ")} --help)`;
 }
 
+/** The user the command runs as; the environment's name when the system has no entry for it (containers). */
+function osUser(env: NodeJS.ProcessEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME ?? "unknown";
+  }
+}
+
+/** A core refusal on one line: its detail, then each bad field with its message. */
+function apiErrorLine(error: ApiError): string {
+  const fields = error.extras.fields;
+  if (fields === undefined) return error.message;
+  const list =
+    typeof fields === "string"
+      ? fields
+      : Object.entries(fields)
+          .map(([field, message]) => `${field} ${message}`)
+          .join("; ");
+  return `${error.message} (${list})`;
+}
+
 function reportError(error: unknown): number {
   if (error instanceof CommanderError) {
     // --help and --version end here too, with exit code 0.
@@ -131,7 +163,7 @@ function reportError(error: unknown): number {
   }
   if (error instanceof StartupError) return fail(error.message, EXIT_FAILED);
   if (error instanceof CliError) return fail(error.message, error.exitCode);
-  if (error instanceof AdminError) return fail(error.message, EXIT_FAILED);
+  if (error instanceof ApiError) return fail(apiErrorLine(error), EXIT_FAILED);
   if (error instanceof SchemaNotReadyError)
     return fail("the database has no schema yet; run `toolrun migrate` first.", EXIT_FAILED);
   return fail(error instanceof Error ? error.message : String(error), EXIT_FAILED);

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import type { Config } from "../config.ts";
 import { createDeps, type Deps } from "../deps.ts";
 import { databaseError, describeDatabase } from "../startup.ts";
+import type { CliContext } from "./main.ts";
 
 /** A command that cannot go on, with the message to print and its exit code. */
 export class CliError extends Error {
@@ -53,5 +54,15 @@ export async function openDeps(config: Config): Promise<Deps> {
     return await createDeps(config);
   } catch (error) {
     throw databaseError(config, "cannot open the database", error);
+  }
+}
+
+/** Runs a `keys`, `tools` or `admin-keys` command on the deps of the existing database, then closes them. */
+export async function withDeps(cli: CliContext, use: (deps: Deps) => Promise<void>): Promise<void> {
+  const deps = await openExisting(cli.config(), cli.env);
+  try {
+    await use(deps);
+  } finally {
+    await deps.close();
   }
 }

@@ -1,10 +1,13 @@
 /**
- * `toolrun tools ...`: list the tools and flip the operator switches stored in the database.
+ * `toolrun tools ...`: list the tools and flip the operator switches stored in the database,
+ * through the same core function as the admin API (so every switch is in the audit log).
  */
 import { type Command, Option } from "commander";
-import type { ToolSwitch } from "../ports/store.ts";
+import { setToolSwitch } from "../core/admin.ts";
+import { parseSwitch } from "../core/admin-input.ts";
+import { toolSwitchViews } from "../core/tool-switches.ts";
 import type { CliContext } from "./main.ts";
-import { CliError, openExisting } from "./store.ts";
+import { CliError, withDeps } from "./store.ts";
 
 export function registerToolsCommands(program: Command, cli: CliContext): void {
   const tools = program.command("tools").description("list the tools and switch them for every instance");
@@ -13,26 +16,15 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
     .command("list")
     .description("list the tools with their weight, body limit and switches")
     .option("--json", "print a JSON array")
-    .action(async (options: { json?: boolean }) => {
-      const deps = await openExisting(cli.config(), cli.env);
-      try {
-        const rows = await Promise.all(
-          deps.registry.all().map(async (tool) => ({
-            slug: tool.slug,
-            tool_version: tool.definition.version,
-            weight: tool.weight,
-            max_body_bytes: tool.maxBodyBytes,
-            ...(await deps.switches.of(tool)),
-          })),
-        );
+    .action((options: { json?: boolean }) =>
+      withDeps(cli, async (deps) => {
+        const rows = await toolSwitchViews(deps);
         if (options.json) cli.out(JSON.stringify(rows));
         else
           for (const r of rows)
             cli.out(`${r.slug}\tv${r.tool_version}\tweight ${r.weight}\tenabled ${r.enabled}\tapi ${r.api}`);
-      } finally {
-        await deps.close();
-      }
-    });
+      }),
+    );
 
   tools
     .command("set")
@@ -48,24 +40,18 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
       ).choices(["true", "false"]),
     )
     .action(async (slug: string, options: { enabled?: string; api?: string }) => {
-      const change: { enabled?: boolean; api?: boolean } = {};
-      if (options.enabled !== undefined) change.enabled = options.enabled === "true";
-      if (options.api !== undefined) change.api = options.api === "true";
-      if (Object.keys(change).length === 0) throw new CliError("tools set needs --enabled or --api.", 2);
-      const deps = await openExisting(cli.config(), cli.env);
-      try {
-        if (!deps.registry.get(slug)) {
-          const known = deps.registry.all().map((t) => t.slug);
-          throw new CliError(`No tool is named "${slug}" (known: ${known.join(", ")}).`, 2);
-        }
-        await deps.store.setSwitch(slug, change satisfies ToolSwitch);
+      const body: { enabled?: boolean; api?: boolean } = {};
+      if (options.enabled !== undefined) body.enabled = options.enabled === "true";
+      if (options.api !== undefined) body.api = options.api === "true";
+      if (Object.keys(body).length === 0) throw new CliError("tools set needs --enabled or --api.", 2);
+      await withDeps(cli, async (deps) => {
+        const change = parseSwitch(body);
+        await setToolSwitch(deps, cli.actor(), slug, change);
         cli.out(
           `${slug}: ${Object.entries(change)
             .map(([k, v]) => `${k}=${v}`)
             .join(", ")} (every instance sees it within seconds)`,
         );
-      } finally {
-        await deps.close();
-      }
+      });
     });
 }

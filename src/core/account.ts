@@ -3,8 +3,8 @@
  */
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { monthlyAllowance, periodOf, planOf } from "./credits.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { CoreDeps } from "./deps.ts";
-import { ApiError } from "./errors.ts";
 
 export interface CreditsView {
   plan: string;
@@ -20,7 +20,7 @@ export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<Cre
   const period = periodOf(deps.now());
   const plan = planOf(key, deps.settings);
   const used = await deps.store.creditsUsed(key.id, period.id);
-  const allowance = deps.settings.metering ? monthlyAllowance(key, plan) : null;
+  const allowance = deps.settings.metering ? monthlyAllowance(key, plan, period) : null;
   return {
     plan: plan.id,
     monthly_allowance: allowance,
@@ -62,7 +62,7 @@ export async function getUsage(
     keyId: key.id,
     period: period.id,
     limit: page.limit,
-    cursor: page.cursor === null ? null : decodeCursor(page.cursor),
+    cursor: page.cursor === null ? null : decodeCursor(USAGE_CURSOR, page.cursor),
   });
   return {
     period_start: period.start.toISOString(),
@@ -78,22 +78,8 @@ export async function getUsage(
       credits: c.credits,
       at: c.at,
     })),
-    next_cursor: report.nextCursor === null ? null : encodeCursor(report.nextCursor),
+    next_cursor: report.nextCursor === null ? null : encodeCursor(USAGE_CURSOR, report.nextCursor),
   };
 }
 
-const CURSOR_TAG = "u1:";
-
-function encodeCursor(storeCursor: string): string {
-  return Buffer.from(CURSOR_TAG + storeCursor).toString("base64url");
-}
-
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!decoded.startsWith(CURSOR_TAG) || !/^[0-9]{1,19}$/.test(decoded.slice(CURSOR_TAG.length))) {
-    throw new ApiError("validation_error", "The cursor was not issued by this endpoint.", {
-      extras: { fields: { cursor: "is not a valid cursor" } },
-    });
-  }
-  return decoded.slice(CURSOR_TAG.length);
-}
+const USAGE_CURSOR = "u1";

@@ -1,13 +1,31 @@
 /**
- * Operator actions on keys and tools, shared by the CLI and the first-start bootstrap.
- * Secrets are returned once, to the caller, and never stored.
+ * Operator actions on customer keys and tools, shared by the admin API and the CLI: each one
+ * makes its change and writes it to the audit log (audit.ts), so both leave the same record.
+ * Secrets are returned once, to the caller, and never stored. The first-start key is made here too
+ * (by the server itself, so it is not an audited action).
  */
-import type { ApiKeyRecord, NewApiKey, Store } from "../ports/store.ts";
+import {
+  type ApiKeyRecord,
+  type KeyChange,
+  MAX_GRANTED_CREDITS,
+  type NewApiKey,
+  type Store,
+  type ToolSwitch,
+} from "../ports/store.ts";
+import { type KeyInput, parseGrant } from "./admin-input.ts";
+import { type ActedBy, audit } from "./audit.ts";
+import { periodOf } from "./credits.ts";
+import { ApiError } from "./errors.ts";
 import { issueKey, newKeyId } from "./keys.ts";
+import type { ToolRegistry } from "./registry.ts";
 import type { ServiceSettings } from "./settings.ts";
 
-export class AdminError extends Error {
-  override readonly name = "AdminError";
+/** What the admin actions need of the core's deps. */
+export interface AdminDeps {
+  readonly store: Store;
+  readonly settings: ServiceSettings;
+  readonly registry: ToolRegistry;
+  readonly now: () => Date;
 }
 
 export interface CreatedKey {
@@ -16,21 +34,19 @@ export interface CreatedKey {
   readonly key: string;
 }
 
-interface KeyInput {
-  readonly plan: string;
-  readonly name: string;
-  readonly monthlyAllowance: number | null;
-}
-
-export async function createApiKey(
-  store: Store,
-  settings: ServiceSettings,
-  input: KeyInput,
-  now = new Date(),
-): Promise<CreatedKey> {
-  const { stored, secret } = newApiKey(settings, input, now);
-  await store.createKey(stored);
-  return { record: await storedRecord(store, stored.id), key: secret };
+export async function createApiKey(deps: AdminDeps, by: ActedBy, input: KeyInput): Promise<CreatedKey> {
+  const now = deps.now();
+  const { stored, secret } = newApiKey(deps.settings, input, now);
+  await deps.store.createKey(stored);
+  const record = await existing(deps.store, stored.id);
+  await audit(deps.store, by, now, "keys.create", record.id, {
+    plan: input.plan,
+    name: input.name,
+    monthly_allowance: input.monthlyAllowance,
+    expires_at: input.expiresAt,
+    metadata: input.metadata,
+  });
+  return { record, key: secret };
 }
 
 /**
@@ -44,11 +60,11 @@ export async function createBootstrapKey(
 ): Promise<CreatedKey | null> {
   const { stored, secret } = newApiKey(
     settings,
-    { plan: "free", name: "bootstrap", monthlyAllowance: null },
+    { plan: "free", name: "bootstrap", monthlyAllowance: null, expiresAt: null, metadata: {} },
     now,
   );
   if (!(await store.createFirstKey(stored))) return null;
-  return { record: await storedRecord(store, stored.id), key: secret };
+  return { record: await existing(store, stored.id), key: secret };
 }
 
 /** A fresh key: what the store keeps, and the secret shown once. */
@@ -57,7 +73,6 @@ function newApiKey(
   input: KeyInput,
   now: Date,
 ): { stored: NewApiKey; secret: string } {
-  assertPlan(settings, input.plan);
   const issued = issueKey(settings.keyPrefix);
   return {
     stored: {
@@ -68,43 +83,106 @@ function newApiKey(
       displayPrefix: issued.displayPrefix,
       monthlyAllowance: input.monthlyAllowance,
       createdAt: now.toISOString(),
+      expiresAt: input.expiresAt,
+      metadata: input.metadata,
     },
     secret: issued.key,
   };
 }
 
-async function storedRecord(store: Store, id: string): Promise<ApiKeyRecord> {
+/** The key, or 404 `key_not_found`. */
+export async function existing(store: Pick<Store, "getKey">, id: string): Promise<ApiKeyRecord> {
   const record = await store.getKey(id);
-  if (!record) throw new AdminError(`Key ${id} vanished right after it was created`);
+  if (!record) throw new ApiError("key_not_found", `No key has the id "${id}".`);
   return record;
 }
 
-export async function rotateApiKey(store: Store, settings: ServiceSettings, id: string): Promise<CreatedKey> {
-  const issued = issueKey(settings.keyPrefix);
-  if (!(await store.rotateKey(id, issued.secretHash, issued.displayPrefix))) {
-    throw new AdminError(`No active key has the id ${id}`);
-  }
-  const record = await store.getKey(id);
-  if (!record) throw new AdminError(`No key has the id ${id}`);
-  return { record, key: issued.key };
-}
-
-export async function revokeApiKey(store: Store, id: string, now = new Date()): Promise<void> {
-  if (!(await store.revokeKey(id, now.toISOString()))) throw new AdminError(`No active key has the id ${id}`);
-}
-
-export async function setKeyPlan(
-  store: Store,
-  settings: ServiceSettings,
+/** A change to a key's plan, name, own allowance, metadata or expiry (`change` already parsed). */
+export async function updateApiKey(
+  deps: AdminDeps,
+  by: ActedBy,
   id: string,
-  plan: string,
-): Promise<void> {
-  assertPlan(settings, plan);
-  if (!(await store.setPlan(id, plan))) throw new AdminError(`No key has the id ${id}`);
+  change: KeyChange,
+): Promise<ApiKeyRecord> {
+  if (!(await deps.store.updateKey(id, change))) await existing(deps.store, id);
+  await audit(deps.store, by, deps.now(), "keys.update", id, changeDetails(change));
+  return existing(deps.store, id);
 }
 
-function assertPlan(settings: ServiceSettings, plan: string): void {
-  if (!settings.plans[plan]) {
-    throw new AdminError(`Unknown plan "${plan}" (known: ${Object.keys(settings.plans).join(", ")})`);
+function changeDetails(change: KeyChange): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  if (change.plan !== undefined) details.plan = change.plan;
+  if (change.name !== undefined) details.name = change.name;
+  if (change.monthlyAllowance !== undefined) details.monthly_allowance = change.monthlyAllowance;
+  if (change.metadata !== undefined) details.metadata = change.metadata;
+  if (change.expiresAt !== undefined) details.expires_at = change.expiresAt;
+  return details;
+}
+
+export async function rotateApiKey(deps: AdminDeps, by: ActedBy, id: string): Promise<CreatedKey> {
+  const issued = issueKey(deps.settings.keyPrefix);
+  if (!(await deps.store.rotateKey(id, issued.secretHash, issued.displayPrefix)))
+    await refuseInactive(deps.store, id);
+  await audit(deps.store, by, deps.now(), "keys.rotate", id, { prefix: issued.displayPrefix });
+  return { record: await existing(deps.store, id), key: issued.key };
+}
+
+export async function revokeApiKey(deps: AdminDeps, by: ActedBy, id: string): Promise<ApiKeyRecord> {
+  const now = deps.now();
+  if (!(await deps.store.revokeKey(id, now.toISOString()))) await refuseInactive(deps.store, id);
+  await audit(deps.store, by, now, "keys.revoke", id, {});
+  return existing(deps.store, id);
+}
+
+/**
+ * Adds credits to the key's allowance for the current calendar month (they lapse when it ends):
+ * /v1/me/credits shows them in `monthly_allowance`, and a call is admitted against the raised
+ * allowance. One statement in the store, so concurrent grants and calls lose nothing.
+ */
+export async function grantCredits(
+  deps: AdminDeps,
+  by: ActedBy,
+  id: string,
+  body: unknown,
+): Promise<ApiKeyRecord> {
+  const grant = parseGrant(body);
+  const now = deps.now();
+  const period = periodOf(now);
+  if (!(await deps.store.grantCredits(id, period.id, grant.credits))) {
+    const record = await refuseInactive(deps.store, id);
+    throw new ApiError(
+      "validation_error",
+      `Key ${record.id} already holds ${record.grantedPeriod === period.id ? record.grantedCredits : 0} granted credits this month; the most is ${MAX_GRANTED_CREDITS}.`,
+      { extras: { fields: { credits: `would take this month's grants past ${MAX_GRANTED_CREDITS}` } } },
+    );
   }
+  await audit(deps.store, by, now, "credits.grant", id, {
+    credits: grant.credits,
+    period: period.id,
+    ...(grant.reason === null ? {} : { reason: grant.reason }),
+  });
+  return existing(deps.store, id);
+}
+
+/** Throws 404 for a missing key and 409 `key_revoked` for a revoked one; returns an active key. */
+async function refuseInactive(store: Pick<Store, "getKey">, id: string): Promise<ApiKeyRecord> {
+  const record = await existing(store, id);
+  if (record.revokedAt !== null)
+    throw new ApiError("key_revoked", `Key ${id} was revoked at ${record.revokedAt}.`);
+  return record;
+}
+
+/** Stores an operator switch for a tool; every instance sees it within seconds. */
+export async function setToolSwitch(
+  deps: AdminDeps,
+  by: ActedBy,
+  slug: string,
+  change: ToolSwitch,
+): Promise<void> {
+  if (!deps.registry.get(slug)) {
+    const known = deps.registry.all().map((t) => t.slug);
+    throw new ApiError("tool_not_found", `No tool is named "${slug}" (known: ${known.join(", ")}).`);
+  }
+  await deps.store.setSwitch(slug, change);
+  await audit(deps.store, by, deps.now(), "tools.set", slug, { ...change });
 }

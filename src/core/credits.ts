@@ -31,6 +31,21 @@ export function callCost(toolWeight: number, plan: Plan, settings: ServiceSettin
   return settings.metering ? Math.max(toolWeight, plan.minCredits) : 0;
 }
 
-export function monthlyAllowance(key: ApiKeyRecord, plan: Plan): number {
+/** The key's own allowance or its plan's, before any grant. */
+export function baseAllowance(key: ApiKeyRecord, plan: Plan): number {
   return key.monthlyAllowance ?? plan.monthlyCredits;
+}
+
+/** Credits granted to the key for `period`; a grant of an earlier period has lapsed. */
+export function grantedIn(key: ApiKeyRecord, period: Period): number {
+  return key.grantedPeriod === period.id ? key.grantedCredits : 0;
+}
+
+/**
+ * What the key may spend in `period`: its base allowance raised by that period's grants. A grant
+ * only ever raises it, so a call priced against a key read just before a grant is at worst refused
+ * when it would now be admitted, never admitted past the allowance.
+ */
+export function monthlyAllowance(key: ApiKeyRecord, plan: Plan, period: Period): number {
+  return baseAllowance(key, plan) + grantedIn(key, period);
 }

@@ -15,6 +15,8 @@ export interface CoreDeps {
   readonly switches: SwitchReader;
   readonly settings: ServiceSettings;
   readonly keyPattern: RegExp;
+  /** The form of an admin key (`settings.adminKeyPrefix`). */
+  readonly adminKeyPattern: RegExp;
   readonly now: () => Date;
   readonly newCallId: () => string;
   /** Hears how each metered call ended (the metrics); none in most tests. */

@@ -58,6 +58,18 @@ export const errorCatalog = {
     title: "Not found",
     explanation: "No resource lives at this path. Check the method and path against the API reference.",
   },
+  key_not_found: {
+    status: 404,
+    title: "No key with that id",
+    explanation:
+      "Admin API: no customer key has this id. `GET /admin/v1/keys` lists them. Nothing was changed.",
+  },
+  key_revoked: {
+    status: 409,
+    title: "The key is revoked",
+    explanation:
+      "Admin API: the key was revoked, so it can no longer be rotated, revoked again or granted credits. Create a new key instead. Nothing was changed.",
+  },
   method_not_allowed: {
     status: 405,
     title: "Method not allowed",

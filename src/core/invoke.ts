@@ -55,17 +55,18 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelo
 
   const { settings } = deps;
   const plan = planOf(call.key, settings);
-  const allowance = settings.metering ? monthlyAllowance(call.key, plan) : null;
+  const now = deps.now();
+  const period = periodOf(now);
+  const allowance = settings.metering ? monthlyAllowance(call.key, plan, period) : null;
   const credits = callCost(tool.weight, plan, settings);
   const input = validation.value;
-  const now = deps.now();
   const outcome = await deps.store.runCall(
     {
       callId: deps.newCallId(),
       requestId: call.requestId,
       keyId: call.key.id,
       tool: tool.slug,
-      period: periodOf(now).id,
+      period: period.id,
       credits,
       allowance,
       monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,

@@ -66,20 +66,35 @@ export function invalidApiKey(reason: string, tokenSent: boolean): ApiError {
   return new ApiError("invalid_api_key", detail, { headers: { "www-authenticate": challenge } });
 }
 
-/** Turns an Authorization header into the active key it names, or throws 401 `invalid_api_key`. */
-export async function authenticate(
-  keys: Pick<KeyStore, "findKeyByHash">,
-  pattern: RegExp,
-  authorization: string | undefined,
-): Promise<ApiKeyRecord> {
+/** The bearer token of an Authorization header, or throws 401 `invalid_api_key`. */
+export function bearerToken(authorization: string | undefined, pattern: RegExp): string {
   if (authorization === undefined || authorization.trim() === "")
     throw invalidApiKey("No API key was sent.", false);
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) throw invalidApiKey("The Authorization header does not use the Bearer scheme.", false);
-  const key = match[1];
-  if (!pattern.test(key)) throw invalidApiKey("The API key is malformed.", true);
+  if (!pattern.test(match[1])) throw invalidApiKey("The API key is malformed.", true);
+  return match[1];
+}
+
+/** True once the key's expiry has come. */
+export function hasExpired(record: Pick<ApiKeyRecord, "expiresAt">, now: Date): boolean {
+  return record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime();
+}
+
+/**
+ * Turns an Authorization header into the active, unexpired key it names, or throws 401
+ * `invalid_api_key` saying which of those it is not.
+ */
+export async function authenticate(
+  keys: Pick<KeyStore, "findKeyByHash">,
+  pattern: RegExp,
+  authorization: string | undefined,
+  now: Date,
+): Promise<ApiKeyRecord> {
+  const key = bearerToken(authorization, pattern);
   const record = await keys.findKeyByHash(hashKey(key));
   if (record === null) throw invalidApiKey("The API key is not valid.", true);
   if (record.revokedAt !== null) throw invalidApiKey("The API key has been revoked.", true);
+  if (hasExpired(record, now)) throw invalidApiKey(`The API key expired at ${record.expiresAt}.`, true);
   return record;
 }

@@ -27,6 +27,8 @@ export interface ServiceSettings {
   readonly tools: Readonly<Record<string, ToolSettings>>;
   readonly metering: boolean;
   readonly keyPrefix: string;
+  /** The fixed prefix of admin keys (`TOOLRUN_ADMIN_KEY_PREFIX`). */
+  readonly adminKeyPrefix: string;
   readonly docsUrl: string;
   /** Browser origins allowed to call the MCP endpoint (DNS-rebinding protection). */
   readonly allowedOrigins: readonly string[];

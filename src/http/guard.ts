@@ -32,7 +32,7 @@ export function keyGuard(
 ): onRequestHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     await readiness.check();
-    const key = await authenticate(deps.store, deps.keyPattern, request.headers.authorization);
+    const key = await authenticate(deps.store, deps.keyPattern, request.headers.authorization, deps.now());
     request.apiKey = key;
     beforeSlot?.(request);
     const slot = await takeSlot(deps.limiter, key.id, planOf(key, deps.settings).rpm, deps.now());

@@ -55,7 +55,10 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
         checkOrigin(request.headers.origin, policy);
         checkHost(request.headers.host, policy);
         await readiness.check();
-        keys.set(request, await authenticate(deps.store, deps.keyPattern, request.headers.authorization));
+        keys.set(
+          request,
+          await authenticate(deps.store, deps.keyPattern, request.headers.authorization, deps.now()),
+        );
       },
     },
     async (request, reply) => {

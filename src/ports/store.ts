@@ -14,6 +14,13 @@ export interface ApiKeyRecord {
   readonly monthlyAllowance: number | null;
   readonly createdAt: string;
   readonly revokedAt: string | null;
+  /** From this moment the key answers 401 (expired); null for never. */
+  readonly expiresAt: string | null;
+  /** The operator's own labels (customer ids and the like): string values, never secrets. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
+  readonly grantedCredits: number;
+  readonly grantedPeriod: string | null;
 }
 
 export interface NewApiKey {
@@ -24,7 +31,29 @@ export interface NewApiKey {
   readonly displayPrefix: string;
   readonly monthlyAllowance: number | null;
   readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly metadata: Readonly<Record<string, string>>;
 }
+
+/** Members of a key an operator may change; absent ones stay as they are. */
+export interface KeyChange {
+  readonly name?: string;
+  readonly plan?: string;
+  /** null: back to the plan's allowance. */
+  readonly monthlyAllowance?: number | null;
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** null: never expires. */
+  readonly expiresAt?: string | null;
+}
+
+/** Keys are listed oldest first; a page starts after the last key of the previous one. */
+export interface KeyPage {
+  readonly limit: number;
+  readonly after: { readonly createdAt: string; readonly id: string } | null;
+}
+
+/** The most credits a key may be granted within one period, in total. */
+export const MAX_GRANTED_CREDITS = 2_000_000_000;
 
 export interface KeyStore {
   createKey(key: NewApiKey): Promise<void>;
@@ -37,13 +66,90 @@ export interface KeyStore {
   /** The key whose secret hashes to `secretHash`, revoked or not. */
   findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
-  listKeys(): Promise<ApiKeyRecord[]>;
+  /** Every key oldest first, or one page of them. */
+  listKeys(page?: KeyPage): Promise<ApiKeyRecord[]>;
   countKeys(): Promise<number>;
   /** False when no such key, or it was already revoked. */
   revokeKey(id: string, at: string): Promise<boolean>;
   /** Replaces the secret; the old one stops matching at once. False when no such active key. */
   rotateKey(id: string, secretHash: string, displayPrefix: string): Promise<boolean>;
-  setPlan(id: string, plan: string): Promise<boolean>;
+  /** Applies the members of `change` in one statement. False when no such key. */
+  updateKey(id: string, change: KeyChange): Promise<boolean>;
+  /**
+   * Adds `credits` to the key's grant for `period`, in one statement: a grant left from an earlier
+   * period is replaced, not added to. False when no such active key, or when the period's total
+   * would pass MAX_GRANTED_CREDITS.
+   */
+  grantCredits(id: string, period: string, credits: number): Promise<boolean>;
+}
+
+export interface AdminKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly displayPrefix: string;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+}
+
+export interface NewAdminKey {
+  readonly id: string;
+  readonly name: string;
+  readonly secretHash: string;
+  readonly displayPrefix: string;
+  readonly createdAt: string;
+}
+
+/** Keys of the admin API, apart from customer keys (they never share a table or a lookup). */
+export interface AdminKeyStore {
+  createAdminKey(key: NewAdminKey): Promise<void>;
+  findAdminKeyByHash(secretHash: string): Promise<AdminKeyRecord | null>;
+  listAdminKeys(): Promise<AdminKeyRecord[]>;
+  /** False when no such key, or it was already revoked. */
+  revokeAdminKey(id: string, at: string): Promise<boolean>;
+}
+
+/** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
+export interface Actor {
+  readonly type: "admin_key" | "cli";
+  readonly id: string;
+}
+
+export interface NewAuditEntry {
+  readonly at: string;
+  readonly actor: Actor;
+  /** `keys.create`, `keys.update`, `credits.grant`, `tools.set`, ... */
+  readonly action: string;
+  /** What it was done to: a key id, an admin key id, a tool slug. */
+  readonly target: string;
+  /** The admin request's id; null for the CLI. */
+  readonly requestId: string | null;
+  /** What changed; never a secret. */
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+export interface AuditEntry extends NewAuditEntry {
+  /** Decimal sequence number, growing with every entry. */
+  readonly seq: string;
+}
+
+export interface AuditQuery {
+  readonly limit: number;
+  /** `nextCursor` of a previous page (a decimal sequence number); null for the newest entries. */
+  readonly cursor: string | null;
+  /** Only entries about this target. */
+  readonly target?: string;
+}
+
+export interface AuditPage {
+  /** Newest first. */
+  readonly entries: readonly AuditEntry[];
+  readonly nextCursor: string | null;
+}
+
+/** The append-only record of every admin and CLI action. */
+export interface AuditLog {
+  appendAudit(entry: NewAuditEntry): Promise<void>;
+  listAudit(query: AuditQuery): Promise<AuditPage>;
 }
 
 /** A request to hold credits for one call before the tool runs. */
@@ -147,7 +253,7 @@ export interface SwitchStore {
   setSwitch(slug: string, change: ToolSwitch): Promise<void>;
 }
 
-export interface Store extends KeyStore, Ledger, SwitchStore {
+export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

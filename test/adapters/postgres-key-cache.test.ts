@@ -161,7 +161,7 @@ if (db.url === undefined) {
       await warm(reader, key.secretHash);
 
       let seen = reader.count("invalidated");
-      assert.equal(await writer.setPlan(key.id, "free"), true);
+      assert.equal(await writer.updateKey(key.id, { plan: "free" }), true);
       await reader.waitFor("invalidated", seen);
       assert.equal((await reader.store.findKeyByHash(key.secretHash))?.plan, "free");
 

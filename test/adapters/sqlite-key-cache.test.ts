@@ -36,6 +36,8 @@ describe("sqlite key lookups across processes", () => {
     displayPrefix: "tr_live_abcd",
     monthlyAllowance: null,
     createdAt: "2026-11-01T00:00:00.000Z",
+    expiresAt: null,
+    metadata: {},
   });
 
   it("sees a revocation made by another connection on the next lookup", async () => {
@@ -49,7 +51,7 @@ describe("sqlite key lookups across processes", () => {
   it("forgets a rotated secret and a changed plan at once", async () => {
     await cli.createKey(key("key_b", "hash_b"));
     assert.equal((await server.findKeyByHash("hash_b"))?.id, "key_b");
-    assert.equal(await cli.setPlan("key_b", "free"), true);
+    assert.equal(await cli.updateKey("key_b", { plan: "free" }), true);
     assert.equal((await server.findKeyByHash("hash_b"))?.plan, "free");
     assert.equal(await cli.rotateKey("key_b", "hash_b2", "tr_live_efgh"), true);
     assert.equal(await server.findKeyByHash("hash_b"), null);

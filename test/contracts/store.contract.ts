@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import type { NewApiKey, Reservation, Store } from "../../src/ports/store.ts";
+import { MAX_GRANTED_CREDITS, type NewApiKey, type Reservation, type Store } from "../../src/ports/store.ts";
 
 export interface StoreFixture {
   readonly store: Store;
@@ -22,6 +22,8 @@ export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
     displayPrefix: "tr_live_abcd",
     monthlyAllowance: null,
     createdAt: "2026-11-01T00:00:00.000Z",
+    expiresAt: null,
+    metadata: {},
     ...overrides,
   };
 }
@@ -78,6 +80,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           monthlyAllowance: 500,
           createdAt: key.createdAt,
           revokedAt: null,
+          expiresAt: null,
+          metadata: {},
+          grantedCredits: 0,
+          grantedPeriod: null,
         });
         assert.deepEqual(await store.getKey(key.id), found);
         assert.equal(await store.findKeyByHash("no-such-hash"), null);
@@ -117,12 +123,168 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.rotateKey("missing", "x", "y"), false);
       });
 
-      it("changes the plan", async () => {
+      it("changes only the members an update names", async () => {
+        const key = newKey({ name: "before", monthlyAllowance: 300, metadata: { customer: "c1" } });
+        await store.createKey(key);
+        assert.equal(await store.updateKey(key.id, { plan: "builder" }), true);
+        const planned = await store.getKey(key.id);
+        assert.equal(planned?.plan, "builder");
+        assert.equal(planned?.name, "before");
+        assert.equal(planned?.monthlyAllowance, 300);
+        assert.deepEqual(planned?.metadata, { customer: "c1" });
+        assert.equal(
+          await store.updateKey(key.id, {
+            name: "after",
+            monthlyAllowance: null,
+            metadata: { customer: "c2", tier: "gold" },
+            expiresAt: "2026-12-01T00:00:00.000Z",
+          }),
+          true,
+        );
+        const changed = await store.findKeyByHash(key.secretHash);
+        assert.equal(changed?.name, "after");
+        assert.equal(changed?.plan, "builder");
+        assert.equal(changed?.monthlyAllowance, null);
+        assert.deepEqual(changed?.metadata, { customer: "c2", tier: "gold" });
+        assert.equal(changed?.expiresAt, "2026-12-01T00:00:00.000Z");
+        assert.equal(await store.updateKey(key.id, { expiresAt: null }), true);
+        assert.equal((await store.getKey(key.id))?.expiresAt, null);
+        assert.equal(await store.updateKey("missing", { plan: "builder" }), false);
+      });
+
+      it("keeps a new key's expiry and metadata", async () => {
+        const key = newKey({ expiresAt: "2027-01-01T00:00:00.000Z", metadata: { a: "1", "b.c": "x y" } });
+        await store.createKey(key);
+        const found = await store.getKey(key.id);
+        assert.equal(found?.expiresAt, "2027-01-01T00:00:00.000Z");
+        assert.deepEqual(found?.metadata, { a: "1", "b.c": "x y" });
+        assert.equal(found?.grantedCredits, 0);
+        assert.equal(found?.grantedPeriod, null);
+      });
+
+      it("pages through keys oldest first, each key once", async () => {
+        const created = [0, 1, 2, 3, 4].map((i) =>
+          newKey({
+            id: `key_page${i}_${randomUUID().slice(0, 4)}`,
+            createdAt: `2030-01-0${1 + (i % 3)}T00:00:00.000Z`,
+          }),
+        );
+        for (const key of created) await store.createKey(key);
+        const seen: string[] = [];
+        let after: { createdAt: string; id: string } | null = null;
+        for (;;) {
+          const page = await store.listKeys({ limit: 2, after });
+          const last = page.at(-1);
+          if (!last) break;
+          seen.push(...page.map((k) => k.id));
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        const ours = seen.filter((id) => created.some((k) => k.id === id));
+        const expected = [...created]
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+          .map((k) => k.id);
+        assert.deepEqual(ours, expected);
+        assert.equal(new Set(seen).size, seen.length);
+      });
+    });
+
+    describe("credit grants", () => {
+      it("add up within a period and start again in a new one", async () => {
         const key = newKey();
         await store.createKey(key);
-        assert.equal(await store.setPlan(key.id, "builder"), true);
-        assert.equal((await store.getKey(key.id))?.plan, "builder");
-        assert.equal(await store.setPlan("missing", "builder"), false);
+        assert.equal(await store.grantCredits(key.id, "2026-11", 100), true);
+        assert.equal(await store.grantCredits(key.id, "2026-11", 50), true);
+        let found = await store.findKeyByHash(key.secretHash);
+        assert.equal(found?.grantedCredits, 150);
+        assert.equal(found?.grantedPeriod, "2026-11");
+        assert.equal(await store.grantCredits(key.id, "2026-12", 7), true);
+        found = await store.getKey(key.id);
+        assert.equal(found?.grantedCredits, 7);
+        assert.equal(found?.grantedPeriod, "2026-12");
+      });
+
+      it("are refused for a missing or revoked key, and past the period's maximum", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        assert.equal(await store.grantCredits("missing", "2026-11", 1), false);
+        assert.equal(await store.grantCredits(key.id, "2026-11", MAX_GRANTED_CREDITS), true);
+        assert.equal(await store.grantCredits(key.id, "2026-11", 1), false);
+        assert.equal((await store.getKey(key.id))?.grantedCredits, MAX_GRANTED_CREDITS);
+        await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z");
+        assert.equal(await store.grantCredits(key.id, "2026-12", 1), false);
+      });
+
+      it("lose no credit when many land at once", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const results = await Promise.all(
+          Array.from({ length: 40 }, () => store.grantCredits(key.id, "2026-11", 3)),
+        );
+        assert.ok(results.every(Boolean));
+        assert.equal((await store.getKey(key.id))?.grantedCredits, 120);
+      });
+    });
+
+    describe("admin keys", () => {
+      it("are found by hash apart from customer keys, listed, and revoked once", async () => {
+        const id = `adm_${randomUUID().slice(0, 8)}`;
+        const hash = `admin-hash-${randomUUID()}`;
+        await store.createAdminKey({
+          id,
+          name: "ops",
+          secretHash: hash,
+          displayPrefix: "tr_admin_abcd",
+          createdAt: "2026-11-01T00:00:00.000Z",
+        });
+        assert.deepEqual(await store.findAdminKeyByHash(hash), {
+          id,
+          name: "ops",
+          displayPrefix: "tr_admin_abcd",
+          createdAt: "2026-11-01T00:00:00.000Z",
+          revokedAt: null,
+        });
+        assert.equal(await store.findKeyByHash(hash), null);
+        assert.ok((await store.listAdminKeys()).some((k) => k.id === id));
+        assert.equal(await store.revokeAdminKey(id, "2026-11-02T00:00:00.000Z"), true);
+        assert.equal(await store.revokeAdminKey(id, "2026-11-03T00:00:00.000Z"), false);
+        assert.equal((await store.findAdminKeyByHash(hash))?.revokedAt, "2026-11-02T00:00:00.000Z");
+        assert.equal(await store.findAdminKeyByHash("unknown"), null);
+      });
+    });
+
+    describe("audit log", () => {
+      it("keeps every entry as written and pages newest first, optionally by target", async () => {
+        const target = `key_${randomUUID().slice(0, 8)}`;
+        const other = `key_${randomUUID().slice(0, 8)}`;
+        for (let i = 0; i < 5; i++) {
+          await store.appendAudit({
+            at: `2026-11-0${i + 1}T00:00:00.000Z`,
+            actor: i % 2 === 0 ? { type: "cli", id: "alice" } : { type: "admin_key", id: "adm_1" },
+            action: "keys.update",
+            target: i === 2 ? other : target,
+            requestId: i % 2 === 0 ? null : `req_${i}`,
+            details: { step: i, nested: { ok: true } },
+          });
+        }
+        const first = await store.listAudit({ limit: 2, cursor: null, target });
+        assert.deepEqual(
+          first.entries.map((e) => e.details.step),
+          [4, 3],
+        );
+        assert.deepEqual(first.entries[0]?.actor, { type: "cli", id: "alice" });
+        assert.equal(first.entries[0]?.requestId, null);
+        assert.equal(first.entries[1]?.requestId, "req_3");
+        assert.equal(first.entries[0]?.at, "2026-11-05T00:00:00.000Z");
+        assert.deepEqual(first.entries[0]?.details, { step: 4, nested: { ok: true } });
+        const second = await store.listAudit({ limit: 2, cursor: first.nextCursor, target });
+        assert.deepEqual(
+          second.entries.map((e) => e.details.step),
+          [1, 0],
+        );
+        assert.equal(second.nextCursor, null);
+        const all = await store.listAudit({ limit: 100, cursor: null });
+        assert.ok(all.entries.some((e) => e.target === other));
+        await assert.rejects(store.listAudit({ limit: 1, cursor: "x'; --", target }), RangeError);
       });
     });
 

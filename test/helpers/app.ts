@@ -9,7 +9,9 @@ import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin.ts";
+import { cliActor } from "../../src/core/audit.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
+import { hashKey } from "../../src/core/keys.ts";
 import type { Observer } from "../../src/core/observer.ts";
 import {
   DEFAULT_PLANS,
@@ -19,7 +21,7 @@ import {
 } from "../../src/core/settings.ts";
 import { assembleDeps } from "../../src/deps.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
-import type { Store } from "../../src/ports/store.ts";
+import type { ApiKeyRecord, Store } from "../../src/ports/store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
 
@@ -53,6 +55,8 @@ export interface TestApp {
   clock: TestClock;
   /** Creates a key and returns the full secret. */
   key(plan?: string, credits?: number | null): Promise<string>;
+  /** The stored record of a key `key()` made. */
+  recordOf(key: string): Promise<ApiKeyRecord>;
   /** Closes the app and its store now (a test that reads the database file after); idempotent. */
   close(): Promise<void>;
 }
@@ -95,6 +99,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     tools: options.toolSettings ?? {},
     metering: options.metering ?? true,
     keyPrefix: "tr_live",
+    adminKeyPrefix: "tr_admin",
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
   };
@@ -123,7 +128,20 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     store,
     clock,
     async key(plan = "free", credits = null) {
-      return (await createApiKey(store, settings, { plan, name: "test", monthlyAllowance: credits })).key;
+      return (
+        await createApiKey(deps, cliActor("test"), {
+          plan,
+          name: "test",
+          monthlyAllowance: credits,
+          expiresAt: null,
+          metadata: {},
+        })
+      ).key;
+    },
+    async recordOf(key) {
+      const record = await store.findKeyByHash(hashKey(key));
+      if (!record) throw new Error("recordOf: no such key");
+      return record;
     },
     close,
   };

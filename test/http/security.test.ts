@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin.ts";
+import { cliActor } from "../../src/core/audit.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 const KEYED_ENDPOINTS = [
@@ -32,13 +33,13 @@ describe("security: authentication on every keyed endpoint", () => {
       suite,
     );
     const revoked = await t.key();
-    const revokedRecord = (await t.store.listKeys()).at(-1);
+    const revokedRecord = await t.recordOf(revoked);
     assert.ok(revokedRecord);
     await t.store.revokeKey(revokedRecord.id, "2026-11-15T00:00:00.000Z");
     const rotatedAway = await t.key();
-    const rotatedRecord = (await t.store.listKeys()).at(-1);
+    const rotatedRecord = await t.recordOf(rotatedAway);
     assert.ok(rotatedRecord);
-    await rotateApiKey(t.store, t.deps.settings, rotatedRecord.id);
+    await rotateApiKey(t.deps, cliActor("test"), rotatedRecord.id);
     cases.push(
       ["no Authorization header", async () => ({})],
       ["an empty Authorization header", async () => ({ authorization: "" })],
@@ -97,9 +98,9 @@ describe("security: authentication on every keyed endpoint", () => {
       headers: json(bearer(original)),
       payload: { value: 1 },
     });
-    const record = (await t.store.listKeys()).at(-1);
+    const record = await t.recordOf(original);
     assert.ok(record);
-    const rotated = await rotateApiKey(t.store, t.deps.settings, record.id);
+    const rotated = await rotateApiKey(t.deps, cliActor("test"), record.id);
     const credits = await t.app.inject({
       method: "GET",
       url: "/v1/me/credits",

@@ -56,7 +56,7 @@ describe("MCP endpoint security", () => {
 
   it("401 invalid_api_key with WWW-Authenticate: Bearer for every bad credential, no slot", async () => {
     const revoked = await t.key("free");
-    const record = (await t.store.listKeys()).at(-1);
+    const record = await t.recordOf(revoked);
     assert.ok(record);
     await t.store.revokeKey(record.id, "2026-11-01T00:00:00.000Z");
     // [Authorization, whether a bearer token was sent (RFC 6750: only then an error code)]

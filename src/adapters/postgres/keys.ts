@@ -5,25 +5,31 @@
  * made here forget everything themselves, once the statement has returned.
  */
 import type { Pool } from "pg";
-import type { KeyStore, NewApiKey } from "../../ports/store.ts";
-import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
+import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
+import { KEY_COLUMNS, type KeyRow, keyChangeValues, toKeyRecord } from "../sql-rows.ts";
 import { run, statement, transaction, type Values } from "./db.ts";
 import type { KeyCache } from "./key-cache.ts";
 
 const INSERT = statement(
   "key_insert",
-  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 );
 const INSERT_FIRST = statement(
   "key_insert_first",
-  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
-   SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
+   SELECT $1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
    RETURNING id`,
 );
 const BY_HASH = statement("key_by_hash", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`);
 const BY_ID = statement("key_by_id", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`);
 const LIST = statement("key_list", `SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
+const PAGE = statement(
+  "key_page",
+  `SELECT ${KEY_COLUMNS} FROM api_keys
+   WHERE $1::timestamptz IS NULL OR (created_at, id) > ($1::timestamptz, $2::text)
+   ORDER BY created_at, id LIMIT $3`,
+);
 const COUNT = statement("key_count", "SELECT count(*)::integer AS n FROM api_keys");
 const REVOKE = statement(
   "key_revoke",
@@ -34,11 +40,39 @@ const ROTATE = statement(
   `UPDATE api_keys SET secret_hash = $2, display_prefix = $3
    WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
 );
-const SET_PLAN = statement("key_set_plan", "UPDATE api_keys SET plan = $2 WHERE id = $1 RETURNING id");
+const UPDATE = statement(
+  "key_update",
+  `UPDATE api_keys SET
+     name = CASE WHEN $1 THEN $2::text ELSE name END,
+     plan = CASE WHEN $3 THEN $4::text ELSE plan END,
+     monthly_allowance = CASE WHEN $5 THEN $6::integer ELSE monthly_allowance END,
+     metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
+     expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END
+   WHERE id = $11 RETURNING id`,
+);
+const GRANT = statement(
+  "key_grant",
+  `UPDATE api_keys SET
+     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::integer ELSE $2::integer END,
+     granted_period = $1
+   WHERE id = $3 AND revoked_at IS NULL
+     AND CASE WHEN granted_period = $1 THEN granted_credits::bigint + $2 ELSE $2 END <= $4
+   RETURNING id`,
+);
 
 /** The parameters of INSERT and INSERT_FIRST, in their column order. */
 function insertValues(key: NewApiKey): Values {
-  return [key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.monthlyAllowance, key.createdAt];
+  return [
+    key.id,
+    key.name,
+    key.plan,
+    key.secretHash,
+    key.displayPrefix,
+    key.monthlyAllowance,
+    key.createdAt,
+    key.expiresAt,
+    JSON.stringify(key.metadata),
+  ];
 }
 
 export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
@@ -77,8 +111,11 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);
       return row ? toKeyRecord(row) : null;
     },
-    async listKeys() {
-      return (await run<KeyRow>(pool, LIST, [])).map(toKeyRecord);
+    async listKeys(page) {
+      const rows = page
+        ? await run<KeyRow>(pool, PAGE, [page.after?.createdAt ?? null, page.after?.id ?? null, page.limit])
+        : await run<KeyRow>(pool, LIST, []);
+      return rows.map(toKeyRecord);
     },
     async countKeys() {
       const [row] = await run<{ n: number }>(pool, COUNT, []);
@@ -87,6 +124,8 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
     revokeKey: (id, at) => change(() => run(pool, REVOKE, [id, at])),
     rotateKey: (id, secretHash, displayPrefix) =>
       change(() => run(pool, ROTATE, [id, secretHash, displayPrefix])),
-    setPlan: (id, plan) => change(() => run(pool, SET_PLAN, [id, plan])),
+    updateKey: (id, fields) => change(() => run(pool, UPDATE, [...keyChangeValues(fields), id])),
+    grantCredits: (id, period, credits) =>
+      change(() => run(pool, GRANT, [period, credits, id, MAX_GRANTED_CREDITS])),
   };
 }

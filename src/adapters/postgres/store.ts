@@ -8,6 +8,8 @@
  */
 import type { Pool } from "pg";
 import type { Store } from "../../ports/store.ts";
+import { createAdminKeyStore } from "./admin-keys.ts";
+import { createAuditLog } from "./audit.ts";
 import { run, statement, transaction } from "./db.ts";
 import { createKeyCache, type KeyCacheOptions } from "./key-cache.ts";
 import { createKeyStore } from "./keys.ts";
@@ -65,6 +67,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return {
     pool,
     ...createKeyStore(pool, cache),
+    ...createAdminKeyStore(pool),
+    ...createAuditLog(pool),
     ...createLedger(pool),
     ...createSwitchStore(pool),
     migrate: () => migrate(pool, schema),

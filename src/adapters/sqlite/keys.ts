@@ -3,25 +3,45 @@
  * names at most one key). Boundary: the `api_keys` table only. Found keys are remembered while no
  * other connection has written the file (key-cache.ts); changes made here forget them too.
  */
-import type { KeyStore, NewApiKey } from "../../ports/store.ts";
-import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
+import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
+import { KEY_COLUMNS, type KeyRow, keyChangeValues, toKeyRecord } from "../sql-rows.ts";
 import type { Db } from "./db.ts";
 import { createKeyCache } from "./key-cache.ts";
 
 export function createKeyStore(db: Db): KeyStore {
   const insert = db.statement(
-    `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byHash = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = ?`);
   const byId = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
   const list = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
+  const page = db.statement<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys
+     WHERE ?1 IS NULL OR created_at > ?1 OR (created_at = ?1 AND id > ?2)
+     ORDER BY created_at, id LIMIT ?3`,
+  );
   const count = db.statement<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys");
   const revoke = db.statement("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
   const rotate = db.statement(
     "UPDATE api_keys SET secret_hash = ?, display_prefix = ? WHERE id = ? AND revoked_at IS NULL",
   );
-  const setPlan = db.statement("UPDATE api_keys SET plan = ? WHERE id = ?");
+  const update = db.statement(
+    `UPDATE api_keys SET
+       name = CASE WHEN ? THEN ? ELSE name END,
+       plan = CASE WHEN ? THEN ? ELSE plan END,
+       monthly_allowance = CASE WHEN ? THEN ? ELSE monthly_allowance END,
+       metadata = CASE WHEN ? THEN ? ELSE metadata END,
+       expires_at = CASE WHEN ? THEN ? ELSE expires_at END
+     WHERE id = ?`,
+  );
+  const grant = db.statement(
+    `UPDATE api_keys SET
+       granted_credits = CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END,
+       granted_period = ?1
+     WHERE id = ?3 AND revoked_at IS NULL
+       AND CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END <= ?4`,
+  );
   const cache = createKeyCache(db.dataVersion);
 
   const insertKey = (key: NewApiKey): void => {
@@ -33,6 +53,8 @@ export function createKeyStore(db: Db): KeyStore {
       key.displayPrefix,
       key.monthlyAllowance,
       key.createdAt,
+      key.expiresAt,
+      JSON.stringify(key.metadata),
     );
   };
   const countKeys = (): number => count.get()?.n ?? 0;
@@ -67,8 +89,11 @@ export function createKeyStore(db: Db): KeyStore {
       const row = byId.get(id);
       return row ? toKeyRecord(row) : null;
     },
-    async listKeys() {
-      return list.all().map(toKeyRecord);
+    async listKeys(options) {
+      const rows = options
+        ? page.all(options.after?.createdAt ?? null, options.after?.id ?? null, options.limit)
+        : list.all();
+      return rows.map(toKeyRecord);
     },
     async countKeys() {
       return countKeys();
@@ -76,6 +101,11 @@ export function createKeyStore(db: Db): KeyStore {
     revokeKey: async (id, at) => change(() => revoke.run(at, id)),
     rotateKey: async (id, secretHash, displayPrefix) =>
       change(() => rotate.run(secretHash, displayPrefix, id)),
-    setPlan: async (id, plan) => change(() => setPlan.run(plan, id)),
+    updateKey: async (id, fields) =>
+      change(() =>
+        update.run(...keyChangeValues(fields).map((v) => (typeof v === "boolean" ? Number(v) : v)), id),
+      ),
+    grantCredits: async (id, period, credits) =>
+      change(() => grant.run(period, credits, id, MAX_GRANTED_CREDITS)),
   };
 }

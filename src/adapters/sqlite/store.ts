@@ -4,6 +4,8 @@
  * database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
+import { createAdminKeyStore } from "./admin-keys.ts";
+import { createAuditLog } from "./audit.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
@@ -17,6 +19,8 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
   const ping = db.statement("SELECT 1");
   return {
     ...createKeyStore(db),
+    ...createAdminKeyStore(db),
+    ...createAuditLog(db),
     ...createLedger(db),
     ...createSwitchStore(db),
     migrate: async () => migrate(db),

@@ -1,0 +1,49 @@
+/**
+ * A customer key as the admin API and `toolrun keys ... --json` show it: never its secret (except
+ * `key`, once, when it is made or rotated), with its allowance as a call this month is priced.
+ */
+import type { ApiKeyRecord } from "../ports/store.ts";
+import { baseAllowance, grantedIn, periodOf, planOf } from "./credits.ts";
+import { hasExpired } from "./keys.ts";
+import type { ServiceSettings } from "./settings.ts";
+
+export interface KeyView {
+  id: string;
+  /** The full key: only in the answer that made or rotated it. */
+  key?: string;
+  prefix: string;
+  name: string;
+  plan: string;
+  status: "active" | "expired" | "revoked";
+  /** The key's own allowance, or null when it uses its plan's. */
+  own_monthly_allowance: number | null;
+  /** What the key may spend this month: its own or its plan's allowance plus this month's grants. */
+  monthly_allowance: number;
+  /** Credits granted for this month (already in `monthly_allowance`). */
+  granted_credits: number;
+  metadata: Record<string, string>;
+  expires_at: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Date, key?: string): KeyView {
+  const period = periodOf(now);
+  const base = baseAllowance(record, planOf(record, settings));
+  const granted = grantedIn(record, period);
+  return {
+    id: record.id,
+    ...(key === undefined ? {} : { key }),
+    prefix: record.displayPrefix,
+    name: record.name,
+    plan: record.plan,
+    status: record.revokedAt !== null ? "revoked" : hasExpired(record, now) ? "expired" : "active",
+    own_monthly_allowance: record.monthlyAllowance,
+    monthly_allowance: base + granted,
+    granted_credits: granted,
+    metadata: { ...record.metadata },
+    expires_at: record.expiresAt,
+    created_at: record.createdAt,
+    revoked_at: record.revokedAt,
+  };
+}
