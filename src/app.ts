@@ -4,20 +4,22 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { CoreDeps } from "./core/deps.ts";
-import { createReadiness, type Readiness } from "./core/readiness.ts";
-import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
+import { createFrontDoor, type FrontDoor } from "./core/front-door.ts";
+import { openApiDocument } from "./http/openapi.ts";
+import { registerProblemHandlers } from "./http/problem.ts";
+import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
-import { registerDocsRoutes } from "./http/routes/docs.ts";
-import { registerHealthRoutes } from "./http/routes/health.ts";
-import { registerAccountRoutes } from "./http/routes/me.ts";
-import { registerToolRoutes } from "./http/routes/tools.ts";
-import { registerMcpEndpoint } from "./mcp/route.ts";
+import { docsRoutes } from "./http/routes/docs.ts";
+import { healthRoutes } from "./http/routes/health.ts";
+import { readRoutes } from "./http/routes/reads.ts";
+import { toolRoutes } from "./http/routes/tools.ts";
+import { mcpEndpoint, registerMcpEndpoint } from "./mcp/route.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
   readonly logger?: FastifyServerOptions["logger"];
-  /** Extra route registrations (the MCP endpoint) sharing the same deps and readiness. */
-  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
+  /** Extra route registrations sharing the same deps and front door. */
+  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, door: FrontDoor) => void)[];
 }
 
 /** One log line per request, written when it ends with the request's fields, instead of two. */
@@ -46,7 +48,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     logController: new OneLinePerRequest(),
   });
   const { docsUrl } = deps.settings;
-  const readiness = createReadiness(deps.store, () => deps.now().getTime());
+  const door = createFrontDoor(deps);
 
   app.decorateRequest("apiKey", null);
   app.addHook("onSend", (request, reply, payload, done) => {
@@ -58,25 +60,20 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   registerProblemHandlers(app, docsUrl);
-  registerToolRoutes(app, deps, readiness);
-  registerAccountRoutes(app, deps, readiness);
-  registerHealthRoutes(app, deps);
-  registerDocsRoutes(app, docsUrl);
-  registerMcpEndpoint(app, deps, readiness);
-  for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
-
-  const allowed: Record<string, string[]> = {
-    "/v1/tool/:slug": ["GET", "POST"],
-    "/v1/tools/list": ["GET"],
-    "/v1/tools/search": ["GET"],
-    "/v1/me/credits": ["GET"],
-    "/v1/me/usage": ["GET"],
-    "/healthz": ["GET"],
-    "/readyz": ["GET"],
-    "/docs": ["GET"],
-    "/docs/errors": ["GET"],
-    "/docs/errors/:code": ["GET"],
-  };
-  for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
+  let openApi: object | undefined;
+  const routes: HttpRoute[] = [
+    ...toolRoutes(deps),
+    ...readRoutes(deps),
+    ...healthRoutes(deps),
+    ...docsRoutes(docsUrl, () => {
+      openApi ??= openApiDocument(endpoints, deps.registry, docsUrl);
+      return openApi;
+    }),
+  ];
+  const endpoints = [...routes, mcpEndpoint];
+  registerRoutes(app, routes, door);
+  registerMcpEndpoint(app, deps, door);
+  for (const plugin of options.plugins ?? []) plugin(app, deps, door);
+  registerMethodNotAllowed(app, endpoints, docsUrl);
   return app;
 }

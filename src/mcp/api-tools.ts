@@ -3,12 +3,12 @@
  * its slug, with the input schema that validates HTTP requests and the envelope as output schema.
  */
 import type { Tool } from "@modelcontextprotocol/server";
+import { envelopeSchema } from "../core/contract-schemas.ts";
 import { callCost, planOf } from "../core/credits.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { RegisteredTool } from "../core/registry.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { TOOL_ANNOTATIONS } from "./annotations.ts";
-import { envelopeSchema } from "./tool-schemas.ts";
 
 export async function listApiTools(deps: CoreDeps, key: ApiKeyRecord): Promise<Tool[]> {
   const plan = planOf(key, deps.settings);

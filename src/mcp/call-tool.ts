@@ -4,9 +4,8 @@
  * read. Every failure of a known tool becomes an isError result carrying its problem document.
  */
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { translateBackendError } from "../core/backend-errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import { ApiError, problemDocument } from "../core/errors.ts";
+import { type FailureLog, problemFor } from "../core/error-mapper.ts";
 import { invokeTool } from "../core/invoke.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { freeTools } from "./free-tools.ts";
@@ -18,7 +17,7 @@ export interface McpCallContext {
   /** The HTTP request's id (`x-request-id`): the envelope's and the usage ledger's `request_id`. */
   readonly requestId: string;
   /** Where internal failures are reported; they never reach the client. */
-  readonly logError: (error: unknown, code: string) => void;
+  readonly log: FailureLog;
 }
 
 export async function callTool(
@@ -43,13 +42,7 @@ export async function callTool(
     });
     return successResult({ ...envelope });
   } catch (error) {
-    const apiError =
-      translateBackendError(error) ??
-      new ApiError("internal_error", "Something failed inside the service. Any credits held were refunded.", {
-        cause: error,
-      });
-    // The same errors the HTTP error handler logs: every 5xx, with its cause.
-    if (apiError.status >= 500) call.logError(apiError.cause ?? apiError, apiError.code);
-    return problemResult(problemDocument(apiError, deps.settings.docsUrl, call.requestId));
+    const { docsUrl } = deps.settings;
+    return problemResult(problemFor(error, { docsUrl, requestId: call.requestId, log: call.log }).problem);
   }
 }

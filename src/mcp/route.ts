@@ -5,12 +5,9 @@
  */
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { planOf } from "../core/credits.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import { authenticate } from "../core/keys.ts";
-import { takeSlot } from "../core/rate-limit.ts";
-import type { Readiness } from "../core/readiness.ts";
-import { registerMethodNotAllowed } from "../http/problem.ts";
+import { type EndpointSpec, JSON_TYPE } from "../core/endpoint.ts";
+import type { FrontDoor } from "../core/front-door.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { createMcpDispatcher } from "./dispatch.ts";
 import { readJsonRpcBody } from "./messages.ts";
@@ -21,8 +18,36 @@ import { sendWebResponse, toWebRequest } from "./web.ts";
 /** Room for the JSON-RPC wrapping around the largest tool body; the tool's own limit still applies. */
 const JSON_RPC_ALLOWANCE_BYTES = 64 * 1024;
 
-export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readiness: Readiness): void {
-  const { docsUrl, allowedOrigins } = deps.settings;
+const jsonRpc = { type: "object", description: "A JSON-RPC 2.0 message." };
+
+/** `POST /mcp` as the OpenAPI document and the 405 answers know it. */
+export const mcpEndpoint: EndpointSpec = {
+  method: "POST",
+  path: MCP_PATH,
+  operationId: "mcp",
+  summary: "MCP (Streamable HTTP, stateless, JSON responses)",
+  description:
+    "JSON-RPC 2.0 over MCP's Streamable HTTP transport: protocol 2026-07-28 through `server/discover`, and 2025-11-25, 2025-06-18 and 2025-03-26 through `initialize`. Every API tool is an MCP tool under its slug, plus the free `search_tools`, `describe_tool`, `get_credits` and `get_usage`. Each JSON-RPC message takes a rate-limit slot; a batch of N takes N.",
+  tag: "MCP",
+  keyed: true,
+  requestBody: {
+    contentType: JSON_TYPE,
+    schema: { anyOf: [jsonRpc, { type: "array", items: jsonRpc }] },
+  },
+  answers: [
+    {
+      status: 200,
+      description: "The JSON-RPC answer (a tool that ran and failed is a result with `isError`).",
+      contentType: JSON_TYPE,
+      schema: { anyOf: [jsonRpc, { type: "array", items: jsonRpc }] },
+    },
+    { status: 202, description: "A notification or response was accepted.", contentType: JSON_TYPE },
+  ],
+  errors: ["origin_not_allowed", "validation_error", "payload_too_large"],
+};
+
+export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: FrontDoor): void {
+  const { allowedOrigins } = deps.settings;
   const bodyLimit = deps.registry.maxBodyBytes + JSON_RPC_ALLOWANCE_BYTES;
   const dispatcher = createMcpDispatcher(deps, {
     maxBodyBytes: bodyLimit,
@@ -42,8 +67,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
       // Runs before the body is read: strangers get their 403/401 without us reading a byte more.
       onRequest: async (request) => {
         checkOrigin(request.headers.origin, allowedOrigins);
-        await readiness.check();
-        keys.set(request, await authenticate(deps.store, deps.keyPattern, request.headers.authorization));
+        keys.set(request, await door.authenticate(request.headers.authorization));
       },
     },
     async (request, reply) => {
@@ -51,10 +75,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
       if (key === undefined) throw new Error("POST /mcp reached its handler unauthenticated");
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
-      const rpm = planOf(key, deps.settings).rpm;
-      let slot = await takeSlot(deps.limiter, key.id, rpm, deps.now());
-      for (let i = 1; i < body.messages; i++) slot = await takeSlot(deps.limiter, key.id, rpm, deps.now());
-      reply.headers(slot.headers);
+      reply.headers(await door.takeSlots(key, body.messages));
 
       // A client that hangs up aborts the exchange inside the SDK too.
       const hangUp = new AbortController();
@@ -64,12 +85,11 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
       const response = await dispatcher.handle(toWebRequest(request, raw, hangUp.signal), body.parsed, {
         key,
         requestId: request.id,
-        logError: (err, code) => request.log.error({ err, code }, "request failed"),
+        log: request.log,
       });
       return sendWebResponse(reply, response);
     },
   );
-  registerMethodNotAllowed(app, MCP_PATH, ["POST"], docsUrl);
 }
 
 function isClientMistake(error: Error): boolean {

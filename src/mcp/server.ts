@@ -4,8 +4,8 @@
  * validation to the pipeline, so MCP and HTTP reject the same input with the same `fields`.
  */
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import { translateBackendError } from "../core/backend-errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
+import { problemFor } from "../core/error-mapper.ts";
 import { listApiTools } from "./api-tools.ts";
 import { callTool, type McpCallContext } from "./call-tool.ts";
 import { freeTools } from "./free-tools.ts";
@@ -26,7 +26,7 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
         tools: [...(await listApiTools(deps, call.key)), ...[...freeTools.values()].map((t) => t.definition)],
       };
     } catch (error) {
-      throw listFailure(error, call);
+      throw listFailure(deps, error, call);
     }
   });
   server.setRequestHandler("tools/call", async (request) =>
@@ -39,12 +39,10 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
  * The list reads the operator's switches from the store; when that fails the client gets the code
  * HTTP would give (`backend_unavailable`...) as a JSON-RPC error, never the driver's message.
  */
-function listFailure(error: unknown, call: McpCallContext): ProtocolError {
-  const known = translateBackendError(error);
-  call.logError(error, known?.code ?? "internal_error");
-  return new ProtocolError(
-    ProtocolErrorCode.InternalError,
-    known?.detail ?? "Something failed inside the service.",
-    { code: known?.code ?? "internal_error" },
-  );
+function listFailure(deps: CoreDeps, error: unknown, call: McpCallContext): ProtocolError {
+  const { docsUrl } = deps.settings;
+  const { problem } = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
+  return new ProtocolError(ProtocolErrorCode.InternalError, problem.detail ?? problem.title, {
+    code: problem.code,
+  });
 }
