@@ -42,6 +42,12 @@ export const mcpEndpoint: EndpointSpec = {
       schema: { anyOf: [jsonRpc, { type: "array", items: jsonRpc }] },
     },
     { status: 202, description: "A notification or response was accepted.", contentType: JSON_TYPE },
+    ...[400, 406, 415].map((status) => ({
+      status,
+      description: "A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type.",
+      contentType: JSON_TYPE,
+      schema: jsonRpc,
+    })),
   ],
   errors: ["origin_not_allowed", "validation_error", "payload_too_large"],
 };

@@ -22,6 +22,7 @@ import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import type { Store } from "../../src/ports/store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
+import { recordResponses } from "./response-contract.ts";
 
 export const DOCS_URL = "http://toolrun.test/docs";
 
@@ -91,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     newCallId: randomUUIDv7,
   };
   const app = buildApp(deps, options.appOptions);
+  const contract = recordResponses(app);
   await app.ready();
   return {
     app,
@@ -101,9 +103,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return (await createApiKey(store, settings, { plan, name: "test", monthlyAllowance: credits })).key;
     },
     async close() {
-      await app.close();
-      await limiter.close();
-      await store.close();
+      try {
+        await contract.check();
+      } finally {
+        await app.close();
+        await limiter.close();
+        await store.close();
+      }
     },
   };
 }

@@ -51,7 +51,7 @@ const ASSETS: Record<string, { type: string; load: () => Promise<Buffer | string
 export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] {
   const cache = new Map<string, Promise<Buffer | string>>();
   const reference = { tag: "Reference", keyed: false, errors: [] } as const;
-  const html = (description: string) => [{ status: 200, description, contentType: HTML }];
+  const html = (description: string) => [{ status: 200, description, contentType: "text/html" }];
   return [
     {
       ...reference,
