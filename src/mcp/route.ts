@@ -44,7 +44,8 @@ export const mcpEndpoint: EndpointSpec = {
     { status: 202, description: "A notification or response was accepted.", contentType: JSON_TYPE },
     ...[400, 406, 415].map((status) => ({
       status,
-      description: "A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type.",
+      description:
+        "A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type.",
       contentType: JSON_TYPE,
       schema: jsonRpc,
     })),

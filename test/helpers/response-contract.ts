@@ -28,7 +28,8 @@ export function recordResponses(app: FastifyInstance): ResponseContract {
   let recording = true;
   app.addHook("onSend", async (request, reply, payload) => {
     if (!recording || request.method === "HEAD") return payload;
-    const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+    const body =
+      typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
     const type = reply.getHeader("content-type");
     seen.push({
       method: request.method,
@@ -86,7 +87,8 @@ function mismatch(document: Json, response: Seen): string {
   if (response.contentType === undefined && response.body === "") return "";
   const mediaType = (response.contentType ?? "").split(";")[0]?.trim() ?? "";
   const media = content[mediaType] as Json | undefined;
-  if (media === undefined) return `${label}: content type not documented (${Object.keys(content).join(", ")})`;
+  if (media === undefined)
+    return `${label}: content type not documented (${Object.keys(content).join(", ")})`;
   if (media.schema === undefined) return "";
   const pointer = `/paths/${escape(path)}/${response.method.toLowerCase()}/responses/${response.status}/content/${escape(mediaType)}/schema`;
   return checkBody(document, pointer, response, label);

@@ -1,20 +1,47 @@
 /**
  * The auth failures every keyed endpoint shares: each answers 401 `invalid_api_key` with
- * `WWW-Authenticate: Bearer`, and none of them takes a rate-limit slot.
+ * `WWW-Authenticate: Bearer`, and none of them takes a rate-limit slot. The endpoints are the
+ * keyed operations the app declares (read from its OpenAPI document, which is made from the
+ * declarations), so a new keyed route is covered without editing this file.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin.ts";
 import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
 
-const KEYED_ENDPOINTS = [
-  { method: "POST", url: "/v1/tool/echo", payload: { value: 1 } },
-  { method: "GET", url: "/v1/tool/echo" },
-  { method: "GET", url: "/v1/tools/list" },
-  { method: "GET", url: "/v1/tools/search?q=echo" },
-  { method: "GET", url: "/v1/me/credits" },
-  { method: "GET", url: "/v1/me/usage" },
-] as const;
+interface Endpoint {
+  method: "GET" | "POST";
+  url: string;
+  payload?: unknown;
+}
+
+/** Every keyed operation of the document, with path parameters filled with a real tool's slug. */
+async function keyedEndpoints(): Promise<Endpoint[]> {
+  const t = await createTestApp();
+  try {
+    const document = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const endpoints: Endpoint[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (op.security.length === 0) continue;
+        const url = path.replace("{slug}", "echo");
+        endpoints.push(
+          method === "post" ? { method: "POST", url, payload: { value: 1 } } : { method: "GET", url },
+        );
+      }
+    }
+    // `/v1/tool/{slug}` filled in is the same URL as the tool's own path.
+    return [...new Map(endpoints.map((e) => [`${e.method} ${e.url}`, e])).values()];
+  } finally {
+    await t.close();
+  }
+}
+
+interface Operation {
+  security: unknown[];
+}
+
+const KEYED_ENDPOINTS = await keyedEndpoints();
 
 describe("security: authentication on every keyed endpoint", () => {
   let t: TestApp;
@@ -66,6 +93,13 @@ describe("security: authentication on every keyed endpoint", () => {
       }
     });
   }
+
+  it("covers every keyed route the app declares, MCP included", () => {
+    const urls = KEYED_ENDPOINTS.map((e) => `${e.method} ${e.url}`);
+    for (const expected of ["POST /v1/tool/echo", "GET /v1/tool/echo", "GET /v1/me/usage", "POST /mcp"]) {
+      assert.ok(urls.includes(expected), `${expected} not in ${urls.join(", ")}`);
+    }
+  });
 
   it("takes no slot for refused credentials: a good key still has its whole window", async () => {
     const good = await t.key();
