@@ -90,7 +90,7 @@ function mismatch(document: Json, response: Seen): string {
   if (media === undefined)
     return `${label}: content type not documented (${Object.keys(content).join(", ")})`;
   if (media.schema === undefined) return "";
-  const pointer = `/paths/${escape(path)}/${response.method.toLowerCase()}/responses/${response.status}/content/${escape(mediaType)}/schema`;
+  const pointer = `/paths/${pointerSegment(path)}/${response.method.toLowerCase()}/responses/${response.status}/content/${pointerSegment(mediaType)}/schema`;
   return checkBody(document, pointer, response, label);
 }
 
@@ -123,6 +123,6 @@ function templates(path: string): number {
   return (path.match(/\{/g) ?? []).length;
 }
 
-function escape(segment: string): string {
+function pointerSegment(segment: string): string {
   return segment.replaceAll("~", "~0").replaceAll("/", "~1");
 }

@@ -7,12 +7,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin.ts";
+import { hashKey } from "../../src/core/keys.ts";
 import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
 
 interface Endpoint {
   method: "GET" | "POST";
   url: string;
-  payload?: unknown;
+  payload?: Record<string, unknown>;
 }
 
 /** Every keyed operation of the document, with path parameters filled with a real tool's slug. */
@@ -47,16 +48,19 @@ describe("security: authentication on every keyed endpoint", () => {
   let t: TestApp;
   const cases: [string, () => Promise<Record<string, string>>][] = [];
 
+  // By the secret's hash: keys made in the same instant have no reliable order in listKeys.
+  const recordOf = (secret: string) => t.store.findKeyByHash(hashKey(secret));
+
   before(async () => {
     t = await createTestApp({
       plans: { free: { id: "free", label: "Free", rpm: 3, monthlyCredits: 100, minCredits: 2 } },
     });
     const revoked = await t.key();
-    const revokedRecord = (await t.store.listKeys()).at(-1);
+    const revokedRecord = await recordOf(revoked);
     assert.ok(revokedRecord);
     await t.store.revokeKey(revokedRecord.id, "2026-11-15T00:00:00.000Z");
     const rotatedAway = await t.key();
-    const rotatedRecord = (await t.store.listKeys()).at(-1);
+    const rotatedRecord = await recordOf(rotatedAway);
     assert.ok(rotatedRecord);
     await rotateApiKey(t.store, t.deps.settings, rotatedRecord.id);
     cases.push(
@@ -119,7 +123,7 @@ describe("security: authentication on every keyed endpoint", () => {
       headers: json(bearer(original)),
       payload: { value: 1 },
     });
-    const record = (await t.store.listKeys()).at(-1);
+    const record = await recordOf(original);
     assert.ok(record);
     const rotated = await rotateApiKey(t.store, t.deps.settings, record.id);
     const credits = await t.app.inject({
