@@ -33,6 +33,8 @@ export interface EndpointSpec {
   readonly keyed: boolean;
   /** An object schema of the path and query parameters; path ones are the `{name}` segments. */
   readonly parameters?: JsonSchema;
+  /** An object schema of the request headers the endpoint reads (beyond `Authorization`). */
+  readonly headers?: JsonSchema;
   readonly requestBody?: {
     readonly contentType: string;
     readonly schema: JsonSchema;

@@ -8,10 +8,9 @@ import pkg from "../../package.json" with { type: "json" };
 import { envelopeSchema, problemSchema, SCHEMA_DIALECT } from "../core/contract-schemas.ts";
 import { type EndpointSpec, JSON_TYPE, KEYED_ERRORS } from "../core/endpoint.ts";
 import { type ErrorCode, errorCatalog } from "../core/errors.ts";
-import type { ToolRegistry } from "../core/registry.ts";
+import type { RegisteredTool, ToolRegistry } from "../core/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
-import { TOOL_CALL_ERRORS } from "./routes/tools.ts";
 
 type Json = Record<string, unknown>;
 
@@ -27,40 +26,11 @@ export function openApiDocument(
     paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
   };
   for (const endpoint of endpoints) add(endpoint.path, endpoint.method, operation(endpoint, docsUrl));
-  for (const tool of registry.all()) {
-    const { definition } = tool;
-    const examples = Object.fromEntries(
-      definition.examples.map((example, i) => [
-        `example${i + 1}`,
-        { summary: example.title, value: example.input },
-      ]),
-    );
-    add(
-      `/v1/tool/${tool.slug}`,
-      "POST",
-      operation(
-        {
-          method: "POST",
-          path: `/v1/tool/${tool.slug}`,
-          operationId: `callTool.${tool.slug}`,
-          summary: definition.name,
-          description: `${definition.description}\n\nCosts the key's plan price per call (\`credits\` in \`GET /v1/tool/${tool.slug}\`); a call that fails is refunded. At most ${tool.maxBodyBytes} bytes of body.`,
-          tag: "Tools",
-          keyed: true,
-          requestBody: { contentType: JSON_TYPE, schema: withoutDialect(definition.inputSchema), examples },
-          answers: [
-            {
-              status: 200,
-              description: "The tool ran.",
-              contentType: JSON_TYPE,
-              schema: withoutDialect(envelopeSchema(tool.slug, definition.outputSchema)),
-            },
-          ],
-          errors: TOOL_CALL_ERRORS.filter((code) => code !== "tool_not_found"),
-        },
-        docsUrl,
-      ),
-    );
+  // Each tool also gets its own path: the generic call's declaration with the tool's schemas.
+  const call = endpoints.find((e) => e.method === "POST" && e.path === "/v1/tool/{slug}");
+  if (call !== undefined) {
+    for (const tool of registry.all())
+      add(`/v1/tool/${tool.slug}`, "POST", operation(toolCall(call, tool), docsUrl));
   }
   return {
     openapi: "3.1.0",
@@ -83,6 +53,35 @@ export function openApiDocument(
       },
       schemas: { Problem: withoutDialect(problemSchema) },
     },
+  };
+}
+
+function toolCall(call: EndpointSpec, tool: RegisteredTool): EndpointSpec {
+  const { parameters: _slug, ...generic } = call;
+  const { definition } = tool;
+  const path = `/v1/tool/${tool.slug}`;
+  const examples = Object.fromEntries(
+    definition.examples.map((example, i) => [
+      `example${i + 1}`,
+      { summary: example.title, value: example.input },
+    ]),
+  );
+  return {
+    ...generic,
+    path,
+    operationId: `callTool.${tool.slug}`,
+    summary: definition.name,
+    description: `${definition.description}\n\nCosts the key's plan price per call (\`credits\` in \`GET ${path}\`); a call that fails is refunded. At most ${tool.maxBodyBytes} bytes of body.`,
+    requestBody: { contentType: JSON_TYPE, schema: definition.inputSchema, examples },
+    answers: [
+      {
+        status: 200,
+        description: "The tool ran.",
+        contentType: JSON_TYPE,
+        schema: envelopeSchema(tool.slug, definition.outputSchema),
+      },
+    ],
+    errors: call.errors.filter((code) => code !== "tool_not_found"),
   };
 }
 
@@ -133,16 +132,23 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
 }
 
 function parametersOf(endpoint: EndpointSpec): Json[] {
-  const schema = endpoint.parameters;
+  const inPath = (name: string) => endpoint.path.includes(`{${name}}`);
+  return [
+    ...parametersFrom(endpoint.parameters, (name) => (inPath(name) ? "path" : "query")),
+    ...parametersFrom(endpoint.headers, () => "header"),
+  ];
+}
+
+function parametersFrom(schema: JsonSchema | undefined, where: (name: string) => string): Json[] {
   if (schema === undefined) return [];
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
-    const inPath = endpoint.path.includes(`{${name}}`);
     const { description, ...rest } = property;
+    const location = where(name);
     return {
       name,
-      in: inPath ? "path" : "query",
-      required: inPath || required.has(name),
+      in: location,
+      required: location === "path" || required.has(name),
       ...(typeof description === "string" && { description }),
       schema: rest,
     };

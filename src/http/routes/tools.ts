@@ -7,7 +7,7 @@ import { JSON_TYPE } from "../../core/endpoint.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 
-export const TOOL_CALL_ERRORS = [
+const TOOL_CALL_ERRORS = [
   "validation_error",
   "insufficient_credits",
   "vendor_api_tier_limit_exceeded",
@@ -45,7 +45,8 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
         },
       ],
       errors: TOOL_CALL_ERRORS,
-      // Idempotency-Key (decisions section 11) is declared here once its issue implements it.
+      // `headers`: the Idempotency-Key of decisions section 11 is declared here, once, when its
+      // issue implements it; every tool's own path in the document inherits this declaration.
       beforeSlot: (request) => {
         resolveTool(deps, (request.params as { slug: string }).slug);
       },
