@@ -1594,6 +1594,13 @@ export interface operations {
                                 characters: number;
                                 headerCount: number;
                                 validJson: boolean | null;
+                                /** @description Form bodies only: each field whose decoded value opens with `{` or `[`, whether it is valid JSON, and its depth and key count. */
+                                jsonFields: {
+                                    field: string;
+                                    valid: boolean;
+                                    depth: number | null;
+                                    totalKeys: number | null;
+                                }[] | null;
                                 jsonError: string | null;
                                 depth: number | null;
                                 totalKeys: number | null;

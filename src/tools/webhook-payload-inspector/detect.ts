@@ -3,11 +3,18 @@
  * headers are signals worth explaining. Header evidence beats body shape: rules that name headers
  * are tried first (in table order), then the rules that look at the body alone.
  */
+
+import { type JsonRef, lookup, scalarText } from "./body/tree.ts";
 import type { Header } from "./parse.ts";
-import type { BodyCondition, DetectRule, Provider, SignalSpec, TimeUnit } from "./provider-types.ts";
-import { PROVIDERS } from "./providers.ts";
+import type {
+  BodyCondition,
+  DetectRule,
+  Provider,
+  SignalSpec,
+  TimeUnit,
+} from "./providers/provider-types.ts";
+import { PROVIDERS } from "./providers/providers.ts";
 import { httpDate, parseEpoch, parseIsoDateTime } from "./timestamps.ts";
-import { type JsonRef, lookup, scalarText } from "./tree.ts";
 
 /** Header values by lower-cased name, in the order given. */
 export type HeaderIndex = ReadonlyMap<string, readonly string[]>;

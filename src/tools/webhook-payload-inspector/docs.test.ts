@@ -1,14 +1,15 @@
 /**
  * The document must not drift from the code: its generated tables equal what gen-docs.ts renders
  * from the provider table now, and its curl example and abridged response are what the tool does.
- * On a table failure run `npx node src/tools/webhook-payload-inspector/gen-docs.ts` and commit.
+ * On a table failure run `npm run docs:inspector` and commit.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { regenerate } from "./gen-docs.ts";
+import { providerTable, regenerate, UNVERIFIED } from "./gen-docs.ts";
 import { webhookPayloadInspector } from "./index.ts";
+import { PROVIDERS } from "./providers/providers.ts";
 import { run } from "./test-support.ts";
 
 const DOC = fileURLToPath(new URL("../../../docs/tools/webhook-payload-inspector.md", import.meta.url));
@@ -20,6 +21,16 @@ test("the provider, scheme and signal tables in the docs match the data", () => 
     regenerate(committed),
     "run gen-docs.ts to regenerate docs/tools/webhook-payload-inspector.md",
   );
+});
+
+test("every provider row links its source or says, visibly, that it is unverified", () => {
+  const rows = providerTable().split("\n").slice(2);
+  assert.equal(rows.length, PROVIDERS.length);
+  PROVIDERS.forEach((provider, index) => {
+    const row = rows[index] ?? "";
+    if (provider.checkedAgainst === undefined) assert.ok(row.endsWith(`| ${UNVERIFIED} |`), provider.name);
+    else assert.ok(row.includes(`(${provider.checkedAgainst})`), provider.name);
+  });
 });
 
 test("the curl example sends the tool's first example", () => {

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { countCodePoints } from "./body.ts";
-import { ARRAY, after, type JsonDoc, OBJECT, parseJson, rawText } from "./json.ts";
+import { countCodePoints } from "./body/body.ts";
+import { ARRAY, after, type JsonDoc, OBJECT, parseJson, rawText } from "./body/json.ts";
+import { prettyPrint } from "./body/tree.ts";
 import { findTimestamps, httpDate, parseEpoch, parseIsoDateTime } from "./timestamps.ts";
-import { prettyPrint } from "./tree.ts";
 
 const YEAR_0 = new Date("0000-01-01T00:00:00Z");
 const YEAR_9999 = new Date("9999-12-31T23:59:59Z");

@@ -1,11 +1,18 @@
 /**
  * Generates the provider, scheme and signal tables of docs/tools/webhook-payload-inspector.md from
  * the provider table, so the documentation cannot drift from the data. Run it after changing a
- * provider: `npx node src/tools/webhook-payload-inspector/gen-docs.ts`. A test (docs.test.ts)
+ * provider: `npm run docs:inspector`. A test (docs.test.ts)
  * fails when the committed document differs from what this produces.
  */
-import type { BodyCondition, DetectRule, EventSource, Provider, SignatureScheme } from "./provider-types.ts";
-import { PROVIDERS } from "./providers.ts";
+import type {
+  BodyCondition,
+  DetectRule,
+  EventSource,
+  Provider,
+  SignatureScheme,
+} from "./providers/provider-types.ts";
+import { PROVIDERS } from "./providers/providers.ts";
+import { HEADER_SCHEMES, type HeaderScheme } from "./providers/scheme-headers.ts";
 
 export const DOC_PATH = "docs/tools/webhook-payload-inspector.md";
 const DOC_FILE = new URL("../../../docs/tools/webhook-payload-inspector.md", import.meta.url);
@@ -43,6 +50,9 @@ function describeSigning(provider: Provider): string {
   return provider.schemes.map((scheme) => code(scheme.id)).join(", ");
 }
 
+/** Shown for an entry no public source was checked against: visibly, so nobody relies on it unawares. */
+export const UNVERIFIED = "**unverified**";
+
 export function providerTable(providers: readonly Provider[] = PROVIDERS): string {
   const lines = [
     "| # | Provider | Recognised by (any rule) | Event type from | Signature schemes | Checked against |",
@@ -51,7 +61,7 @@ export function providerTable(providers: readonly Provider[] = PROVIDERS): strin
   providers.forEach((provider, index) => {
     const checked =
       provider.checkedAgainst === undefined
-        ? "—"
+        ? UNVERIFIED
         : `[${new URL(provider.checkedAgainst).hostname}](${provider.checkedAgainst})`;
     lines.push(
       `| ${index + 1} | ${cell(provider.name)} | ${cell(provider.detect.map(describeRule).join("; or "))} | ${cell(describeEvent(provider.event))} | ${cell(describeSigning(provider))} | ${checked} |`,
@@ -77,13 +87,20 @@ function describeScheme(scheme: SignatureScheme): string {
   return `| ${code(scheme.id)} | ${scheme.kind} | ${cell(where)} | ${cell(scheme.label)} | ${window} |`;
 }
 
-export function schemeTable(providers: readonly Provider[] = PROVIDERS): string {
+export function schemeTable(
+  providers: readonly Provider[] = PROVIDERS,
+  headerSchemes: readonly HeaderScheme[] = HEADER_SCHEMES,
+): string {
   const seen = new Set<string>();
   const lines = [
     "| Scheme id | Kind | Signature in | What is signed, and how | Window |",
     "|---|---|---|---|---|",
   ];
-  for (const scheme of providers.flatMap((provider) => provider.schemes)) {
+  const schemes = [
+    ...providers.flatMap((provider) => provider.schemes),
+    ...headerSchemes.map((h) => h.scheme),
+  ];
+  for (const scheme of schemes) {
     if (seen.has(scheme.id)) continue;
     seen.add(scheme.id);
     lines.push(describeScheme(scheme));

@@ -123,6 +123,14 @@ describe("parsing edge cases end to end", () => {
     assert.equal(row(out, "Valid JSON"), "Yes");
   });
 
+  test("a form's Valid JSON row names every field that holds JSON, valid or not", () => {
+    const form = (body: string) =>
+      row(run(rawRequest(["Content-Type: application/x-www-form-urlencoded"], body)), "Valid JSON");
+    assert.equal(form("a=1&b=2"), "No");
+    assert.equal(form("a=%7B%7D&b=%5B1%5D&c=x"), "No (fields a and b hold valid JSON)");
+    assert.equal(form("a=%7B%7D&b=%7Bnope"), "No (field a holds valid JSON; field b holds invalid JSON)");
+  });
+
   test("a Slack interactive payload: a form field holding JSON", () => {
     const json = JSON.stringify({
       type: "block_actions",
@@ -136,7 +144,8 @@ describe("parsing edge cases end to end", () => {
       rawRequest(["Content-Type: application/x-www-form-urlencoded"], `payload=${encodeURIComponent(json)}`),
     );
     assert.equal(row(out, "Format"), "Form (URL-encoded)");
-    assert.equal(row(out, "Valid JSON"), "Yes");
+    // Decisions, section 7: the body is not JSON; the row names the field that is.
+    assert.equal(row(out, "Valid JSON"), "No (field payload holds valid JSON)");
     assert.equal(row(out, "Depth"), "3");
     assert.equal(row(out, "Total Keys"), "12");
     assert.equal(row(out, "Provider"), "Slack");

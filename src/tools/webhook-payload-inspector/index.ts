@@ -4,13 +4,13 @@
  * takes the clock as an argument so tests can pin it; the tool's `run` passes the current time.
  */
 import { type ToolDefinition, UnprocessableInputError } from "../tool.ts";
-import { analyzeBody } from "./body.ts";
+import { analyzeBody } from "./body/body.ts";
 import { buildSignals, detectProvider, eventType, firstHeader, indexHeaders } from "./detect.ts";
 import { buildOverview, buildValues } from "./overview.ts";
 import { splitRequest } from "./parse.ts";
 import { type InspectorInput, type InspectorOutput, inputSchema, outputSchema } from "./schema.ts";
+import { verifySignature } from "./signature/verify.ts";
 import { findTimestamps } from "./timestamps.ts";
-import { verifySignature } from "./verify.ts";
 
 const MAX_TIMESTAMP_ROWS = 1000;
 

@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { UnprocessableInputError } from "../tool.ts";
-import { PROVIDERS } from "./providers.ts";
+import { PROVIDERS } from "./providers/providers.ts";
 import { NOW, outputErrors, row, run } from "./test-support.ts";
 
 const knownHeaders = [...new Set(PROVIDERS.flatMap((p) => p.signals.map((s) => s[0])))];

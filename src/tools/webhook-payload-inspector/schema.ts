@@ -4,10 +4,10 @@
  * them. Data only, no behaviour.
  */
 import type { JsonSchema } from "../tool.ts";
-import type { FormatId } from "./body.ts";
+import type { FormatId, JsonField } from "./body/body.ts";
 import type { SignalRow } from "./detect.ts";
+import type { VerificationStatus } from "./signature/verify.ts";
 import type { TimestampKind } from "./timestamps.ts";
-import type { VerificationStatus } from "./verify.ts";
 
 export type InspectorInput = {
   readonly payload: string;
@@ -56,6 +56,8 @@ export type InspectorValues = {
   readonly characters: number;
   readonly headerCount: number;
   readonly validJson: boolean | null;
+  /** A form's fields whose value opens with `{` or `[`: whether each parses, and its depth and keys. */
+  readonly jsonFields: readonly JsonField[] | null;
   readonly jsonError: string | null;
   readonly depth: number | null;
   readonly totalKeys: number | null;
@@ -171,6 +173,17 @@ export const outputSchema: JsonSchema = {
       characters: { type: "integer", minimum: 0 },
       headerCount: { type: "integer", minimum: 0 },
       validJson: nullable("boolean"),
+      jsonFields: {
+        description:
+          "Form bodies only: each field whose decoded value opens with `{` or `[`, whether it is valid JSON, and its depth and key count.",
+        type: ["array", "null"],
+        items: row({
+          field: { type: "string" },
+          valid: { type: "boolean" },
+          depth: { type: ["integer", "null"], minimum: 0 },
+          totalKeys: { type: ["integer", "null"], minimum: 0 },
+        }),
+      },
       jsonError: nullable("string"),
       depth: { type: ["integer", "null"], minimum: 0 },
       totalKeys: { type: ["integer", "null"], minimum: 0 },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { parseJson } from "./json.ts";
+import { parseJson } from "./body/json.ts";
 import { findTimestamps, httpDate, isTimeLikeKey, parseEpoch, parseIsoDateTime } from "./timestamps.ts";
 
 const scan = (text: string, limit?: number) => {

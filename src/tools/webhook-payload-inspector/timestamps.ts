@@ -4,8 +4,18 @@
  * seconds or milliseconds (numbers, or strings of digits) under time-like keys. The walk is
  * iterative, and paths are built only for the values reported, so deep nesting stays linear.
  */
-import { ARRAY, after, type JsonDoc, KEY, NUMBER, OBJECT, rawText, STRING, stringValue } from "./json.ts";
-import type { JsonRef } from "./tree.ts";
+import {
+  ARRAY,
+  after,
+  type JsonDoc,
+  KEY,
+  NUMBER,
+  OBJECT,
+  rawText,
+  STRING,
+  stringValue,
+} from "./body/json.ts";
+import type { JsonRef } from "./body/tree.ts";
 
 export type TimestampKind = "iso8601" | "iso8601-no-zone" | "epoch-seconds" | "epoch-milliseconds";
 

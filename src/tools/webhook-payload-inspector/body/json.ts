@@ -8,7 +8,7 @@
  * The result is a "tape", not a tree of objects: one slot per node in a few typed arrays, in
  * document order (an object's member name is a KEY node followed by its value's nodes). A megabyte
  * of small values then costs no garbage-collected objects at all, and every walk (./tree.ts,
- * ./timestamps.ts) is a scan over indices. Scalars point into the source text and are sliced only
+ * ../timestamps.ts) is a scan over indices. Scalars point into the source text and are sliced only
  * when read.
  */
 

@@ -1,17 +1,19 @@
 /**
- * Checks the detected provider's signature with the caller's secret and explains the outcome.
- * Statuses: `valid`; `invalid` (no match, a stale timestamp, a malformed signature);
- * `unverifiable` (no signature in the request, a scheme that needs what was not pasted, a sender
- * not recognised); `not_requested` (no secret given). Tolerances are measured against `now`.
+ * Checks one signature scheme against a request with the caller's secret: decodes the secret and
+ * the signature, rebuilds what was signed, compares, and judges the signed timestamp and any body
+ * hash the signature covers. Says `valid` or `invalid` with the reason, or `unverifiable` when the
+ * request lacks what the scheme signs.
  */
 import { Buffer } from "node:buffer";
-import { firstHeader, readTime } from "./detect.ts";
-import { guessGeneric } from "./generic-signature.ts";
-import type { Provider, SignatureScheme, TimestampCheck, ValueSource } from "./provider-types.ts";
+import { readTime } from "../detect.ts";
+import type { SignatureScheme, TimestampCheck } from "../providers/provider-types.ts";
+import { httpDate } from "../timestamps.ts";
+import { bodyHashProblem } from "./body-hash.ts";
 import {
   buildMessages,
   describeSource,
   type Pairs,
+  type Present,
   parseDigests,
   resolveSource,
   type SignedRequest,
@@ -29,9 +31,10 @@ import {
   sameText,
   secretKey,
 } from "./signing.ts";
-import { httpDate } from "./timestamps.ts";
 
 export type VerificationStatus = "valid" | "invalid" | "unverifiable" | "not_requested";
+
+export type Outcome = { status: VerificationStatus; reason: string };
 
 export interface Verification {
   /** Id of the scheme checked (see the docs' scheme table), or null when none applies. */
@@ -42,81 +45,12 @@ export interface Verification {
   readonly reason: string;
 }
 
-interface Present {
-  readonly source: ValueSource;
-  readonly value: string;
-}
-
-function selectScheme(
-  provider: Provider,
-  request: SignedRequest,
-): { scheme: SignatureScheme; present: Present[] } | null {
-  for (const scheme of provider.schemes) {
-    if (scheme.when !== undefined) {
-      const value = firstHeader(request.headers, scheme.when.header);
-      if (value === null || value.trim().toLowerCase() !== scheme.when.equals.toLowerCase()) continue;
-    }
-    const present: Present[] = [];
-    for (const source of scheme.signature) {
-      const value = resolveSource(source, request, null);
-      if (value !== null && value.trim() !== "") present.push({ source, value });
-    }
-    if (present.length > 0) return { scheme, present };
-  }
-  return null;
-}
-
-export function verifySignature(
-  provider: Provider | null,
-  secret: string | undefined,
-  request: SignedRequest,
-  nowMs: number,
-): Verification {
-  const selected = provider === null ? null : selectScheme(provider, request);
-  const header = selected === null ? null : describeSource(selected.present[0]?.source ?? { header: "" });
-  const expected = [
-    ...new Set(provider?.schemes.flatMap((scheme) => scheme.signature.map(describeSource)) ?? []),
-  ].join(" or ");
-  if (secret === undefined || secret === "") {
-    const scheme = selected?.scheme ?? provider?.schemes[0] ?? null;
-    let reason: string;
-    if (provider === null) reason = "No secret was given, and the sender was not recognised.";
-    else if (scheme === null)
-      reason = `No secret was given. ${provider.unsigned ?? `${provider.name} does not sign its webhooks.`}`;
-    else if (selected === null)
-      reason = `No secret was given, and the request has no ${provider.name} signature (${expected}).`;
-    else
-      reason = `No secret was given; send \`secret\` to check ${provider.name}'s signature (${scheme.label}).`;
-    return { scheme: scheme?.id ?? null, header, status: "not_requested", reason };
-  }
-  if (provider === null) return guessGeneric(secret, request);
-  if (provider.schemes.length === 0) {
-    return {
-      scheme: null,
-      header: null,
-      status: "unverifiable",
-      reason: provider.unsigned ?? `${provider.name} does not sign its webhooks.`,
-    };
-  }
-  if (selected === null) {
-    return {
-      scheme: provider.schemes[0]?.id ?? null,
-      header: null,
-      status: "unverifiable",
-      reason: `The request has no ${provider.name} signature (${expected}), so there is nothing to check.`,
-    };
-  }
-  const outcome = checkScheme(provider, selected.scheme, selected.present, secret, request, nowMs);
-  return { scheme: selected.scheme.id, header, ...outcome };
-}
-
-type Outcome = { status: VerificationStatus; reason: string };
-
 const MISMATCH =
   "The signature does not match: the secret is wrong or the body was altered (the two cannot be told apart).";
 
-function checkScheme(
-  provider: Provider,
+/** `sender` names whose window a stale timestamp falls outside ("Stripe's window"). */
+export function checkScheme(
+  sender: string,
   scheme: SignatureScheme,
   present: Present[],
   secret: string,
@@ -162,20 +96,25 @@ function checkScheme(
           scheme.kind === "ed25519"
             ? "the application's public key as 64 hex characters"
             : "the public key, PEM or base64 DER";
-        return { status: "unverifiable", reason: `For this scheme \`secret\` must be ${wanted}.` };
+        // Decisions, section 7: a secret that cannot be what the scheme needs is invalid, never valid.
+        return {
+          status: "invalid",
+          reason: `The secret cannot be the key this scheme needs: \`secret\` must be ${wanted}.`,
+        };
       }
-      return compare(provider, scheme, present, secret, request, nowMs, (message, signature) =>
+      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
         publicKeyVerifies(scheme.kind, key, message, signature),
       );
     }
     case "digest":
-      return compare(provider, scheme, present, secret, request, nowMs, (message, signature) =>
+      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
         sameBytes(digest(scheme.algorithm, message), signature),
       );
     case "hmac": {
       const key = secretKey(secret, scheme.secret ?? "text");
-      return compare(provider, scheme, present, secret, request, nowMs, (message, signature) =>
-        sameBytes(hmac(scheme.algorithm, key, message), signature),
+      if (!key.ok) return { status: "invalid", reason: key.reason };
+      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
+        sameBytes(hmac(scheme.algorithm, key.key, message), signature),
       );
     }
   }
@@ -190,8 +129,11 @@ type ComparedScheme = Extract<
   { kind: "hmac" | "digest" | "ed25519" | "ecdsa-p256-sha256" | "rsa-sha1" }
 >;
 
+/** A match of the signature with this body, and what is wrong with the body hash it covers, if anything. */
+type Attempt = Outcome | { readonly matched: boolean; readonly bodyProblem: string | null };
+
 function compare(
-  provider: Provider,
+  sender: string,
   scheme: ComparedScheme,
   present: Present[],
   secret: string,
@@ -218,30 +160,39 @@ function compare(
   }
   const freshness =
     "timestamp" in scheme && scheme.timestamp !== undefined
-      ? checkTime(provider, scheme.timestamp, request, pairs, nowMs)
+      ? checkTime(sender, scheme.timestamp, request, pairs, nowMs)
       : null;
-  const attempt = (body: string): Outcome | boolean => {
+  const bodyHash = "bodyHash" in scheme ? scheme.bodyHash : undefined;
+  const attempt = (body: string): Attempt => {
     const built = buildMessages(scheme.content, request, secret, pairs, body);
     if (!built.ok) return { status: "unverifiable", reason: built.reason };
-    return built.messages.some((message) => signatures.some((signature) => matches(message, signature)));
+    const matched = built.messages.some((message) =>
+      signatures.some((signature) => matches(message, signature)),
+    );
+    const bodyProblem = matched && bodyHash !== undefined ? bodyHashProblem(bodyHash, request, body) : null;
+    return { matched, bodyProblem };
   };
   let result = attempt(request.body);
   let note = "";
-  if (result === false) {
+  if ("matched" in result && (!result.matched || result.bodyProblem !== null)) {
     const trimmed = withoutFinalLineBreak(request.body);
-    if (trimmed !== null && attempt(trimmed) === true) {
-      result = true;
+    const retried = trimmed === null ? null : attempt(trimmed);
+    if (retried !== null && "matched" in retried && retried.matched && retried.bodyProblem === null) {
+      result = retried;
       note =
         " (after dropping the body's final line break, which the sender did not sign: probably added when pasting)";
     }
   }
-  if (typeof result !== "boolean") return result;
+  if (!("matched" in result)) return result;
   if (freshness?.problem !== undefined) {
-    return result
+    return result.matched
       ? { status: "invalid", reason: `The signature matches${note}, but ${freshness.problem}` }
       : { status: "invalid", reason: `${MISMATCH} Also, ${freshness.problem}` };
   }
-  if (!result) return { status: "invalid", reason: MISMATCH };
+  if (!result.matched) return { status: "invalid", reason: MISMATCH };
+  if (result.bodyProblem !== null) {
+    return { status: "invalid", reason: `The signature matches, but ${result.bodyProblem}` };
+  }
   return {
     status: "valid",
     reason: `The signature matches${note}: ${scheme.label}.${freshness?.summary ?? ""}`,
@@ -254,7 +205,7 @@ interface Freshness {
 }
 
 function checkTime(
-  provider: Provider,
+  sender: string,
   check: TimestampCheck,
   request: SignedRequest,
   pairs: Pairs | null,
@@ -270,7 +221,7 @@ function checkTime(
   const when = age >= 0 ? `${duration(age)} ago` : `${duration(-age)} in the future`;
   if (Math.abs(age) > check.toleranceSeconds) {
     return {
-      problem: `it was signed at ${httpDate(unix)}, ${when}: outside ${provider.name}'s window of ${window}, so ${provider.name}'s own check rejects it (an old capture or a replay).`,
+      problem: `it was signed at ${httpDate(unix)}, ${when}: outside ${sender}'s window of ${window}, so ${sender}'s own check rejects it (an old capture or a replay).`,
     };
   }
   return { summary: ` Signed at ${httpDate(unix)}, ${when}, within the window of ${window}.` };

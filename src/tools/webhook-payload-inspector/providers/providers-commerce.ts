@@ -204,6 +204,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "razorpay",
     name: "Razorpay",
+    checkedAgainst:
+      "https://razorpay.com/docs/payments/payment-gateway/s2s-integration/test-s2s/best-practices/security",
     detect: [
       { anyHeader: ["X-Razorpay-Signature", "X-Razorpay-Event-Id"] },
       {
@@ -243,6 +245,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "gocardless",
     name: "GoCardless",
+    checkedAgainst:
+      "https://github.com/gocardless/gocardless-nodejs/blob/master/src/__tests__/webhooks.test.ts",
     detect: [
       {
         body: [

@@ -39,6 +39,7 @@ const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
   {
     id: "resend",
     name: "Resend",
+    checkedAgainst: "https://resend.com/docs/webhooks/verify-webhooks-requests",
     detect: [
       {
         ...EITHER_HEADER_SET,
@@ -72,6 +73,7 @@ const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
   {
     id: "replicate",
     name: "Replicate",
+    checkedAgainst: "https://replicate.com/docs/topics/webhooks/verify-webhook",
     detect: [
       { anyHeader: ["webhook-id"], body: [{ path: "urls.get", startsWith: "https://api.replicate.com/" }] },
     ],

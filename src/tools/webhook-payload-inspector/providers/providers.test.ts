@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHash, createHmac } from "node:crypto";
 import { describe, test } from "node:test";
-import { headerName } from "./parse.ts";
+import { headerName } from "../parse.ts";
+import { NOW, rawRequest, row, run } from "../test-support.ts";
 import type {
   BodyCondition,
   DetectRule,
@@ -18,7 +19,6 @@ import type {
   ValueSource,
 } from "./provider-types.ts";
 import { PROVIDERS } from "./providers.ts";
-import { NOW, rawRequest, row, run } from "./test-support.ts";
 
 type Json = null | string | number | boolean | Json[] | { [key: string]: Json };
 
@@ -136,7 +136,7 @@ describe("the provider table", () => {
 const HMAC_SECRET = "provider-table-secret";
 const WHSEC = `whsec_${Buffer.from("twenty-four-byte-key-ok!").toString("base64")}`;
 
-/** Signs a request for `scheme` the way its description says, independently of ./verify.ts. */
+/** Signs a request for `scheme` the way its description says, independently of ../signature/verify.ts. */
 function signFor(
   provider: Provider,
   scheme: HmacScheme | DigestScheme,

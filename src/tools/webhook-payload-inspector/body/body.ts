@@ -26,8 +26,10 @@ export interface BodyAnalysis {
   readonly bytes: number;
   /** Unicode code points. */
   readonly characters: number;
-  /** null when no JSON was looked at (an empty, XML, text or plain form body). */
+  /** Whether the body is JSON: null when no JSON was expected (empty, XML, text), false for every form. */
   readonly validJson: boolean | null;
+  /** A form's fields whose decoded value opens with `{` or `[`, in order; null for other bodies. */
+  readonly jsonFields: readonly JsonField[] | null;
   readonly jsonError: string | null;
   /** Depth and keys of the valid JSON (the body, or the JSON fields of a form), else null. */
   readonly metrics: JsonMetrics | null;
@@ -36,6 +38,14 @@ export interface BodyAnalysis {
   readonly root: JsonRef | null;
   readonly formFields: readonly FormField[] | null;
   readonly notes: readonly string[];
+}
+
+/** A form field that holds (or tries to hold) JSON, measured when it parses. */
+export interface JsonField {
+  readonly field: string;
+  readonly valid: boolean;
+  readonly depth: number | null;
+  readonly totalKeys: number | null;
 }
 
 export function mediaType(contentType: string | null): string | null {
@@ -88,6 +98,7 @@ export function analyzeBody(body: string, contentType: string | null): BodyAnaly
       ...base,
       format: "empty",
       validJson: null,
+      jsonFields: null,
       jsonError: null,
       metrics: null,
       formatted: "",
@@ -120,6 +131,7 @@ export function analyzeBody(body: string, contentType: string | null): BodyAnaly
     ...base,
     format,
     validJson: null,
+    jsonFields: null,
     jsonError: null,
     metrics: null,
     formatted: body,
@@ -140,6 +152,7 @@ function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAna
       ...base,
       format: "json",
       validJson: false,
+      jsonFields: null,
       jsonError: parsed.error,
       metrics: null,
       formatted: body,
@@ -159,6 +172,7 @@ function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAna
     ...base,
     format: "json",
     validJson: true,
+    jsonFields: null,
     jsonError: null,
     metrics,
     formatted,
@@ -170,13 +184,14 @@ function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAna
 /**
  * A form becomes the JSON text of an object of its decoded fields, in order (repeated names kept),
  * where a field that parses as a JSON object or array is embedded as written; that text is then
- * parsed like any JSON body, so every later step reads one kind of tree.
+ * parsed like any JSON body, so every later step reads one kind of tree. The body itself is not
+ * JSON (decisions, section 7): `validJson` is false, and depth and keys describe the JSON fields.
  */
 function analyzeForm(body: string, base: Base): BodyAnalysis {
   const fields = decodeForm(body);
   const members: string[] = [];
   const embedded: boolean[] = [];
-  let validJson: boolean | null = null;
+  const tried: Array<{ field: string; valid: boolean }> = [];
   let jsonError: string | null = null;
   for (const field of fields) {
     const start = contentStart(field.value);
@@ -185,13 +200,9 @@ function analyzeForm(body: string, base: Base): BodyAnalysis {
     if (opener === "{" || opener === "[") {
       const from = field.value.charCodeAt(0) === 0xfeff ? 1 : 0;
       const parsed = parseJson(field.value, from);
-      if (parsed.ok) {
-        member = field.value.slice(from);
-        validJson ??= true;
-      } else {
-        validJson = false;
-        jsonError ??= `Field "${field.name}": ${parsed.error}`;
-      }
+      if (parsed.ok) member = field.value.slice(from);
+      else jsonError ??= `Field "${field.name}": ${parsed.error}`;
+      tried.push({ field: field.name, valid: parsed.ok });
     }
     embedded.push(member.charAt(0) !== '"');
     members.push(`${JSON.stringify(field.name)}:${member}`);
@@ -200,23 +211,30 @@ function analyzeForm(body: string, base: Base): BodyAnalysis {
   if (!parsed.ok) throw new Error(`form fields did not rebuild as JSON: ${parsed.error}`);
   const doc = parsed.doc;
   // Depth and keys describe the JSON found in fields, not the object built around them.
-  let depth = 0;
-  let keys = 0;
-  let anyJson = false;
+  const measured: JsonMetrics[] = [];
   let field = 0;
   for (let key = 1; key < doc.size; key = after(doc, key + 1), field++) {
-    if (embedded[field] !== true) continue;
-    const inner = measure(doc, key + 1);
-    depth = Math.max(depth, inner.depth);
-    keys += inner.keys;
-    anyJson = true;
+    if (embedded[field] === true) measured.push(measure(doc, key + 1));
   }
-  const metrics: JsonMetrics | null = anyJson ? { depth, keys } : null;
+  const jsonFields: JsonField[] = [];
+  let next = 0;
+  for (const attempt of tried) {
+    const metrics = attempt.valid ? measured[next++] : undefined;
+    jsonFields.push({ ...attempt, depth: metrics?.depth ?? null, totalKeys: metrics?.keys ?? null });
+  }
+  const metrics: JsonMetrics | null =
+    measured.length === 0
+      ? null
+      : {
+          depth: measured.reduce((deepest, m) => Math.max(deepest, m.depth), 0),
+          keys: measured.reduce((sum, m) => sum + m.keys, 0),
+        };
   const formatted = prettyPrint(doc, formattingBudget(body)) ?? body;
   return {
     ...base,
     format: "form",
-    validJson,
+    validJson: false,
+    jsonFields,
     jsonError,
     metrics,
     formatted,

@@ -335,6 +335,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "webflow",
     name: "Webflow",
+    checkedAgainst: "https://developers.webflow.com/data/v1.0.0/docs/verifying-webhook-signatures",
     detect: [{ anyHeader: ["x-webflow-signature", "x-webflow-timestamp"] }],
     event: [{ body: "triggerType" }],
     signals: [
@@ -358,6 +359,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "pagerduty",
     name: "PagerDuty",
+    checkedAgainst: "https://github.com/PagerDuty/go-pagerduty/blob/main/webhookv3/webhookv3_test.go",
     detect: [
       { anyHeader: ["X-PagerDuty-Signature"] },
       { userAgent: "PagerDuty-Webhook/" },
@@ -537,6 +539,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "mux",
     name: "Mux",
+    checkedAgainst: "https://www.mux.com/docs/core/verify-webhook-signatures",
     detect: [{ anyHeader: ["Mux-Signature"] }],
     event: [{ body: "type" }],
     signals: [["Mux-Signature", "Signed timestamp `t` and `v1` signature: HMAC-SHA256 of `t.body`, hex"]],
@@ -545,6 +548,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "workos",
     name: "WorkOS",
+    checkedAgainst: "https://github.com/workos/workos-node/blob/main/src/webhooks/webhooks.spec.ts",
     detect: [{ anyHeader: ["WorkOS-Signature"] }],
     event: [{ body: "event" }],
     signals: [["WorkOS-Signature", "Signed timestamp `t` and `v1` signature: HMAC-SHA256 of `t.body`, hex"]],

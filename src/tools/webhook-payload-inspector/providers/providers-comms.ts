@@ -50,6 +50,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "discord",
     name: "Discord",
+    checkedAgainst: "https://www.mintlify.com/discord/discord-interactions-js/api/verify-key",
     detect: [{ anyHeader: ["X-Signature-Ed25519", "X-Signature-Timestamp"] }],
     event: [{ body: "event.type" }, { body: "type" }],
     signals: [
@@ -73,7 +74,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "twilio",
     name: "Twilio",
-    checkedAgainst: "https://www.rubydoc.info/gems/twilio-ruby/Twilio/Security/RequestValidator",
+    checkedAgainst: "https://github.com/twilio/twilio-node/blob/main/spec/unit/webhooks/webhooks.spec.js",
     detect: [
       { anyHeader: ["X-Twilio-Signature"] },
       { userAgent: "TwilioProxy/" },
@@ -97,18 +98,21 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
         kind: "hmac",
         id: "twilio-sha1",
         label:
-          "HMAC-SHA1 of the full URL followed by the form fields sorted by name, base64, keyed with the Auth Token",
+          "HMAC-SHA1 of the full URL followed by the form fields sorted by name, base64, keyed with the Auth Token; a JSON body is covered by the URL's `bodySHA256` (hex SHA-256 of the body)",
         signature: [{ header: "X-Twilio-Signature" }],
         algorithm: "sha1",
         encoding: "base64",
         format: { type: "plain" },
         content: ["url", "sorted-params"],
+        bodyHash: { query: "bodySHA256", algorithm: "sha256", encoding: "hex" },
       },
     ],
   },
   {
     id: "sendgrid",
     name: "SendGrid",
+    checkedAgainst:
+      "https://github.com/sendgrid/sendgrid-nodejs/blob/main/packages/eventwebhook/src/eventwebhook.spec.js",
     detect: [
       { anyHeader: ["X-Twilio-Email-Event-Webhook-Signature", "X-Twilio-Email-Event-Webhook-Timestamp"] },
       {
@@ -145,6 +149,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "mailgun",
     name: "Mailgun",
+    checkedAgainst: "https://github.com/anymail/django-anymail/blob/main/tests/test_mailgun_webhooks.py",
     detect: [
       {
         body: [
@@ -190,6 +195,9 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "postmark",
     name: "Postmark",
+    checkedAgainst: "https://postmarkapp.com/email-webhooks",
+    // Every outbound event carries MessageID; RecordType and MessageStream came later, so older
+    // shapes (the documented delivery and bounce samples have neither) are matched by their own members.
     detect: [
       {
         body: [
@@ -197,7 +205,21 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
             path: "RecordType",
             oneOf: ["Delivery", "Bounce", "SpamComplaint", "Open", "Click", "SubscriptionChange"],
           },
-          { path: "MessageStream", exists: true },
+          { path: "MessageID", exists: true },
+        ],
+      },
+      {
+        body: [
+          { path: "MessageID", exists: true },
+          { path: "DeliveredAt", exists: true },
+          { path: "Recipient", exists: true },
+        ],
+      },
+      {
+        body: [
+          { path: "MessageID", exists: true },
+          { path: "TypeCode", exists: true },
+          { path: "BouncedAt", exists: true },
         ],
       },
       {
@@ -233,6 +255,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "mandrill",
     name: "Mandrill",
+    checkedAgainst: "https://github.com/anymail/django-anymail/blob/main/tests/test_mandrill_webhooks.py",
     detect: [{ anyHeader: ["X-Mandrill-Signature"] }, { body: [{ path: "mandrill_events", exists: true }] }],
     event: [{ body: "mandrill_events[0].event" }],
     signals: [
@@ -257,6 +280,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "line",
     name: "LINE",
+    checkedAgainst: "https://github.com/line/line-bot-sdk-nodejs/blob/master/test/validate-signature.spec.ts",
     detect: [{ anyHeader: ["x-line-signature"] }],
     event: [{ body: "events[0].type" }],
     signals: [["x-line-signature", "HMAC-SHA256 of the raw body with the channel secret, base64"]],

@@ -1,7 +1,7 @@
 /**
  * The shape of one entry of the provider table (./providers.ts). Entries are plain data: how to
  * recognise the sender, where its event name is, what its headers mean and how it signs. Code in
- * ./detect.ts and ./verify.ts interprets them; adding a provider never adds a branch.
+ * ../detect.ts and ../signature/verify.ts interpret them; adding a provider never adds a branch.
  */
 
 /** How a timestamp is written: epoch seconds, epoch milliseconds, either (by size), or ISO 8601. */
@@ -91,6 +91,14 @@ export interface HmacScheme extends SchemeBase {
   /** `whsec`: the secret is `whsec_` + base64 of the key (Standard Webhooks, Svix). Default: its UTF-8 text. */
   readonly secret?: "text" | "whsec";
   readonly timestamp?: TimestampCheck;
+  /** A body that is not a form is covered by a hash in this URL query parameter (Twilio's `bodySHA256`). */
+  readonly bodyHash?: BodyHashCheck;
+}
+
+export interface BodyHashCheck {
+  readonly query: string;
+  readonly algorithm: "sha256";
+  readonly encoding: "hex";
 }
 
 /** A plain hash of content that includes the secret (HubSpot v1 and v2). */

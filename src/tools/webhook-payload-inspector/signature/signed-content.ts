@@ -4,12 +4,12 @@
  * and sorted form fields. Also splits a signature header into its digests. No cryptography here.
  */
 import { Buffer } from "node:buffer";
-import type { HeaderIndex } from "./detect.ts";
-import { firstHeader } from "./detect.ts";
-import type { FormField } from "./form.ts";
-import type { RequestLine } from "./parse.ts";
-import type { ContentPart, DigestFormat, ValueSource } from "./provider-types.ts";
-import { type JsonRef, lookup, scalarText } from "./tree.ts";
+import type { FormField } from "../body/form.ts";
+import { type JsonRef, lookup, scalarText } from "../body/tree.ts";
+import type { HeaderIndex } from "../detect.ts";
+import { firstHeader } from "../detect.ts";
+import type { RequestLine } from "../parse.ts";
+import type { ContentPart, DigestFormat, SignatureScheme, ValueSource } from "../providers/provider-types.ts";
 
 export interface SignedRequest {
   readonly headers: HeaderIndex;
@@ -17,6 +17,35 @@ export interface SignedRequest {
   readonly body: string;
   readonly root: JsonRef | null;
   readonly formFields: readonly FormField[] | null;
+}
+
+export interface Present {
+  readonly source: ValueSource;
+  readonly value: string;
+}
+
+/** A scheme and the signature values for it that the request carries. */
+export interface Selected {
+  readonly scheme: SignatureScheme;
+  readonly present: Present[];
+}
+
+/** The signature values of `scheme` that the request carries (none when its `when` rule fails). */
+export function presentSignatures(scheme: SignatureScheme, request: SignedRequest): Present[] {
+  if (scheme.when !== undefined) {
+    const value = firstHeader(request.headers, scheme.when.header);
+    if (value === null || value.trim().toLowerCase() !== scheme.when.equals.toLowerCase()) return [];
+  }
+  const present: Present[] = [];
+  for (const source of scheme.signature) {
+    const value = resolveSource(source, request, null);
+    if (value !== null && value.trim() !== "") present.push({ source, value });
+  }
+  return present;
+}
+
+export function signatureHeader(selected: Selected | null): string | null {
+  return selected === null ? null : describeSource(selected.present[0]?.source ?? { header: "" });
 }
 
 /** The `k=v` items of a signature header such as Stripe's `t=…,v1=…`. */

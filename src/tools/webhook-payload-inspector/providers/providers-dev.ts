@@ -45,6 +45,7 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "gitea",
     name: "Gitea",
+    checkedAgainst: "https://github.com/drone/go-scm/blob/master/scm/driver/gitea/webhook_test.go",
     detect: [{ anyHeader: ["X-Gitea-Event", "X-Gitea-Delivery", "X-Gitea-Signature"] }],
     event: [{ header: "X-Gitea-Event" }],
     signals: [
@@ -133,6 +134,7 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "bitbucket",
     name: "Bitbucket",
+    checkedAgainst: "https://github.com/drone/go-scm/blob/master/scm/driver/stash/webhook_test.go",
     detect: [{ anyHeader: ["X-Event-Key"] }, { userAgent: "Bitbucket-Webhooks/" }],
     event: [{ header: "X-Event-Key" }],
     signals: [

@@ -9,7 +9,7 @@ describe("format detection", () => {
     ['{"a":1}', "application/vnd.api+json; charset=utf-8", "json", true],
     ["{bad", "application/json", "json", false],
     ["a=1&b=2", "application/json", "json", false],
-    ["a=1&b=2", "application/x-www-form-urlencoded", "form", null],
+    ["a=1&b=2", "application/x-www-form-urlencoded", "form", false],
     ['{"a":1}', "text/plain", "json", true],
     ["{not json", "text/plain", "text", null],
     ["<a/>", "application/xml", "xml", null],
@@ -18,7 +18,7 @@ describe("format detection", () => {
     ['{"a":1}', null, "json", true],
     ["[1,", null, "json", false],
     ["<?xml version='1.0'?><a/>", null, "xml", null],
-    ["a=1&b=%20", null, "form", null],
+    ["a=1&b=%20", null, "form", false],
     ["hello world", null, "text", null],
     ["", "application/json", "empty", null],
     [" \r\n", null, "empty", null],
@@ -105,12 +105,14 @@ describe("form bodies", () => {
     assert.equal(looksLikeForm('a="1"'), false);
   });
 
-  test("a field holding JSON is inspected as JSON and embedded in formatted", () => {
+  // Decisions, section 7: the body is not JSON; depth, keys and formatted describe the field's JSON.
+  test("a field holding JSON is measured and embedded in formatted, but the body is not JSON", () => {
     const payload = encodeURIComponent(
       '{"type":"block_actions","actions":[{"action_ts":"1548426417.840180"}]}',
     );
     const analysis = analyzeBody(`payload=${payload}`, "application/x-www-form-urlencoded");
-    assert.equal(analysis.validJson, true);
+    assert.equal(analysis.validJson, false);
+    assert.deepEqual(analysis.jsonFields, [{ field: "payload", valid: true, depth: 3, totalKeys: 3 }]);
     assert.deepEqual(analysis.metrics, { depth: 3, keys: 3 });
     assert.equal(
       analysis.formatted,
@@ -118,16 +120,19 @@ describe("form bodies", () => {
     );
   });
 
-  test("a field that opens like JSON but does not parse makes Valid JSON No", () => {
+  test("a field that opens like JSON but does not parse is listed as invalid, with its error", () => {
     const analysis = analyzeBody("payload=%7Bbroken&x=1", "application/x-www-form-urlencoded");
     assert.equal(analysis.validJson, false);
+    assert.deepEqual(analysis.jsonFields, [{ field: "payload", valid: false, depth: null, totalKeys: null }]);
     assert.match(analysis.jsonError ?? "", /^Field "payload"/);
     assert.equal(analysis.metrics, null);
   });
 
-  test("a plain form has no JSON to judge", () => {
+  test("a plain form is not JSON and has no JSON fields", () => {
     const analysis = analyzeBody("a=1&b=2", null);
-    assert.equal(analysis.validJson, null);
+    assert.equal(analysis.validJson, false);
+    assert.deepEqual(analysis.jsonFields, []);
+    assert.equal(analysis.metrics, null);
     assert.equal(analysis.formatted, '{\n  "a": "1",\n  "b": "2"\n}');
   });
 });

@@ -9,6 +9,7 @@ import {
   createHash,
   createHmac,
   createPublicKey,
+  createSecretKey,
   type KeyObject,
   timingSafeEqual,
   verify,
@@ -37,7 +38,8 @@ export function sameText(a: string, b: string): boolean {
   return timingSafeEqual(digest("sha256", Buffer.from(a, "utf8")), digest("sha256", Buffer.from(b, "utf8")));
 }
 
-export function hmac(algorithm: HashAlgorithm, key: Buffer, message: Buffer): Buffer {
+/** A `KeyObject` key: node:crypto imports a Buffer key on every `createHmac`, a KeyObject once. */
+export function hmac(algorithm: HashAlgorithm, key: KeyObject, message: Buffer): Buffer {
   return createHmac(algorithm, key).update(message).digest();
 }
 
@@ -45,11 +47,31 @@ export function digest(algorithm: HashAlgorithm, message: Buffer): Buffer {
   return createHash(algorithm).update(message).digest();
 }
 
-/** The HMAC key: the secret's UTF-8 bytes, or for `whsec` the base64 after an optional `whsec_` prefix. */
-export function secretKey(secret: string, kind: "text" | "whsec"): Buffer {
-  if (kind === "text") return Buffer.from(secret, "utf8");
+/**
+ * Standard base64, padding optional: what the Standard Webhooks and Svix libraries decode. Node's
+ * own decoder skips characters outside the alphabet, so a mistyped secret would decode to some key.
+ */
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+
+export type SecretKey =
+  | { readonly ok: true; readonly key: KeyObject }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * The HMAC key: the secret's UTF-8 bytes, or for `whsec` the base64 after an optional `whsec_`
+ * prefix; a `whsec` secret that is not base64 cannot be the key (decisions, section 7).
+ */
+export function secretKey(secret: string, kind: "text" | "whsec"): SecretKey {
+  if (kind === "text") return { ok: true, key: createSecretKey(Buffer.from(secret, "utf8")) };
   const encoded = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret;
-  return Buffer.from(encoded, "base64");
+  if (encoded === "" || !STRICT_BASE64.test(encoded)) {
+    return {
+      ok: false,
+      reason:
+        "The secret is not a valid signing secret for this scheme: after `whsec_` it must be standard base64 (A-Z, a-z, 0-9, `+`, `/`, optional `=` padding), and this one is not, so no signature can match it.",
+    };
+  }
+  return { ok: true, key: createSecretKey(Buffer.from(encoded, "base64")) };
 }
 
 /** The DER prefix that wraps a raw 32-byte Ed25519 public key as SubjectPublicKeyInfo. */
@@ -114,7 +136,11 @@ export function checkJwtBodyClaim(token: string, secret: string, body: Buffer): 
   } catch {
     return "malformed";
   }
-  const expected = hmac("sha256", Buffer.from(secret, "utf8"), Buffer.from(`${header}.${payload}`, "utf8"));
+  const expected = hmac(
+    "sha256",
+    createSecretKey(Buffer.from(secret, "utf8")),
+    Buffer.from(`${header}.${payload}`, "utf8"),
+  );
   if (!sameBytes(expected, Buffer.from(signature, "base64url"))) return "bad-signature";
   const claim =
     typeof claims === "object" && claims !== null ? (claims as { sha256?: unknown }).sha256 : undefined;
