@@ -45,7 +45,7 @@ export const errorCatalog = {
     status: 403,
     title: "Origin not allowed",
     explanation:
-      "The request came from a browser page whose origin the operator has not allowed (`TOOLRUN_ALLOWED_ORIGINS`). This protects the MCP endpoint against DNS rebinding. Nothing is charged and no rate-limit slot is taken.",
+      "The request came from a browser page whose origin the operator has not allowed (`TOOLRUN_ALLOWED_ORIGINS`; on a server listening on loopback, pages on localhost, 127.0.0.1 and [::1] are allowed too), or reached a server listening on loopback under a host name that is neither a loopback name nor an allowed origin's. This protects the MCP endpoint against DNS rebinding. Nothing is charged and no rate-limit slot is taken.",
   },
   tool_not_found: {
     status: 404,

@@ -60,10 +60,19 @@ export function keyPattern(prefix: string): RegExp {
 
 const BEARER_HINT = "Provide your API key in the header Authorization: Bearer <API_KEY>.";
 
-export function invalidApiKey(reason: string): ApiError {
-  return new ApiError("invalid_api_key", `${reason} ${BEARER_HINT}`, {
-    headers: { "www-authenticate": 'Bearer realm="toolrun"' },
-  });
+/**
+ * 401 `invalid_api_key`. The challenge follows RFC 6750 section 3.1: no error code when no bearer
+ * token came, `error="invalid_token"` with the detail as `error_description` when one did, so a
+ * client that shows only the header still learns what is wrong with the key. There is no
+ * `resource_metadata` (RFC 9728): it exists to point at an OAuth authorization server, and keys
+ * are not issued by one.
+ */
+export function invalidApiKey(reason: string, tokenSent: boolean): ApiError {
+  const detail = `${reason} ${BEARER_HINT}`;
+  const challenge = tokenSent
+    ? `Bearer realm="toolrun", error="invalid_token", error_description="${detail}"`
+    : 'Bearer realm="toolrun"';
+  return new ApiError("invalid_api_key", detail, { headers: { "www-authenticate": challenge } });
 }
 
 /** Turns an Authorization header into the active key it names, or throws 401 `invalid_api_key`. */
@@ -72,13 +81,14 @@ export async function authenticate(
   pattern: RegExp,
   authorization: string | undefined,
 ): Promise<ApiKeyRecord> {
-  if (authorization === undefined || authorization.trim() === "") throw invalidApiKey("No API key was sent.");
+  if (authorization === undefined || authorization.trim() === "")
+    throw invalidApiKey("No API key was sent.", false);
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) throw invalidApiKey("The Authorization header does not use the Bearer scheme.");
+  if (!match?.[1]) throw invalidApiKey("The Authorization header does not use the Bearer scheme.", false);
   const key = match[1];
-  if (!pattern.test(key)) throw invalidApiKey("The API key is malformed.");
+  if (!pattern.test(key)) throw invalidApiKey("The API key is malformed.", true);
   const record = await keys.findKeyByHash(hashKey(key));
-  if (record === null) throw invalidApiKey("The API key is not valid.");
-  if (record.revokedAt !== null) throw invalidApiKey("The API key has been revoked.");
+  if (record === null) throw invalidApiKey("The API key is not valid.", true);
+  if (record.revokedAt !== null) throw invalidApiKey("The API key has been revoked.", true);
   return record;
 }

@@ -1,12 +1,14 @@
 /**
  * The free MCP tools: the reads of the core table that have an MCP name, under that name, with the
- * table's parameter and response schemas and the same validation as their HTTP routes.
+ * table's parameter and response schemas (in the portable rendering MCP clients accept) and the
+ * same validation as their HTTP routes.
  */
 import type { Tool } from "@modelcontextprotocol/server";
 import type { CoreDeps } from "../core/deps.ts";
+import { toPortableJsonSchema } from "../core/portable-schema.ts";
 import { type FreeRead, freeReads } from "../core/reads.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
-import { TOOL_ANNOTATIONS } from "./annotations.ts";
+import { toolAnnotations } from "./annotations.ts";
 
 export interface FreeTool {
   readonly definition: Tool;
@@ -19,9 +21,9 @@ function freeTool(read: FreeRead & { mcpName: string }): FreeTool {
       name: read.mcpName,
       title: read.title,
       description: `${read.description} Free: costs no credits (it does take a rate-limit slot).`,
-      inputSchema: read.parameters as Tool["inputSchema"],
-      outputSchema: read.response as Tool["outputSchema"],
-      annotations: { title: read.title, ...TOOL_ANNOTATIONS },
+      inputSchema: toPortableJsonSchema(read.parameters) as Tool["inputSchema"],
+      outputSchema: toPortableJsonSchema(read.response) as Tool["outputSchema"],
+      annotations: toolAnnotations(read.title, false),
     },
     run: async (deps, key, args) => ({ ...(await read.call(deps, key, args)) }),
   };

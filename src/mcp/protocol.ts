@@ -19,4 +19,5 @@ export const SERVER_INFO = { name: "toolrun", version: pkg.version } as const;
 export const INSTRUCTIONS =
   "Each tool named by a slug runs a toolrun tool and costs credits (the price is in its description); " +
   "search_tools, describe_tool, get_credits and get_usage are free. A failed call returns isError with an " +
-  "RFC 9457 problem document whose `code` says what went wrong; refused and failed calls cost nothing.";
+  'RFC 9457 problem document (as text, and in _meta["toolrun/problem"]) whose `code` says what went wrong; ' +
+  "refused and failed calls cost nothing.";

@@ -1,7 +1,7 @@
 /**
  * `POST /mcp`, the hosted MCP endpoint. Its gates run in this order before the SDK sees anything:
- * Origin (403, against DNS rebinding), schema present (503), key (401), then one rate-limit slot per
- * JSON-RPC message (429). Any other method is a 405 that takes no slot.
+ * Origin and Host (403, against DNS rebinding), schema present (503), key (401), then one rate-limit
+ * slot per JSON-RPC message (429). Any other method is a 405 that takes no slot.
  */
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -11,7 +11,7 @@ import type { FrontDoor } from "../core/front-door.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { createMcpDispatcher } from "./dispatch.ts";
 import { readJsonRpcBody } from "./messages.ts";
-import { checkOrigin } from "./origin.ts";
+import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
 import { MCP_PATH } from "./protocol.ts";
 import { sendWebResponse, toWebRequest } from "./web.ts";
 
@@ -66,6 +66,16 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
   });
   app.addHook("onClose", async () => dispatcher.close());
   const keys = new WeakMap<FastifyRequest, ApiKeyRecord>();
+  // Where the server listens is known once it listens (never, under app.inject): read it then.
+  let loopbackBound: boolean | undefined;
+  const originPolicy = (): OriginPolicy => {
+    if (loopbackBound === undefined) {
+      const addresses = app.addresses();
+      if (addresses.length > 0)
+        loopbackBound = addresses.every((a) => typeof a === "object" && isLoopbackAddress(a.address));
+    }
+    return { allowedOrigins, loopbackBound: loopbackBound ?? false };
+  };
 
   app.post(
     MCP_PATH,
@@ -73,7 +83,9 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
       bodyLimit,
       // Runs before the body is read: strangers get their 403/401 without us reading a byte more.
       onRequest: async (request) => {
-        checkOrigin(request.headers.origin, allowedOrigins);
+        const policy = originPolicy();
+        checkOrigin(request.headers.origin, policy);
+        checkHost(request.headers.host, policy);
         keys.set(request, await door.authenticate(request.headers.authorization));
       },
     },

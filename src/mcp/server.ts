@@ -1,7 +1,8 @@
 /**
  * One low-level SDK `Server` per HTTP request, bound to that request's key and id. The low-level
- * server is used because it publishes the tools' own JSON Schemas as they are and leaves argument
- * validation to the pipeline, so MCP and HTTP reject the same input with the same `fields`.
+ * server is used because it publishes the JSON Schemas it is given as they are (the portable
+ * rendering of the tools' own) and leaves argument validation to the pipeline, so MCP and HTTP
+ * reject the same input with the same `fields`.
  */
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { CoreDeps } from "../core/deps.ts";

@@ -13,8 +13,17 @@ export interface RunResult {
 }
 
 export function runCli(args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+  return runScript(BIN, args, { ...cleanEnv(), ...env });
+}
+
+/** Runs a Node script (a package's bin from node_modules, for one) on this Node, collecting its output. */
+export function runScript(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...cleanEnv(), ...env } });
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/client";
+import { PROBLEM_META_KEY } from "../../src/mcp/results.ts";
 import { bearer } from "../helpers/app.ts";
 import { connect, type ListeningApp, startMcpApp } from "../mcp/helpers.ts";
 
@@ -33,13 +34,11 @@ describe("free reads: the same fields over HTTP and MCP", () => {
   }
 
   async function viaMcp(name: string, args: Json): Promise<Json> {
-    const result = (await client.callTool({ name, arguments: args })) as {
-      isError?: boolean;
-      structuredContent?: Json;
-    };
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; _meta?: Json };
     assert.equal(result.isError, true, JSON.stringify(result));
-    assert.equal(result.structuredContent?.code, "validation_error");
-    return result.structuredContent?.fields as Json;
+    const problem = result._meta?.[PROBLEM_META_KEY] as Json;
+    assert.equal(problem.code, "validation_error");
+    return problem.fields as Json;
   }
 
   const cases: { read: string; http: string; mcp: Json; fields: Json }[] = [

@@ -1,8 +1,9 @@
 /**
  * The auth failures every keyed endpoint shares: each answers 401 `invalid_api_key` with
- * `WWW-Authenticate: Bearer`, and none of them takes a rate-limit slot. The endpoints are the
- * keyed operations the app declares (read from its OpenAPI document, which is made from the
- * declarations), so a new keyed route is covered without editing this file.
+ * `WWW-Authenticate: Bearer` (RFC 6750: `error="invalid_token"` and the detail when a key was sent),
+ * and none of them takes a rate-limit slot. The endpoints are the keyed operations the app declares
+ * (read from its OpenAPI document, which is made from the declarations), so a new keyed route is
+ * covered without editing this file.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -43,6 +44,8 @@ interface Operation {
 }
 
 const KEYED_ENDPOINTS = await keyedEndpoints();
+/** RFC 6750 3.1: a request with no bearer token gets a challenge without an error code. */
+const NO_TOKEN_SENT = ["no Authorization header", "an empty Authorization header", "a non-Bearer scheme"];
 
 describe("security: authentication on every keyed endpoint", () => {
   let t: TestApp;
@@ -89,9 +92,15 @@ describe("security: authentication on every keyed endpoint", () => {
           payload: "payload" in endpoint ? endpoint.payload : undefined,
         });
         assert.equal(res.statusCode, 401, `${label}: ${res.body}`);
-        assert.equal(res.headers["www-authenticate"], 'Bearer realm="toolrun"', label);
         assert.equal(res.headers.ratelimit, undefined, label);
         const body = res.json();
+        assert.equal(
+          res.headers["www-authenticate"],
+          NO_TOKEN_SENT.includes(label)
+            ? 'Bearer realm="toolrun"'
+            : `Bearer realm="toolrun", error="invalid_token", error_description="${body.detail}"`,
+          label,
+        );
         assert.equal(body.code, "invalid_api_key", label);
         assert.match(body.detail, /Authorization: Bearer <API_KEY>/, label);
       }

@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { envelopeSchema } from "../../src/core/contract-schemas.ts";
+import { toPortableJsonSchema } from "../../src/core/portable-schema.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, json } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
@@ -78,7 +80,7 @@ describe("MCP with the SDK client", () => {
     });
   }
 
-  it("publishes each API tool with its HTTP contract: input schema as is, envelope as output", async () => {
+  it("publishes each API tool with its HTTP contract, rendered portable: input schema, envelope as output", async () => {
     const key = await t.key("free");
     const client = await connect(t.mcp, key, "2025-11-25");
     try {
@@ -87,10 +89,12 @@ describe("MCP with the SDK client", () => {
         const mcp = listed.find((candidate) => candidate.name === tool.slug);
         assert.ok(mcp, tool.slug);
         const contract = (await http("GET", `/v1/tool/${tool.slug}`, key)).body;
-        assert.deepEqual(mcp.inputSchema, contract.input_schema);
-        const { $schema: _dialect, ...outputs } = contract.output_schema as Json;
+        assert.deepEqual(mcp.inputSchema, toPortableJsonSchema(contract.input_schema as Json));
+        assert.deepEqual(
+          mcp.outputSchema,
+          toPortableJsonSchema(envelopeSchema(tool.slug, contract.output_schema as Json)),
+        );
         const envelope = mcp.outputSchema as { properties: Json; required: string[] };
-        assert.deepEqual(envelope.properties.outputs, outputs);
         assert.deepEqual(envelope.required, [
           "tool",
           "tool_version",
@@ -101,18 +105,25 @@ describe("MCP with the SDK client", () => {
         assert.equal(mcp.title, contract.name);
         assert.ok(mcp.description?.startsWith(String(contract.description)));
         assert.match(mcp.description ?? "", new RegExp(`Costs ${contract.credits} credits? per call`));
+        // A charged call spends credits: it changes the account, and a repeat charges again.
         assert.deepEqual(mcp.annotations, {
           title: contract.name,
-          readOnlyHint: true,
+          readOnlyHint: false,
           destructiveHint: false,
-          idempotentHint: true,
+          idempotentHint: false,
           openWorldHint: false,
         });
       }
       for (const name of FREE_TOOLS) {
         const free = listed.find((candidate) => candidate.name === name);
         assert.ok(free?.outputSchema, name);
-        assert.equal(free.annotations?.readOnlyHint, true);
+        assert.deepEqual(free.annotations, {
+          title: free.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        });
         assert.match(free.description ?? "", /costs no credits/);
       }
     } finally {
@@ -148,10 +159,11 @@ describe("MCP with the SDK client", () => {
       // No answer for this input: 422, refunded, the balance stays where it was.
       const refused = await mcp.callTool({ name: CALCULATOR, arguments: NO_SOLUTION });
       assert.equal(refused.isError, true);
-      assert.equal(structured(refused).code, "unprocessable_input");
-      assert.equal(structured(refused).status, 422);
-      assert.equal(structured(refused).credits_used, 0);
-      assert.equal(structured(refused).credits_remaining, 990);
+      const problem = (refused._meta as Record<string, Json>)["toolrun/problem"] as Json;
+      assert.equal(problem.code, "unprocessable_input");
+      assert.equal(problem.status, 422);
+      assert.equal(problem.credits_used, 0);
+      assert.equal(problem.credits_remaining, 990);
 
       const credits = structured(await modern.callTool({ name: "get_credits", arguments: {} }));
       assert.equal(credits.credits_used, 10);

@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli, type ServerProcess, startServerProcess } from "../helpers/process.ts";
 import { type Forwarder, startForwarder } from "./forwarder.ts";
+import { initializeMessage, postRpcWithHost } from "./helpers.ts";
 
 const CLI = fileURLToPath(
   new URL("../../node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url),
@@ -75,11 +76,9 @@ describe("MCP conformance suite", () => {
       () => target,
       () => `Bearer ${key}`,
     );
-    const env = {
-      TOOLRUN_DATABASE: join(dir, "toolrun.db"),
-      // The suite sends Origin: http://<host of the URL it tests>, which is the forwarder's.
-      TOOLRUN_ALLOWED_ORIGINS: forwarder.url,
-    };
+    // No TOOLRUN_ALLOWED_ORIGINS: the suite sends Origin http://<the forwarder's 127.0.0.1:port>,
+    // which a server listening on loopback admits as it is (decisions.md section 8).
+    const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
     const created = await runCli(
       ["keys", "create", "--plan", "builder", "--name", "conformance", "--json"],
       env,
@@ -116,6 +115,23 @@ describe("MCP conformance suite", () => {
       assert.ok(checks && checks.length > 0, `${scenario} ran:\n${output}`);
       for (const check of checks)
         assert.equal(check.status, "SUCCESS", `${scenario}/${check.id}: ${check.errorMessage}`);
+    }
+  });
+
+  it("still refuses a non-loopback Origin and Host with 403, with no origin configured", async () => {
+    for (const headers of [{ origin: "http://evil.example.com" }, { host: "evil.example.com" }]) {
+      const url = server?.url ?? "";
+      const res = await postRpcWithHost(
+        `${url}/mcp`,
+        headers.host ?? new URL(url).host,
+        initializeMessage(),
+        {
+          authorization: `Bearer ${key}`,
+          ...(headers.origin === undefined ? {} : { origin: headers.origin }),
+        },
+      );
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal((res.body as { code: string }).code, "origin_not_allowed");
     }
   });
 });

@@ -2,6 +2,7 @@
  * MCP test plumbing: the real app listening on a loopback port, the SDK's own client connected to
  * it over Streamable HTTP with a key, and a raw JSON-RPC poster for what the client cannot express.
  */
+import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTestApp, type TestApp, type TestAppOptions } from "../helpers/app.ts";
 
@@ -64,6 +65,51 @@ export async function postRpc(
     // Not JSON: left as text for the assertion to show.
   }
   return { status: res.status, headers: res.headers, body };
+}
+
+/** Like postRpc, but over node:http, so the `Host` header can be anything (fetch sets its own). */
+export function postRpcWithHost(
+  url: string,
+  host: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcResponse> {
+  const body = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "content-length": String(Buffer.byteLength(body)),
+          ...headers,
+          host,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (typeof value === "string") responseHeaders.set(name, value);
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: responseHeaders,
+            body: text === "" ? null : JSON.parse(text),
+          });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 export function initializeMessage(id: number | string = 1, protocolVersion = "2025-11-25"): unknown {

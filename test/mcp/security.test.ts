@@ -6,8 +6,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { DOCS_URL } from "../helpers/app.ts";
-import { initializeMessage, type ListeningApp, postRpc, type RpcResponse, startMcpApp } from "./helpers.ts";
+import { isLoopbackAddress } from "../../src/mcp/origin.ts";
+import { createTestApp, DOCS_URL } from "../helpers/app.ts";
+import {
+  initializeMessage,
+  type ListeningApp,
+  postRpc,
+  postRpcWithHost,
+  type RpcResponse,
+  startMcpApp,
+} from "./helpers.ts";
 
 const LIMIT = 50;
 const PROBLEM = "application/problem+json; charset=utf-8";
@@ -54,25 +62,37 @@ describe("MCP endpoint security", () => {
     const record = (await t.store.listKeys()).at(-1);
     assert.ok(record);
     await t.store.revokeKey(record.id, "2026-11-01T00:00:00.000Z");
-    const credentials: (string | undefined)[] = [
-      undefined,
-      "",
-      `Basic ${Buffer.from("user:pass").toString("base64")}`,
-      "Bearer tr_live_short",
-      `Bearer tr_test_${"a".repeat(32)}`,
-      `Bearer tr_live_${"A".repeat(32)}`,
-      `Bearer ${revoked}`,
+    // [Authorization, whether a bearer token was sent (RFC 6750: only then an error code)]
+    const credentials: [string | undefined, boolean][] = [
+      [undefined, false],
+      ["", false],
+      [`Basic ${Buffer.from("user:pass").toString("base64")}`, false],
+      ["Bearer tr_live_short", true],
+      [`Bearer tr_test_${"a".repeat(32)}`, true],
+      [`Bearer tr_live_${"A".repeat(32)}`, true],
+      [`Bearer ${revoked}`, true],
     ];
-    for (const authorization of credentials) {
+    for (const [authorization, tokenSent] of credentials) {
       const res = await postRpc(
         t.mcp,
         initializeMessage(),
         authorization === undefined ? {} : { authorization },
       );
       assertProblem(res, 401, "invalid_api_key");
-      assert.match(String(res.headers.get("www-authenticate")), /^Bearer\b/);
-      assert.match(String((res.body as { detail: string }).detail), /Authorization: Bearer <API_KEY>/);
+      const detail = String((res.body as { detail: string }).detail);
+      assert.match(detail, /Authorization: Bearer <API_KEY>/);
+      assert.equal(
+        res.headers.get("www-authenticate"),
+        tokenSent
+          ? `Bearer realm="toolrun", error="invalid_token", error_description="${detail}"`
+          : 'Bearer realm="toolrun"',
+      );
+      // No protected-resource metadata: there is no OAuth authorization server to point at.
+      assert.doesNotMatch(String(res.headers.get("www-authenticate")), /resource_metadata/);
     }
+    const metadata = await fetch(`${t.base}/.well-known/oauth-protected-resource/mcp`);
+    assert.equal(metadata.status, 404);
+    await metadata.body?.cancel();
     await assertSlotsTaken();
   });
 
@@ -112,6 +132,10 @@ describe("MCP endpoint security", () => {
   it("403 origin_not_allowed for an Origin the operator did not allow, no slot", async () => {
     for (const origin of [
       "http://evil.example.com",
+      "http://localhost.evil.example.com",
+      "http://127.0.0.1.nip.io:8080",
+      "http://[::2]:3000",
+      "file://localhost",
       "http://toolrun.test.evil.example.com",
       "https://toolrun.test",
       "http://toolrun.test:8443",
@@ -130,13 +154,100 @@ describe("MCP endpoint security", () => {
     await assertSlotsTaken();
   });
 
-  it("admits an allowed Origin (any spelling of it) and requests without one", async () => {
-    for (const origin of ["http://toolrun.test", "HTTP://TOOLRUN.TEST:80"]) {
+  it("admits an allowed Origin (any spelling of it), and on loopback a page on any loopback name and port", async () => {
+    for (const origin of [
+      "http://toolrun.test",
+      "HTTP://TOOLRUN.TEST:80",
+      "http://localhost:5173",
+      "http://127.0.0.1:1",
+      "http://[::1]:8080",
+      "https://LOCALHOST",
+      t.base,
+    ]) {
       const res = await postRpc(t.mcp, initializeMessage(), { ...auth, origin });
       assert.equal(res.status, 200, origin);
       slotsTaken += 1;
     }
     await assertSlotsTaken();
+  });
+
+  it("on loopback, 403 for a Host that is no loopback name nor an allowed origin's host (DNS rebinding), no slot", async () => {
+    const port = new URL(t.base).port;
+    for (const host of [
+      "evil.example.com",
+      `evil.example.com:${port}`,
+      `localhost.evil.example.com:${port}`,
+      "127.0.0.1.nip.io",
+      "localhost@evil.example.com",
+    ]) {
+      const res = await postRpcWithHost(t.mcp, host, initializeMessage(), auth);
+      assertProblem(res, 403, "origin_not_allowed");
+      assert.match(String((res.body as { detail: string }).detail), /DNS rebinding/);
+    }
+    // The conformance suite's rebinding probe: a foreign Host and its Origin together.
+    assertProblem(
+      await postRpcWithHost(t.mcp, "evil.example.com", initializeMessage(), {
+        ...auth,
+        origin: "http://evil.example.com",
+      }),
+      403,
+      "origin_not_allowed",
+    );
+    await assertSlotsTaken();
+  });
+
+  it("on loopback, admits every loopback name as Host, and the allowed origins' hosts (a proxy's public name)", async () => {
+    const port = new URL(t.base).port;
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      "LOCALHOST",
+      `[::1]:${port}`,
+      "toolrun.test",
+      "toolrun.test:443",
+    ]) {
+      const res = await postRpcWithHost(t.mcp, host, initializeMessage(), auth);
+      assert.equal(res.status, 200, host);
+      slotsTaken += 1;
+    }
+    await assertSlotsTaken();
+  });
+
+  it("a server not listening on loopback exempts no loopback origin and checks no Host", async () => {
+    // Under app.inject the app listens nowhere: like a server bound to a public address.
+    const unbound = await createTestApp();
+    try {
+      const unboundKey = await unbound.key("free");
+      const post = (headers: Record<string, string>) =>
+        unbound.app.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${unboundKey}`,
+            ...headers,
+          },
+          payload: JSON.stringify(initializeMessage()),
+        });
+      for (const origin of ["http://localhost:5173", "http://127.0.0.1:8080", "http://[::1]"]) {
+        const res = await post({ origin });
+        assert.equal(res.statusCode, 403, origin);
+        assert.equal(res.json().code, "origin_not_allowed");
+      }
+      assert.equal((await post({ host: "toolrun.example.com" })).statusCode, 200);
+      assert.equal((await post({ origin: "http://toolrun.test" })).statusCode, 200);
+    } finally {
+      await unbound.close();
+    }
+  });
+
+  it("counts only loopback listening addresses as loopback", () => {
+    for (const address of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"])
+      assert.ok(isLoopbackAddress(address), address);
+    for (const address of ["0.0.0.0", "::", "10.0.0.1", "192.168.1.2", "::ffff:10.0.0.1", "fe80::1"]) {
+      assert.ok(!isLoopbackAddress(address), address);
+    }
   });
 
   it("503 api_unconfigured before the key is looked at, while the schema is missing", async () => {

@@ -1,7 +1,8 @@
 /**
- * A tool that ran and failed is an `isError` result whose structuredContent is the problem document
- * HTTP would send, with its code and members; only a tool name we do not have is a JSON-RPC error.
- * Refused and failed calls leave the balance exactly where it was.
+ * A tool that ran and failed is an `isError` result whose text (and `_meta["toolrun/problem"]`) is
+ * the problem document HTTP would send, with its code and members, and which has no
+ * structuredContent; only a tool name we do not have is a JSON-RPC error. Refused and failed calls
+ * leave the balance exactly where it was.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -18,12 +19,15 @@ interface ToolResult {
   isError?: boolean;
   structuredContent?: unknown;
   content?: unknown;
+  _meta?: unknown;
 }
 
 function problemOf(result: ToolResult): Json {
   assert.equal(result.isError, true, JSON.stringify(result));
-  const problem = result.structuredContent as Json;
+  assert.equal(result.structuredContent, undefined, "a failure carries no structuredContent");
+  const problem = (result._meta as Record<string, Json>)["toolrun/problem"] as Json;
   const content = result.content as { type: string; text: string }[];
+  assert.equal(content.length, 1);
   assert.deepEqual(JSON.parse(content[0]?.text ?? ""), problem, "the text item holds the same document");
   assert.equal(problem.type, `${DOCS_URL}/errors/${String(problem.code)}`);
   assert.equal(typeof problem.title, "string");
