@@ -13,7 +13,7 @@ import { docsRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
-import { mcpEndpoint, registerMcpEndpoint } from "./mcp/route.ts";
+import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
