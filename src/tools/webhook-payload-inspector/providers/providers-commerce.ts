@@ -74,6 +74,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "paypal",
     name: "PayPal",
+    checkedAgainst:
+      "https://github.com/paypal/PayPal-PHP-SDK/blob/master/sample/notifications/ValidateWebhookEvent.php",
     detect: [
       { anyHeader: ["PAYPAL-TRANSMISSION-SIG", "PAYPAL-TRANSMISSION-ID"] },
       {
@@ -226,6 +228,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "lemon-squeezy",
     name: "Lemon Squeezy",
+    checkedAgainst:
+      "https://github.com/lmsqueezy/laravel/blob/main/src/Http/Middleware/VerifyWebhookSignature.php",
     detect: [
       { anyHeader: ["X-Event-Name"], body: [{ path: "meta.event_name", exists: true }] },
       {
@@ -263,6 +267,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "braintree",
     name: "Braintree",
+    checkedAgainst:
+      "https://github.com/braintree/braintree_node/blob/master/lib/braintree/webhook_notification_gateway.js",
     detect: [
       {
         body: [
@@ -277,7 +283,7 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
         kind: "unverifiable",
         id: "braintree-signature",
         label:
-          "`bt_signature` form field: public key and an HMAC-SHA1 of `bt_payload` keyed from the private key",
+          "`bt_signature` form field: `public_key|hex HMAC-SHA1 of bt_payload`, keyed with the SHA-1 of the private key; pairs joined by `&`",
         signature: [{ formField: "bt_signature" }],
         reason:
           "Braintree signs `bt_payload` with your API key pair; parse it with a Braintree SDK (webhookNotification.parse).",
@@ -287,6 +293,7 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
   {
     id: "plaid",
     name: "Plaid",
+    checkedAgainst: "https://plaid.com/docs/api/webhooks/webhook-verification/",
     detect: [
       { anyHeader: ["Plaid-Verification"] },
       {

@@ -289,6 +289,7 @@ export const COMMS_PROVIDERS: readonly Provider[] = [
   {
     id: "telegram",
     name: "Telegram",
+    checkedAgainst: "https://github.com/tdlib/telegram-bot-api/blob/master/telegram-bot-api/WebhookActor.cpp",
     detect: [
       { anyHeader: ["X-Telegram-Bot-Api-Secret-Token"] },
       { body: [{ path: "update_id", exists: true }] },

@@ -22,6 +22,8 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "forgejo",
     name: "Forgejo",
+    checkedAgainst:
+      "https://codeberg.org/forgejo/forgejo/src/branch/forgejo/services/webhook/shared/payloader.go",
     detect: [{ anyHeader: ["X-Forgejo-Event", "X-Forgejo-Delivery", "X-Forgejo-Signature"] }],
     event: [{ header: "X-Forgejo-Event" }],
     signals: [
@@ -60,12 +62,18 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "gogs",
     name: "Gogs",
+    checkedAgainst: "https://github.com/gogs/gogs/blob/main/internal/database/webhook.go",
     detect: [{ anyHeader: ["X-Gogs-Event", "X-Gogs-Delivery", "X-Gogs-Signature"] }],
     event: [{ header: "X-Gogs-Event" }],
     signals: [
       ["X-Gogs-Event", "Gogs event name"],
       ["X-Gogs-Delivery", "Gogs delivery id (UUID)"],
-      ["X-Gogs-Signature", "HMAC-SHA256 of the raw body, hex, no prefix"],
+      [
+        "X-Gogs-Signature",
+        "HMAC-SHA256 of the JSON payload, hex, no prefix (for a form delivery, of its `payload` field)",
+      ],
+      ["X-GitHub-Event", "GitHub-compatible copy of the event name"],
+      ["X-GitHub-Delivery", "GitHub-compatible copy of the delivery id"],
     ],
     schemes: [bodyHmac("gogs-sha256", "X-Gogs-Signature", "sha256", "hex")],
   },
@@ -150,6 +158,7 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "azure-devops",
     name: "Azure DevOps",
+    checkedAgainst: "https://learn.microsoft.com/en-us/azure/devops/service-hooks/services/webhooks",
     detect: [
       {
         body: [
@@ -192,10 +201,15 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "travis-ci",
     name: "Travis CI",
+    checkedAgainst: "https://docs.travis-ci.com/user/notifications/#verifying-webhook-requests",
     detect: [{ anyHeader: ["Travis-Repo-Slug"] }],
     event: [{ body: "payload.type" }],
     signals: [
       ["Travis-Repo-Slug", "Repository (owner/name) of the build"],
+      [
+        "Authorization",
+        "Older check: SHA-256, hex, of the repository slug followed by your Travis CI user token",
+      ],
       [
         "Signature",
         "RSA-SHA1 signature of the decoded `payload` field, base64; check it with Travis CI's public key",
@@ -280,6 +294,8 @@ export const DEV_PROVIDERS: readonly Provider[] = [
   {
     id: "docker-hub",
     name: "Docker Hub",
+    checkedAgainst: "https://docs.docker.com/docker-hub/repos/manage/webhooks/",
+    // `callback_url` is a legacy member Docker Hub no longer supports, so it cannot be required.
     detect: [
       {
         body: [
@@ -287,10 +303,16 @@ export const DEV_PROVIDERS: readonly Provider[] = [
           { path: "push_data", exists: true },
         ],
       },
+      {
+        body: [
+          { path: "push_data.pusher", exists: true },
+          { path: "push_data.tag", exists: true },
+          { path: "repository.repo_name", exists: true },
+        ],
+      },
     ],
     signals: [],
     schemes: [],
-    unsigned:
-      "Docker Hub webhooks are not signed; keep the URL secret, and confirm through `callback_url` if needed.",
+    unsigned: "Docker Hub webhooks are not signed; put a secret in the webhook URL and check it.",
   },
 ];

@@ -137,6 +137,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "intercom",
     name: "Intercom",
+    checkedAgainst:
+      "https://developers.intercom.com/intercom-api-reference/v1.0/reference/signed-notifications",
     detect: [
       { anyHeader: ["X-Hub-Signature"], body: [{ path: "type", equals: "notification_event" }] },
       {
@@ -149,7 +151,10 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
     ],
     event: [{ body: "topic" }],
     signals: [
-      ["X-Hub-Signature", "HMAC-SHA1 of the raw body with the app's client secret, hex, `sha1=` prefix"],
+      [
+        "X-Hub-Signature",
+        "HMAC-SHA1 of the raw body with the app's client secret (a subscription's `hub_secret` in API 1.0), hex, `sha1=` prefix",
+      ],
     ],
     schemes: [bodyHmac("intercom-sha1", "X-Hub-Signature", "sha1", "hex", "sha1=")],
   },
@@ -207,6 +212,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "typeform",
     name: "Typeform",
+    checkedAgainst: "https://www.typeform.com/developers/webhooks/secure-your-webhooks/",
     detect: [
       { anyHeader: ["Typeform-Signature"] },
       {
@@ -247,6 +253,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "cal-com",
     name: "Cal.com",
+    checkedAgainst:
+      "https://github.com/calcom/cal.com/blob/main/packages/features/webhooks/lib/sendPayload.ts",
     detect: [
       { anyHeader: ["X-Cal-Signature-256"] },
       {
@@ -258,7 +266,12 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
       },
     ],
     event: [{ body: "triggerEvent" }],
-    signals: [["X-Cal-Signature-256", "HMAC-SHA256 of the raw body with the webhook secret, hex"]],
+    signals: [
+      [
+        "X-Cal-Signature-256",
+        "HMAC-SHA256 of the raw body with the webhook secret, hex (`no-secret-provided` when the webhook has none)",
+      ],
+    ],
     schemes: [bodyHmac("cal-com-sha256", "X-Cal-Signature-256", "sha256", "hex")],
   },
   {
@@ -299,6 +312,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "dropbox",
     name: "Dropbox",
+    checkedAgainst: "https://github.com/dropbox/mdwebhook/blob/master/app.py",
     detect: [
       { anyHeader: ["X-Dropbox-Signature"] },
       { body: [{ path: "list_folder.accounts", exists: true }] },
@@ -309,6 +323,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "contentful",
     name: "Contentful",
+    checkedAgainst:
+      "https://github.com/contentful/node-apps-toolkit/blob/master/src/requests/sign-request.ts",
     detect: [{ anyHeader: ["X-Contentful-Topic", "X-Contentful-Webhook-Name"] }],
     event: [{ header: "X-Contentful-Topic" }],
     signals: [
@@ -316,7 +332,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
       ["X-Contentful-Webhook-Name", "Name of the webhook"],
       [
         "X-Contentful-Signature",
-        "HMAC-SHA256 of a canonical request (method, path, signed headers, body), hex",
+        "HMAC-SHA256 of `method\\npath\\nsigned headers as name:value;...\\nbody`, hex",
       ],
       ["X-Contentful-Timestamp", "Signing time, epoch milliseconds", "ms"],
       ["X-Contentful-Signed-Headers", "The headers included in the signature"],
@@ -390,6 +406,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "asana",
     name: "Asana",
+    checkedAgainst: "https://github.com/Asana/devrel-examples/blob/master/python/webhooks_v5/server.py",
     detect: [{ anyHeader: ["X-Hook-Signature", "X-Hook-Secret"] }],
     event: [{ body: "events[0].action" }],
     signals: [
@@ -420,6 +437,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "docusign",
     name: "DocuSign",
+    checkedAgainst:
+      "https://www.docusign.com/blog/developers/manually-authenticating-hmac-signatures-docusign-connect-webhook-configurations",
     detect: [
       { anyHeader: ["X-DocuSign-Signature-1"] },
       {
@@ -433,6 +452,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
     signals: [
       ["X-DocuSign-Signature-1", "HMAC-SHA256 of the raw body with a Connect HMAC key, base64"],
       ["X-DocuSign-Signature-2", "The same with the second Connect HMAC key"],
+      ["X-Authorization-Digest", "The HMAC's digest algorithm (HmacSHA256)"],
     ],
     schemes: [
       {
@@ -444,6 +464,7 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "xero",
     name: "Xero",
+    checkedAgainst: "https://developer.xero.com/documentation/webhooks/configuring-your-server",
     detect: [{ anyHeader: ["x-xero-signature"] }],
     event: [{ body: "events[0].eventType" }],
     signals: [["x-xero-signature", "HMAC-SHA256 of the raw body with the webhook key, base64"]],
@@ -452,7 +473,10 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "segment",
     name: "Segment",
+    checkedAgainst:
+      "https://github.com/segmentio/segment-docs/blob/develop/src/connections/destinations/catalog/webhooks/index.md",
     detect: [
+      { userAgent: "Segment/" },
       {
         body: [
           { path: "type", oneOf: ["track", "identify", "page", "screen", "group", "alias"] },
@@ -467,6 +491,8 @@ export const SAAS_PROVIDERS: readonly Provider[] = [
   {
     id: "meta",
     name: "Meta (Facebook, Instagram, WhatsApp)",
+    checkedAgainst:
+      "https://github.com/fbsamples/graph-api-webhooks-samples/blob/main/typescript-server/src/utils/validate-x-hub.ts",
     detect: [
       {
         body: [

@@ -56,12 +56,14 @@ const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
   {
     id: "openai",
     name: "OpenAI",
+    checkedAgainst: "https://github.com/openai/openai-node/blob/master/src/resources/webhooks/webhooks.ts",
+    // The SDK's event types mark `object: "event"` optional; `id`, `created_at` and `type` are always there.
     detect: [
       {
         anyHeader: ["webhook-id"],
         body: [
-          { path: "object", equals: "event" },
           { path: "id", startsWith: "evt_" },
+          { path: "created_at", exists: true },
           { path: "type", exists: true },
         ],
       },

@@ -69,17 +69,31 @@ const ANSWERS: readonly KnownAnswer[] = [
       ],
     }),
   },
+  {
+    provider: "OpenAI",
+    source:
+      'github.com/openai/openai-node tests/api-resources/webhooks.test.ts ("taken from a real webhook event")',
+    secret: "whsec_RdvaYFYUXuIFuEbvZHwMfYFhUf7aMYjYcmM24+Aj40c=",
+    head: [
+      "webhook-id: wh_685c059ae39c8190af8c71ed1022a24d",
+      "webhook-timestamp: 1750861210",
+      "webhook-signature: v1,gUAg4R2hWouRZqRQG4uJypNS8YK885G838+EHb4nKBY=",
+    ],
+    body: '{"id": "evt_685c059ae3a481909bdc86819b066fb6", "object": "event", "created_at": 1750861210, "type": "response.completed", "data": {"id": "resp_123"}}',
+    now: 1750861210,
+  },
 ];
 
 describe("providers' SDK known answers", () => {
   for (const answer of ANSWERS) {
     test(`${answer.provider} (${answer.source})`, () => {
       const request = rawRequest(["Content-Type: application/json", ...answer.head], answer.body);
-      const out = run(request, answer.secret);
+      const now = answer.now === undefined ? undefined : answer.now * 1000;
+      const out = run(request, answer.secret, now);
       assert.equal(row(out, "Provider"), answer.provider);
       assert.equal(out.verification.status, "valid", out.verification.reason);
       // One added space before the closing bracket: the same JSON, different bytes.
-      const altered = run(`${request.slice(0, -1)} ${request.slice(-1)}`, answer.secret);
+      const altered = run(`${request.slice(0, -1)} ${request.slice(-1)}`, answer.secret, now);
       assert.equal(altered.verification.status, "invalid", altered.verification.reason);
     });
   }
