@@ -62,6 +62,25 @@ describe("GET /openapi.json", () => {
     }
   });
 
+  it("answers 405 with Allow on every documented path, from the same declarations", async () => {
+    const paths = document.paths as Record<string, Json>;
+    const matches = (template: string, url: string) =>
+      new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(url);
+    for (const path of Object.keys(paths)) {
+      const url = path.replace(/\{[^}]+\}/g, "echo");
+      // A tool's own path is also served by `/v1/tool/{slug}`: the URL allows what both declare.
+      const methods = new Set(
+        Object.keys(paths)
+          .filter((template) => matches(template, url))
+          .flatMap((template) => Object.keys(paths[template] as Json).map((m) => m.toUpperCase())),
+      );
+      if (methods.has("GET")) methods.add("HEAD");
+      const res = await t.app.inject({ method: "PATCH", url });
+      assert.equal(res.statusCode, 405, `PATCH ${url}`);
+      assert.deepEqual(String(res.headers.allow).split(", ").sort(), [...methods].sort(), url);
+    }
+  });
+
   it("gives each tool its own input schema, envelope and examples", () => {
     for (const tool of tools) {
       const op = ((document.paths as Json)[`/v1/tool/${tool.slug}`] as Json).post as Json;
