@@ -3,6 +3,7 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { consoleEndpoints, registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createFrontDoor, type FrontDoor } from "./core/front-door.ts";
 import { openApiDocument } from "./http/openapi.ts";
@@ -70,9 +71,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
       return openApi;
     }),
   ];
-  const endpoints = [...routes, mcpEndpoint];
+  const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints];
   registerRoutes(app, routes, door);
   registerMcpEndpoint(app, deps, door);
+  registerConsole(app, deps);
   for (const plugin of options.plugins ?? []) plugin(app, deps, door);
   registerMethodNotAllowed(app, endpoints, docsUrl);
   return app;

@@ -83,6 +83,7 @@ export async function startServer(
   out(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
   );
+  out(`console: ${url}/ (open it in a browser; paste an API key there to run tools)`);
 
   return {
     app,
@@ -110,6 +111,8 @@ function bootstrapMessage(config: Config, key: string): string {
     `  curl -s ${config.publicUrl}/v1/tool/retaining-wall-pressure-calculator \\`,
     `    -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
     `    -d '{"height": 5, "unitWeight": 18, "frictionAngle": 30, "surcharge": 10}'`,
+    "",
+    `Or open the console, ${config.publicUrl}/, and paste the key there.`,
     "",
     "More keys: npx toolrun keys create --plan builder --name my-app",
     "",

@@ -11,7 +11,8 @@ export type HttpMethod = "GET" | "POST";
 export interface SuccessAnswer {
   readonly status: number;
   readonly description: string;
-  readonly contentType: string;
+  /** Absent for answers without content (304). */
+  readonly contentType?: string;
   /** Absent for bodies that are not JSON (HTML pages, assets). */
   readonly schema?: JsonSchema;
 }

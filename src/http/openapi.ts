@@ -41,7 +41,7 @@ export function openApiDocument(
       description: `Runs named tools over HTTP and MCP, with API keys, per-key rate limits and metered credits. Every error is an RFC 9457 problem document (\`application/problem+json\`) whose \`code\` is stable; each code is explained at [${docsUrl}/errors](${docsUrl}/errors).`,
       license: { name: pkg.license, identifier: pkg.license },
     },
-    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Reference"].map((name) => ({ name })),
+    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Reference", "Console"].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
@@ -104,11 +104,13 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
   for (const answer of endpoint.answers) {
     const existing = responses[String(answer.status)];
     const media = answer.schema === undefined ? {} : { schema: withoutDialect(answer.schema) };
+    const content = { ...(existing?.content as Json | undefined) };
+    if (answer.contentType !== undefined) content[answer.contentType] = media;
     responses[String(answer.status)] = {
       description: existing
         ? `${existing.description as string} Or: ${answer.description}`
         : answer.description,
-      content: { ...(existing?.content as Json | undefined), [answer.contentType]: media },
+      ...(Object.keys(content).length > 0 && { content }),
     };
   }
   const codes = [...new Set<ErrorCode>([...endpoint.errors, ...(endpoint.keyed ? KEYED_ERRORS : [])])];

@@ -74,6 +74,14 @@ describe("architecture", () => {
     }
   });
 
+  it("the console calls the core and imports no other transport", () => {
+    assert.ok(inside("src/console/").length >= 3);
+    for (const file of inside("src/console/")) {
+      for (const spec of file.imports)
+        assert.doesNotMatch(spec, /^src\/(http|mcp|cli|adapters)\//, `${file.path} imports ${spec}`);
+    }
+  });
+
   it("only deps.ts picks adapters", () => {
     for (const file of files) {
       if (file.path === "src/deps.ts" || file.path.startsWith("src/adapters/")) continue;

@@ -104,6 +104,7 @@ export const inputSchema: JsonSchema = {
       description:
         "Optional. The secret the sender signs with (for public-key schemes, the public key); the detected provider's signature is then checked over the raw body. Never stored or echoed.",
       type: "string",
+      writeOnly: true,
     },
   },
 };

@@ -1,0 +1,89 @@
+/**
+ * The console's screenshots (docs/console/*.png) and page weight, from real Chromium against a real
+ * `toolrun serve` on a fresh SQLite file: `npm run console:pages`. Prints the weight table that
+ * docs/console.md quotes.
+ */
+import { mkdirSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import { startConsole } from "../test/system/browser/harness.ts";
+
+const OUT = new URL("../docs/console/", import.meta.url);
+const CALCULATOR = "retaining-wall-pressure-calculator";
+const INSPECTOR = "webhook-payload-inspector";
+
+mkdirSync(OUT, { recursive: true });
+const c = await startConsole();
+const weights: string[] = [];
+
+async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname, fullPage });
+  console.error(`wrote docs/console/${name}.png`);
+}
+
+/** Bytes of the page and of every file it loaded, as sent and gzipped, fetched afresh. */
+async function weigh(label: string, path: string, key?: string): Promise<void> {
+  const { page } = await c.open(path, key ? { key } : {});
+  const urls = new Set<string>([`${c.origin}${path}`]);
+  page.on("request", (request) => urls.add(request.url()));
+  await page.reload({ waitUntil: "networkidle" });
+  let raw = 0;
+  let gzip = 0;
+  let files = 0;
+  for (const url of urls) {
+    if (new URL(url).pathname.startsWith("/v1/")) continue;
+    const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+    raw += body.length;
+    gzip += gzipSync(body).length;
+    files += 1;
+  }
+  weights.push(`| ${label} | ${files} | ${(raw / 1024).toFixed(1)} KiB | ${(gzip / 1024).toFixed(1)} KiB |`);
+  await page.close();
+}
+
+async function run(page: Page, example: number): Promise<void> {
+  await page.locator("button.example").nth(example).click();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await page.locator("#results:not([hidden]), #problem:not([hidden])").first().waitFor();
+}
+
+try {
+  const index = await c.open("/");
+  await shot(index.page, "tools");
+
+  const calculator = await c.open(`/tools/${CALCULATOR}`, { key: c.key });
+  await run(calculator.page, 0);
+  await shot(calculator.page, "calculator");
+
+  const phone = await c.open(`/tools/${CALCULATOR}`, { key: c.key, width: 390 });
+  await run(phone.page, 1);
+  await phone.page.setViewportSize({ width: 390, height: 844 });
+  await phone.page.locator("#results-title").evaluate((heading) => heading.scrollIntoView());
+  await shot(phone.page, "calculator-phone", false);
+
+  const invalid = await c.open(`/tools/${CALCULATOR}`, { key: c.key });
+  await invalid.page.getByLabel("Friction Angle (phi)").fill("60");
+  await invalid.page.getByLabel("Wall Height (H)").fill("");
+  await invalid.page.getByRole("button", { name: "Run", exact: true }).click();
+  await invalid.page.locator("#problem:not([hidden])").waitFor();
+  await shot(invalid.page, "calculator-error");
+
+  const inspector = await c.open(`/tools/${INSPECTOR}`, { key: c.key });
+  await run(inspector.page, 0);
+  await shot(inspector.page, "inspector");
+
+  const account = await c.open("/account", { key: c.key });
+  await account.page.locator("#account:not([hidden])").waitFor();
+  await shot(account.page, "account");
+
+  await weigh("Tools (`/`)", "/");
+  await weigh("Calculator page", `/tools/${CALCULATOR}`, c.key);
+  await weigh("Inspector page", `/tools/${INSPECTOR}`, c.key);
+  await weigh("Account page", "/account", c.key);
+} finally {
+  await c.close();
+}
+
+console.log(`Console page weight, ${new Date().toISOString().slice(0, 16)} UTC, node ${process.version}`);
+console.log("| page | files | bytes | gzipped |\n|---|---|---|---|");
+console.log(weights.join("\n"));

@@ -1,0 +1,11 @@
+// @ts-check
+/** The console's script: the key bar on every page, then what the page needs. */
+import { setupAccountPage } from "./account.js";
+import { setupKeyBar } from "./key.js";
+import { setupToolPage } from "./tool.js";
+
+const page = document.body.dataset.page;
+let reload = () => {};
+if (page === "tool") setupToolPage();
+if (page === "account") reload = setupAccountPage();
+setupKeyBar(() => reload());

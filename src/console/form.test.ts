@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { retainingWallPressureCalculator } from "../tools/retaining-wall-pressure-calculator/index.ts";
+import { webhookPayloadInspector } from "../tools/webhook-payload-inspector/index.ts";
+import { fieldsOf, renderField } from "./form.ts";
+
+describe("fieldsOf", () => {
+  it("labels the calculator's fields with their titles, in order, with choices, bounds and defaults", () => {
+    const fields = fieldsOf(retainingWallPressureCalculator.inputSchema);
+    assert.deepEqual(
+      fields.map((f) => [f.label, f.kind, f.required, f.min, f.max, f.defaultValue]),
+      [
+        ["Unit System", "choice", false, null, null, "metric"],
+        ["Earth Pressure State", "choice", false, null, null, "active"],
+        ["Wall Height (H)", "number", true, 0, null, null],
+        ["Soil Unit Weight (gamma)", "number", true, 0, null, null],
+        ["Friction Angle (phi)", "number", true, 1, 50, null],
+        ["Backfill Slope (beta)", "number", false, 0, 45, "0"],
+        ["Uniform Surcharge (q)", "number", false, 0, null, "0"],
+      ],
+    );
+    assert.deepEqual(fields[1]?.choices, ["active", "atrest", "passive"]);
+  });
+
+  it("gives the inspector's payload a large box and its write-only secret a small one the browser does not remember", () => {
+    const fields = fieldsOf(webhookPayloadInspector.inputSchema);
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.label, f.kind, f.required]),
+      [
+        ["payload", "Raw Webhook Request", "multiline", true],
+        ["secret", "Signing Secret", "secret", false],
+      ],
+    );
+    const secret = renderField(fields[1] as (typeof fields)[number]).text;
+    assert.match(secret, /<textarea rows="3" class="secret" autocomplete="off"[^>]* id="field-secret"/);
+  });
+});
+
+describe("renderField", () => {
+  it("escapes schema text and ties the help and the error slot to the control", () => {
+    const [field] = fieldsOf({
+      properties: { x: { type: "string", title: "<X & Y>", description: "Send `raw` <b>text</b>." } },
+    });
+    assert.ok(field);
+    const markup = renderField(field).text;
+    assert.match(markup, /<label for="field-x">&#60;X &#38; Y&#62;<\/label>/);
+    assert.match(markup, /Send <code>raw<\/code> &#60;b&#62;text&#60;\/b&#62;\./);
+    assert.match(markup, /aria-describedby="help-x error-x"/);
+    assert.match(markup, /<p class="field-error" id="error-x" hidden><\/p>/);
+  });
+});

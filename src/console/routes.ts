@@ -1,0 +1,145 @@
+/**
+ * The web console, served by the same process as the API: `/` (the tools), `/tools/{slug}` (one
+ * tool's form and results), `/account`, and the local assets under `/console/`. Every page carries
+ * a Content-Security-Policy that allows only this origin and no inline script.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { extname, join } from "node:path";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { callCost } from "../core/credits.ts";
+import type { CoreDeps } from "../core/deps.ts";
+import type { EndpointSpec } from "../core/endpoint.ts";
+import { ApiError } from "../core/errors.ts";
+import type { RegisteredTool } from "../core/registry.ts";
+import { accountPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const ASSETS_DIR = new URL("./assets/", import.meta.url);
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+interface Asset {
+  readonly body: Buffer;
+  readonly type: string;
+  readonly etag: string;
+}
+
+/** The assets are read once at start: a handful of small files, served from memory. */
+function loadAssets(): ReadonlyMap<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const name of readdirSync(ASSETS_DIR)) {
+    const type = CONTENT_TYPES[extname(name)];
+    if (!type) continue;
+    const body = readFileSync(join(ASSETS_DIR.pathname, name));
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
+    assets.set(name, { body, type, etag });
+  }
+  return assets;
+}
+
+const pathParameter = (name: string) => ({ type: "object", properties: { [name]: { type: "string" } } });
+
+const page = (path: string, operationId: string, summary: string): EndpointSpec => ({
+  method: "GET",
+  path,
+  ...(path.includes("{slug}") && { parameters: pathParameter("slug") }),
+  operationId,
+  summary,
+  tag: "Console",
+  keyed: false,
+  answers: [
+    { status: 200, description: "The page (running a tool needs the user's key).", contentType: "text/html" },
+  ],
+  errors: path.includes("{") ? ["not_found"] : [],
+});
+
+/** The console's routes as the OpenAPI document and the 405 answers know them. */
+export const consoleEndpoints: readonly EndpointSpec[] = [
+  page("/", "consoleTools", "Console: the tools"),
+  page("/tools/{slug}", "consoleTool", "Console: one tool's form and results"),
+  page("/account", "consoleAccount", "Console: credits and usage of the key pasted in"),
+  {
+    method: "GET",
+    path: "/console/{file}",
+    operationId: "consoleAsset",
+    parameters: pathParameter("file"),
+    summary: "Console: a script, style sheet or icon",
+    tag: "Console",
+    keyed: false,
+    answers: [
+      ...Object.values(CONTENT_TYPES).map((type) => ({
+        status: 200,
+        description: "The file.",
+        contentType: type.split(";")[0] ?? type,
+      })),
+      { status: 304, description: "Not modified (If-None-Match)." },
+    ],
+    errors: ["not_found"],
+  },
+];
+
+function secure(reply: FastifyReply): FastifyReply {
+  return reply
+    .header("content-security-policy", CONTENT_SECURITY_POLICY)
+    .header("x-content-type-options", "nosniff")
+    .header("referrer-policy", "no-referrer")
+    .header("cross-origin-opener-policy", "same-origin");
+}
+
+function sendPage(reply: FastifyReply, body: string): FastifyReply {
+  return secure(reply).header("cache-control", "no-store").type("text/html; charset=utf-8").send(body);
+}
+
+export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
+  const assets = loadAssets();
+  const modules = [...assets.keys()].filter((name) => name.endsWith(".js") && name !== "console.js");
+  const ctx: PageContext = { docsUrl: deps.settings.docsUrl, modules };
+  const costs = (tool: RegisteredTool) =>
+    planCosts(tool, deps.settings.plans, (weight, plan) => callCost(weight, plan, deps.settings));
+
+  /** Tools offered over the API; the operator's stored switches apply, the defaults if unreadable. */
+  async function apiTools(): Promise<RegisteredTool[]> {
+    const tools = deps.registry.all();
+    const shown = await Promise.all(
+      tools.map((tool) =>
+        deps.switches.of(tool).then(
+          (s) => s.api,
+          () => tool.apiByDefault,
+        ),
+      ),
+    );
+    return tools.filter((_, i) => shown[i]);
+  }
+
+  app.get("/", async (_request, reply) => sendPage(reply, toolsPage(ctx, await apiTools(), costs)));
+
+  app.get<{ Params: { slug: string } }>("/tools/:slug", async (request, reply) => {
+    const tool = (await apiTools()).find((t) => t.slug === request.params.slug);
+    if (!tool) throw new ApiError("not_found", `No tool is named "${request.params.slug}".`);
+    return sendPage(reply, toolPage(ctx, tool, costs(tool)));
+  });
+
+  app.get("/account", async (_request, reply) => sendPage(reply, accountPage(ctx)));
+
+  app.get<{ Params: { file: string } }>("/console/:file", async (request, reply) => {
+    const asset = assets.get(request.params.file);
+    if (!asset) throw new ApiError("not_found", `No console file is named "${request.params.file}".`);
+    secure(reply).header("etag", asset.etag).header("cache-control", "no-cache").type(asset.type);
+    if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
+    return reply.send(asset.body);
+  });
+}

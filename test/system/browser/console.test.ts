@@ -1,0 +1,354 @@
+/**
+ * The console in real Chromium against a real server: each tool's form filled by its labels and
+ * run, its tables read back; field errors beside their fields; 429 says when to retry; the account
+ * page agrees with the API; and on every page no request leaves the origin, no console error, no
+ * serious axe-core violation and no sideways scrolling at 390 px.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import type { Page } from "playwright-core";
+import {
+  browserMissing,
+  type Console,
+  scrollsSideways,
+  seriousViolations,
+  startConsole,
+  type WatchedPage,
+} from "./harness.ts";
+
+type Row = Record<string, unknown>;
+interface Contract {
+  slug: string;
+  input_schema: { properties: Record<string, { title: string; enum?: string[] }> };
+  examples: { title: string; input: Row }[];
+}
+
+const PHONE = 390;
+const execFileAsync = promisify(execFile);
+
+/** What every page must be, whatever it shows. */
+async function assertCleanPage(w: WatchedPage): Promise<void> {
+  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
+  assert.deepEqual(w.errors, [], "console errors");
+  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
+  assert.equal(await scrollsSideways(w.page), false, "the page scrolls sideways");
+}
+
+/** The figure a person reads for a number: two decimals at most. */
+function shown(value: unknown): string {
+  if (value === null) return "—";
+  if (typeof value === "number" && !Number.isInteger(value)) return String(Math.round(value * 100) / 100);
+  return String(value);
+}
+
+async function readTable(page: Page, name: string): Promise<{ columns: string[]; rows: string[][] }> {
+  const table = page.locator(`table[data-output="${name}"]`);
+  const columns = await table.locator("thead th").allTextContents();
+  const rows = await table
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+  return { columns, rows };
+}
+
+async function fillByLabels(page: Page, contract: Contract, input: Row): Promise<void> {
+  for (const [name, value] of Object.entries(input)) {
+    const property = contract.input_schema.properties[name];
+    assert.ok(property, `the example's field ${name} is in the schema`);
+    const control = page.getByLabel(property.title, { exact: true });
+    if (property.enum) await control.selectOption(String(value));
+    else await control.fill(String(value));
+  }
+}
+
+async function run(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await page.locator("#results:not([hidden]), #problem:not([hidden])").first().waitFor();
+}
+
+const missing = browserMissing();
+
+describe("the web console in Chromium", { skip: missing ?? false }, () => {
+  let c: Console;
+  let contracts: Contract[];
+
+  before(async () => {
+    // A plan of two requests a minute, for the 429 test.
+    c = await startConsole({ plans: { tiny: { rpm: 2, monthlyCredits: 100, minCredits: 1 } } });
+    const list = (await c.api("/v1/tools/list")).body.tools as { slug: string }[];
+    contracts = await Promise.all(
+      list.map(async (t) => (await c.api(`/v1/tool/${t.slug}`)).body as unknown as Contract),
+    );
+  });
+  after(async () => {
+    await c?.close();
+  });
+  const calculator = (): Contract => {
+    const contract = contracts.find((t) => t.slug === "retaining-wall-pressure-calculator");
+    assert.ok(contract);
+    return contract;
+  };
+
+  it("lists every tool with a link to its page, and asks for the key on the account page, with no key", async () => {
+    const w = await c.open("/", { width: PHONE });
+    for (const contract of contracts) {
+      const link = w.page.locator(`a[href="/tools/${contract.slug}"]`);
+      assert.equal(await link.count(), 1, contract.slug);
+    }
+    await assertCleanPage(w);
+    const account = await c.open("/account", { width: PHONE });
+    assert.equal(await account.page.locator("#account-needs-key").isVisible(), true);
+    assert.equal(await account.page.locator("#account").isHidden(), true);
+    await assertCleanPage(account);
+  });
+
+  it("runs each tool from its form, filled by the labels, and shows every outputs table", async () => {
+    assert.ok(contracts.length >= 2);
+    for (const contract of contracts) {
+      const example = contract.examples[0];
+      assert.ok(example, `${contract.slug} has an example`);
+      const w = await c.open(`/tools/${contract.slug}`, { key: c.key, width: PHONE });
+      await fillByLabels(w.page, contract, example.input);
+      await run(w.page);
+      assert.equal(await w.page.locator("#problem").isHidden(), true, `${contract.slug} ran`);
+
+      const credits = (await c.api("/v1/me/credits")).body;
+      const status = await w.page.locator("#run-status").textContent();
+      assert.match(status ?? "", new RegExp(`${credits.credits_remaining} remaining this period`));
+
+      const expected = (await c.api(`/v1/tool/${contract.slug}`, c.key, example.input)).body.outputs as Row;
+      let tables = 0;
+      for (const [name, value] of Object.entries(expected)) {
+        if (!Array.isArray(value) || value.length === 0 || typeof value[0] !== "object") continue;
+        tables += 1;
+        const rows = value as Row[];
+        const shownTable = await readTable(w.page, name);
+        const columns = Object.keys(rows[0] ?? {});
+        assert.deepEqual(
+          shownTable.columns.map((col) => col.replace(/ \(.*\)$/, "")),
+          columns,
+          `${contract.slug} ${name} columns`,
+        );
+        assert.deepEqual(
+          shownTable.rows,
+          rows.map((row) => columns.map((col) => shown(row[col]))),
+          `${contract.slug} ${name} rows`,
+        );
+      }
+      assert.ok(tables > 0, `${contract.slug} has tables`);
+      await assertCleanPage(w);
+      await w.page.close();
+    }
+  });
+
+  it("draws the calculator's pressure diagram with depth down, pressure across and the units", async () => {
+    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
+    await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 30, surcharge: 10 });
+    await run(w.page);
+    const chart = w.page.locator('figure[data-output="diagram-chart"] svg');
+    const texts = await chart.locator("text").allTextContents();
+    assert.ok(texts.includes("Depth (m) ↓"), texts.join("|"));
+    assert.ok(texts.includes("Pressure (kPa) →"), texts.join("|"));
+    // Depth 0 at the top, the base (5 m) at the bottom; pressure grows to the right.
+    const points = await chart
+      .locator("circle")
+      .evaluateAll((cs) => cs.map((c) => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]));
+    assert.equal(points.length, 5);
+    for (let i = 1; i < points.length; i++) {
+      const [x0, y0] = points[i - 1] ?? [];
+      const [x1, y1] = points[i] ?? [];
+      assert.ok((y1 ?? 0) > (y0 ?? 0) && (x1 ?? 0) > (x0 ?? 0), "deeper is lower and pressure grows");
+    }
+    assert.match(
+      (await chart.getAttribute("aria-label")) ?? "",
+      /3\.33 kPa at depth 0 m.*33\.33 kPa at depth 5 m/,
+    );
+    await assertCleanPage(w);
+  });
+
+  it("copies the exact call as curl, with the key left in $TOOLRUN_KEY, and that call gives the same answer", async () => {
+    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
+    await fillByLabels(w.page, calculator(), {
+      height: 4,
+      unitWeight: 19,
+      frictionAngle: 32,
+      state: "passive",
+    });
+    await w.page.getByRole("button", { name: "Copy as curl" }).click();
+    const copied = await w.page.evaluate<string>("navigator.clipboard.readText()");
+    assert.equal(copied, await w.page.locator("#curl-text").textContent());
+    assert.ok(copied.includes('"Authorization: Bearer $TOOLRUN_KEY"'));
+    assert.ok(!copied.includes(c.key), "the key is never in the command");
+
+    await run(w.page);
+    const made = (await w.page.locator("#curl-text").textContent()) ?? "";
+    assert.equal(made, copied, "the call made is the call copied");
+    const shell = await execFileAsync("sh", ["-c", made], { env: { ...process.env, TOOLRUN_KEY: c.key } });
+    const answer = JSON.parse(shell.stdout) as { outputs: Row };
+    const expected = (
+      await c.api("/v1/tool/retaining-wall-pressure-calculator", c.key, {
+        units: "metric",
+        state: "passive",
+        height: 4,
+        unitWeight: 19,
+        frictionAngle: 32,
+        backfillSlope: 0,
+        surcharge: 0,
+      })
+    ).body;
+    assert.deepEqual(answer.outputs, expected.outputs);
+    await assertCleanPage(w);
+  });
+
+  it("shows the inspector's verdict with its reason and the formatted body", async () => {
+    const contract = contracts.find((t) => t.slug === "webhook-payload-inspector");
+    const example = contract?.examples[0];
+    assert.ok(contract && example);
+    const w = await c.open("/tools/webhook-payload-inspector", { key: c.key });
+    await w.page.getByRole("button", { name: example.title }).click();
+    assert.equal(await w.page.getByLabel("Signing Secret").getAttribute("autocomplete"), "off");
+    await run(w.page);
+    const expected = (await c.api("/v1/tool/webhook-payload-inspector", c.key, example.input)).body
+      .outputs as { verification: { status: string; reason: string }; formatted: string };
+    const verdict = w.page.locator('[data-output="verification"]');
+    assert.equal(await verdict.locator(".verdict-status").textContent(), expected.verification.status);
+    assert.equal(await verdict.locator(".verdict-reason").textContent(), expected.verification.reason);
+    assert.equal(await w.page.locator('pre[data-output="formatted"]').textContent(), expected.formatted);
+    await assertCleanPage(w);
+  });
+
+  it("shows a field's error beside the field, the code linked to its page, and charges nothing", async () => {
+    const before = (await c.api("/v1/me/credits")).body.credits_used;
+    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key, width: PHONE });
+    await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 60 });
+    await run(w.page);
+    const field = w.page.getByLabel("Friction Angle (phi)");
+    assert.equal(await field.getAttribute("aria-invalid"), "true");
+    assert.equal(await w.page.locator("#error-frictionAngle").textContent(), "must be at most 50");
+    assert.match((await field.getAttribute("aria-describedby")) ?? "", /error-frictionAngle/);
+    assert.equal(await w.page.locator("#error-height").isHidden(), true);
+    const code = w.page.locator("#problem h2 a");
+    assert.equal(await code.textContent(), "validation_error");
+    assert.match((await code.getAttribute("href")) ?? "", /\/docs\/errors\/validation_error$/);
+    assert.equal(await w.page.evaluate<string | undefined>("document.activeElement?.id"), "problem");
+    assert.equal((await c.api("/v1/me/credits")).body.credits_used, before);
+    // The browser reports the 400 answer itself as a failed resource; nothing else may appear.
+    w.errors.splice(0, w.errors.length, ...w.errors.filter((e) => !/status of 400/.test(e)));
+    await assertCleanPage(w);
+  });
+
+  it("says when to retry after a 429", async () => {
+    const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: await c.createKey("tiny") });
+    await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 30 });
+    // Two requests a minute: within five runs one is refused whatever the minute boundary does.
+    let code: string | null = null;
+    for (let i = 0; i < 5 && code !== "rate_limited"; i++) {
+      await w.page.locator("#run-status").evaluate((el) => {
+        el.textContent = "";
+      });
+      await run(w.page);
+      code =
+        (await w.page.locator("#problem:not([hidden]) h2 code").count()) > 0
+          ? await w.page.locator("#problem h2 code").textContent()
+          : null;
+    }
+    assert.equal(code, "rate_limited");
+    const retry = w.page.locator("#problem .retry");
+    const seconds = Number(await retry.getAttribute("data-retry-after"));
+    assert.ok(seconds >= 1 && seconds <= 60, String(seconds));
+    assert.match((await retry.textContent()) ?? "", new RegExp(`^Try again in ${seconds} s \\(at \\d`));
+    w.errors.splice(0, w.errors.length, ...w.errors.filter((e) => !/status of 429/.test(e)));
+    await assertCleanPage(w);
+  });
+
+  it("shows the account's plan and credits exactly as /v1/me/credits, and usage as /v1/me/usage", async () => {
+    const w = await c.open("/account", { key: c.key, width: PHONE });
+    await w.page.locator("#account:not([hidden])").waitFor();
+    const credits = (await c.api("/v1/me/credits")).body;
+    const usage = (await c.api("/v1/me/usage?limit=20")).body;
+    const figure = (name: string) => w.page.locator(`dd[data-field="${name}"]`).textContent();
+    assert.equal(await figure("plan"), credits.plan);
+    assert.equal(await figure("credits_used"), String(credits.credits_used));
+    assert.equal(await figure("credits_remaining"), String(credits.credits_remaining));
+    assert.equal(await figure("monthly_allowance"), String(credits.monthly_allowance));
+    assert.ok(Number(credits.credits_used) > 0);
+    const byTool = usage.by_tool as { tool: string; calls: number; credits: number }[];
+    assert.deepEqual(
+      (await readTable(w.page, "by_tool")).rows,
+      byTool.map((t) => [t.tool, String(t.calls), String(t.credits)]),
+    );
+    assert.equal(await w.page.locator("svg.bars rect").count(), byTool.length);
+    const recent = usage.recent as { request_id: string }[];
+    assert.deepEqual(
+      (await readTable(w.page, "recent")).rows.map((row) => row[4]),
+      recent.map((r) => r.request_id),
+    );
+    await assertCleanPage(w);
+  });
+
+  it("pages through the recent calls with Show older calls", async () => {
+    const key = await c.createKey("builder");
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const answer = await c.api("/v1/tool/retaining-wall-pressure-calculator", key, {
+        height: 1 + i,
+        unitWeight: 18,
+        frictionAngle: 30,
+      });
+      ids.unshift(String(answer.body.request_id));
+    }
+    const w = await c.open("/account", { key });
+    await w.page.locator("#account:not([hidden])").waitFor();
+    const shownIds = async () => (await readTable(w.page, "recent")).rows.map((row) => row[4]);
+    assert.deepEqual(await shownIds(), ids.slice(0, 20));
+    await w.page.getByRole("button", { name: "Show older calls" }).click();
+    await w.page.locator("#recent-more[hidden]").waitFor({ state: "attached" });
+    assert.deepEqual(await shownIds(), ids);
+    await assertCleanPage(w);
+  });
+
+  it("takes the key and runs the calculator with the keyboard alone, in the form's order, then forgets the key", async () => {
+    const w = await c.open("/tools/retaining-wall-pressure-calculator");
+    const focused = () =>
+      w.page.evaluate<string>("document.activeElement?.id || document.activeElement?.tagName");
+    const tabTo = async (id: string, order: string[]) => {
+      for (let i = 0; i < 40 && (await focused()) !== id; i++) {
+        await w.page.keyboard.press("Tab");
+        order.push(await focused());
+      }
+      assert.equal(await focused(), id);
+    };
+    const order: string[] = [];
+    await tabTo("api-key", order);
+    await w.page.keyboard.type(c.key);
+    await w.page.keyboard.press("Enter");
+    assert.equal(await focused(), "key-forget");
+    assert.equal(await w.page.evaluate<string | null>('sessionStorage.getItem("toolrun.apiKey")'), c.key);
+    assert.equal(await w.page.evaluate<number>("localStorage.length"), 0);
+    const values: Record<string, string> = { height: "5", unitWeight: "18", frictionAngle: "30" };
+    for (const [name, value] of Object.entries(values)) {
+      await tabTo(`field-${name}`, order);
+      await w.page.keyboard.press("ControlOrMeta+A");
+      await w.page.keyboard.type(value);
+    }
+    await tabTo("run", order);
+    await w.page.keyboard.press("Enter");
+    await w.page.locator("#results:not([hidden])").waitFor();
+    const fields = order.filter((id) => id.startsWith("field-"));
+    assert.deepEqual(fields, [
+      "field-units",
+      "field-state",
+      "field-height",
+      "field-unitWeight",
+      "field-frictionAngle",
+      "field-backfillSlope",
+      "field-surcharge",
+    ]);
+    assert.equal((await readTable(w.page, "result")).rows[0]?.[0], "Earth Pressure State");
+    await assertCleanPage(w);
+    await w.page.getByRole("button", { name: "Forget key" }).click();
+    assert.equal(await w.page.evaluate<string | null>('sessionStorage.getItem("toolrun.apiKey")'), null);
+    assert.equal(await focused(), "api-key");
+  });
+});
