@@ -1077,13 +1077,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                file: "swagger-ui.css" | "swagger-ui-bundle.js" | "reference.js";
+                file: "swagger-ui.css" | "swagger-ui-bundle.js" | "reference.js" | "favicon-32x32.png";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A style sheet. Or: A script. */
+            /** @description A style sheet. Or: A script. Or: The icon. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1091,6 +1091,7 @@ export interface operations {
                 content: {
                     "text/css": unknown;
                     "text/javascript": unknown;
+                    "image/png": unknown;
                 };
             };
             /** @description A problem: [`not_found`](/docs/errors/not_found). */
