@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { consoleEndpoints, registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { createFrontDoor, type FrontDoor } from "./core/front-door.ts";
+import { createFrontDoor } from "./core/front-door.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
@@ -19,8 +19,6 @@ import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
   readonly logger?: FastifyServerOptions["logger"];
-  /** Extra route registrations sharing the same deps and front door. */
-  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, door: FrontDoor) => void)[];
 }
 
 /** One log line per request, written when it ends with the request's fields, instead of two. */
@@ -75,7 +73,6 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerRoutes(app, routes, door);
   registerMcpEndpoint(app, deps, door);
   registerConsole(app, deps);
-  for (const plugin of options.plugins ?? []) plugin(app, deps, door);
   registerMethodNotAllowed(app, endpoints, docsUrl);
   return app;
 }

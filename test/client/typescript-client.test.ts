@@ -5,15 +5,16 @@
  * which moves the server's clock instead of the wall clock.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { createToolrunClient, type ToolrunClientOptions, ToolrunError } from "@toolrun/client";
 import { tools } from "../../src/tools/index.ts";
 import { retainingWallPressureCalculator } from "../../src/tools/retaining-wall-pressure-calculator/index.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 
 describe("TypeScript client", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let base: string;
   const sent: { url: string; idempotencyKey: string | null }[] = [];
   const slept: number[] = [];
@@ -34,16 +35,18 @@ describe("TypeScript client", () => {
     });
 
   before(async () => {
-    t = await createTestApp({
-      tools: [...tools, ...fixtureTools],
-      plans: {
-        free: { id: "free", label: "Free", rpm: 1000, monthlyCredits: 1000, minCredits: 2 },
-        slow: { id: "slow", label: "Slow", rpm: 1, monthlyCredits: 1000, minCredits: 2 },
+    t = await createTestApp(
+      {
+        tools: [...tools, ...fixtureTools],
+        plans: {
+          free: { id: "free", label: "Free", rpm: 1000, monthlyCredits: 1000, minCredits: 2 },
+          slow: { id: "slow", label: "Slow", rpm: 1, monthlyCredits: 1000, minCredits: 2 },
+        },
       },
-    });
+      suite,
+    );
     base = await t.app.listen({ port: 0, host: "127.0.0.1" });
   });
-  after(() => t.close());
 
   const reset = () => {
     sent.length = 0;

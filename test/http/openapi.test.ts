@@ -4,11 +4,11 @@
  * checked by the test helper, see test/helpers/response-contract.ts.)
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { validate } from "@readme/openapi-parser";
 import { errorCatalog } from "../../src/core/errors.ts";
 import { tools } from "../../src/tools/index.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 
 type Json = Record<string, unknown>;
@@ -16,18 +16,18 @@ type Json = Record<string, unknown>;
 describe("GET /openapi.json", () => {
   let t: TestApp;
   let document: Json;
+  const suite = untilSuiteEnds();
   const operations = () =>
     Object.entries(document.paths as Json).flatMap(([path, item]) =>
       Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
     );
 
   before(async () => {
-    t = await createTestApp({ tools: [...tools, ...fixtureTools] });
+    t = await createTestApp({ tools: [...tools, ...fixtureTools] }, suite);
     const res = await t.app.inject({ method: "GET", url: "/openapi.json" });
     assert.equal(res.statusCode, 200);
     document = res.json();
   });
-  after(() => t.close());
 
   it("is a valid OpenAPI 3.1 document by a real validator", async () => {
     assert.equal(document.openapi, "3.1.0");

@@ -6,25 +6,23 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/client";
 import { PROBLEM_META_KEY } from "../../src/mcp/tools.ts";
-import { bearer } from "../helpers/app.ts";
+import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { connect, type ListeningApp, startMcpApp } from "../mcp/helpers.ts";
 
 type Json = Record<string, unknown>;
 
 describe("free reads: the same fields over HTTP and MCP", () => {
   let t: ListeningApp;
+  const suite = untilSuiteEnds();
   let key: string;
   let client: Client;
 
   before(async () => {
-    t = await startMcpApp();
+    t = await startMcpApp({}, suite);
     key = await t.key("free");
     client = await connect(t.mcp, key, "2025-11-25");
   });
-  after(async () => {
-    await client.close();
-    await t.close();
-  });
+  after(() => client.close());
 
   async function viaHttp(url: string): Promise<Json> {
     const res = await t.app.inject({ method: "GET", url, headers: bearer(key) });

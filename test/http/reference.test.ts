@@ -3,15 +3,15 @@
  * the page loads nothing from another origin, under a Content-Security-Policy that says so too.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { createTestApp, DOCS_URL, type TestApp } from "../helpers/app.ts";
+import { before, describe, it } from "node:test";
+import { createTestApp, DOCS_URL, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("GET /docs", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, suite);
   });
-  after(() => t.close());
 
   it("loads only local assets, each served here with its type", async () => {
     const page = await t.app.inject({ method: "GET", url: "/docs" });

@@ -6,10 +6,10 @@
  * covered without editing this file.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin.ts";
 import { hashKey } from "../../src/core/keys.ts";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 interface Endpoint {
   method: "GET" | "POST";
@@ -19,7 +19,7 @@ interface Endpoint {
 
 /** Every keyed operation of the document, with path parameters filled with a real tool's slug. */
 async function keyedEndpoints(): Promise<Endpoint[]> {
-  const t = await createTestApp();
+  const t = await createTestApp({}, { after: () => {} });
   try {
     const document = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json();
     const endpoints: Endpoint[] = [];
@@ -49,15 +49,19 @@ const NO_TOKEN_SENT = ["no Authorization header", "an empty Authorization header
 
 describe("security: authentication on every keyed endpoint", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   const cases: [string, () => Promise<Record<string, string>>][] = [];
 
   // By the secret's hash: keys made in the same instant have no reliable order in listKeys.
   const recordOf = (secret: string) => t.store.findKeyByHash(hashKey(secret));
 
   before(async () => {
-    t = await createTestApp({
-      plans: { free: { id: "free", label: "Free", rpm: 3, monthlyCredits: 100, minCredits: 2 } },
-    });
+    t = await createTestApp(
+      {
+        plans: { free: { id: "free", label: "Free", rpm: 3, monthlyCredits: 100, minCredits: 2 } },
+      },
+      suite,
+    );
     const revoked = await t.key();
     const revokedRecord = await recordOf(revoked);
     assert.ok(revokedRecord);
@@ -80,7 +84,6 @@ describe("security: authentication on every keyed endpoint", () => {
       ["a rotated-away key", async () => bearer(rotatedAway)],
     );
   });
-  after(() => t.close());
 
   for (const endpoint of KEYED_ENDPOINTS) {
     it(`${endpoint.method} ${endpoint.url} refuses every bad credential with 401`, async () => {
