@@ -39,61 +39,32 @@ describe("free reads: the same fields over HTTP and MCP", () => {
     return problem.fields as Json;
   }
 
-  const cases: { read: string; http: string; mcp: Json; fields: Json }[] = [
-    {
-      read: "search_tools",
-      http: "/v1/tools/search?q=echo&limit=500",
-      mcp: { q: "echo", limit: 500 },
-      fields: { limit: "must be at most 50" },
-    },
-    {
-      read: "search_tools",
-      http: "/v1/tools/search?limit=2",
-      mcp: { limit: 2 },
-      fields: { q: "is required" },
-    },
-    {
-      read: "search_tools",
-      http: "/v1/tools/search?q=",
-      mcp: { q: "" },
-      fields: { q: "must be at least 1 characters long" },
-    },
-    {
-      read: "describe_tool",
-      http: "/v1/tool/echo?verbose=1",
-      mcp: { slug: "echo", verbose: 1 },
-      fields: { verbose: "is not a known field" },
-    },
-    {
-      read: "get_credits",
-      http: "/v1/me/credits?month=2026-11",
-      mcp: { month: "2026-11" },
-      fields: { month: "is not a known field" },
-    },
-    {
-      read: "get_usage",
-      http: "/v1/me/usage?limit=0",
-      mcp: { limit: 0 },
-      fields: { limit: "must be at least 1" },
-    },
-    {
-      read: "get_usage",
-      http: "/v1/me/usage?limit=ten",
-      mcp: { limit: "ten" },
-      fields: { limit: "must be an integer" },
-    },
-    {
-      read: "get_usage",
-      http: "/v1/me/usage?limit=2.5",
-      mcp: { limit: 2.5 },
-      fields: { limit: "must be an integer" },
-    },
+  // [MCP tool, HTTP request, MCP arguments, the fields both name]
+  const cases: [string, string, Json, Json][] = [
+    [
+      "search_tools",
+      "/v1/tools/search?q=echo&limit=500",
+      { q: "echo", limit: 500 },
+      { limit: "must be at most 50" },
+    ],
+    ["search_tools", "/v1/tools/search?limit=2", { limit: 2 }, { q: "is required" }],
+    ["search_tools", "/v1/tools/search?q=", { q: "" }, { q: "must be at least 1 characters long" }],
+    [
+      "describe_tool",
+      "/v1/tool/echo?verbose=1",
+      { slug: "echo", verbose: 1 },
+      { verbose: "is not a known field" },
+    ],
+    ["get_credits", "/v1/me/credits?month=2026-11", { month: "2026-11" }, { month: "is not a known field" }],
+    ["get_usage", "/v1/me/usage?limit=0", { limit: 0 }, { limit: "must be at least 1" }],
+    ["get_usage", "/v1/me/usage?limit=ten", { limit: "ten" }, { limit: "must be an integer" }],
+    ["get_usage", "/v1/me/usage?limit=2.5", { limit: 2.5 }, { limit: "must be an integer" }],
   ];
 
-  for (const c of cases) {
-    it(`${c.read}: ${c.http} and ${JSON.stringify(c.mcp)} name ${Object.keys(c.fields).join(", ")} alike`, async () => {
-      assert.deepEqual(await viaHttp(c.http), c.fields);
-      assert.deepEqual(await viaMcp(c.read, c.mcp), c.fields);
+  for (const [read, url, args, fields] of cases) {
+    it(`${read}: ${url} and ${JSON.stringify(args)} name ${Object.keys(fields).join(", ")} alike`, async () => {
+      assert.deepEqual(await viaHttp(url), fields);
+      assert.deepEqual(await viaMcp(read, args), fields);
     });
   }
 });
