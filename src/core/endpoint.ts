@@ -55,4 +55,7 @@ export const KEYED_ERRORS: readonly ErrorCode[] = [
   "internal_error",
 ];
 
+/** What any endpoint can answer: a draining instance refuses every new request. */
+export const EVERY_ENDPOINT_ERRORS: readonly ErrorCode[] = ["shutting_down"];
+
 export const JSON_TYPE = "application/json";

@@ -6,13 +6,20 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { envelopeSchema, problemSchema, SCHEMA_DIALECT } from "../core/contract-schemas.ts";
-import { type EndpointSpec, JSON_TYPE, KEYED_ERRORS } from "../core/endpoint.ts";
+import { type EndpointSpec, EVERY_ENDPOINT_ERRORS, JSON_TYPE, KEYED_ERRORS } from "../core/endpoint.ts";
 import { type ErrorCode, errorCatalog } from "../core/errors.ts";
 import type { RegisteredTool, ToolRegistry } from "../core/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 
 type Json = Record<string, unknown>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's own OpenAPI document, as `GET /openapi.json` serves it. */
+    openApiDocument(): object;
+  }
+}
 
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 
@@ -41,7 +48,9 @@ export function openApiDocument(
       description: `Runs named tools over HTTP and MCP, with API keys, per-key rate limits and metered credits. Every error is an RFC 9457 problem document (\`application/problem+json\`) whose \`code\` is stable; each code is explained at [${docsUrl}/errors](${docsUrl}/errors).`,
       license: { name: pkg.license, identifier: pkg.license },
     },
-    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Reference", "Console"].map((name) => ({ name })),
+    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Operations", "Reference", "Console"].map(
+      (name) => ({ name }),
+    ),
     paths,
     components: {
       securitySchemes: {
@@ -113,7 +122,13 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
       ...(Object.keys(content).length > 0 && { content }),
     };
   }
-  const codes = [...new Set<ErrorCode>([...endpoint.errors, ...(endpoint.keyed ? KEYED_ERRORS : [])])];
+  const codes = [
+    ...new Set<ErrorCode>([
+      ...endpoint.errors,
+      ...(endpoint.keyed ? KEYED_ERRORS : []),
+      ...EVERY_ENDPOINT_ERRORS,
+    ]),
+  ];
   for (const [status, group] of byStatus(codes)) {
     const listed = group.map((code) => `[\`${code}\`](${docsUrl}/errors/${code})`).join(", ");
     const existing = responses[status];

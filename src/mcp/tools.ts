@@ -26,7 +26,9 @@ import { invokeTool } from "../core/invoke.ts";
 import { toPortableJsonSchema } from "../core/portable-schema.ts";
 import { type FreeRead, freeReads } from "../core/reads.ts";
 import type { RegisteredTool } from "../core/registry.ts";
+import { BackendUnavailableError } from "../ports/errors.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
+import type { CallNote } from "../request-log.ts";
 
 /** Where a failed call's problem document travels as data. */
 export const PROBLEM_META_KEY = "toolrun/problem";
@@ -38,6 +40,8 @@ export interface McpCallContext {
   readonly requestId: string;
   /** Where internal failures are reported; they never reach the client. */
   readonly log: FailureLog;
+  /** What each call did, for the request's log line (tool, credits, problem code). */
+  readonly noteCall?: (note: CallNote) => void;
 }
 
 /**
@@ -126,16 +130,22 @@ export async function callTool(
   const input = args ?? {};
   try {
     if (read !== undefined) return successResult({ ...(await read.call(deps, call.key, input)) });
+    call.noteCall?.({ tool: name });
     const envelope = await invokeTool(deps, {
       key: call.key,
       slug: name,
       body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
       requestId: call.requestId,
     });
+    call.noteCall?.({ credits: envelope.credits_used });
     return successResult({ ...envelope });
   } catch (error) {
+    // HTTP counts these in its onError hook; a failed tool call never reaches Fastify's.
+    if (error instanceof BackendUnavailableError) deps.observer?.backendError(error.backend);
     const { docsUrl } = deps.settings;
-    return problemResult(problemFor(error, { docsUrl, requestId: call.requestId, log: call.log }).problem);
+    const { problem } = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
+    call.noteCall?.({ code: problem.code });
+    return problemResult(problem);
   }
 }
 

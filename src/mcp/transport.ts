@@ -23,6 +23,7 @@ import type { CoreDeps } from "../core/deps.ts";
 import { type EndpointSpec, JSON_TYPE } from "../core/endpoint.ts";
 import type { FrontDoor } from "../core/front-door.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
+import { noteCall } from "../request-log.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
 import { createToolServer } from "./server.ts";
 import type { McpCallContext } from "./tools.ts";
@@ -106,6 +107,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
     async (request, reply) => {
       const key = keys.get(request);
       if (key === undefined) throw new Error("POST /mcp reached its handler unauthenticated");
+      noteCall(request, { keyId: key.id });
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
       reply.headers(await door.takeSlots(key, body.messages));
@@ -119,6 +121,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
         key,
         requestId: request.id,
         log: request.log,
+        noteCall: (note) => noteCall(request, note),
       });
       return sendWebResponse(reply, response);
     },

@@ -10,6 +10,7 @@ import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
+import type { Observer } from "../../src/core/observer.ts";
 import {
   DEFAULT_PLANS,
   type Plan,
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   at?: string;
   migrate?: boolean;
   appOptions?: AppOptions;
+  /** Hears how each metered call ends (the metrics). */
+  observer?: Observer;
 }
 
 export interface TestClock {
@@ -104,13 +107,16 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     now: clock.now,
     // Switch changes show on the next request.
     switchTtlMs: 0,
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   const app = buildApp(deps, options.appOptions);
   const contract = recordResponses(app);
   let closed: Promise<void> | undefined;
   // The responses are checked against /openapi.json before the app goes away; it closes either way.
   const close = () => {
-    closed ??= contract.check().finally(() => app.close().then(() => deps.close()));
+    closed ??= Promise.resolve()
+      .then(() => contract.check())
+      .finally(() => app.close().then(() => deps.close()));
     return closed;
   };
   lifetime.after(close);

@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Whether the database, its schema and the rate-limit store are usable; 503 names the failing check in `checks`. Free, keyless, takes no slot.
+         * @description Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. Free, keyless, takes no slot.
          */
         get: operations["readyz"];
         put?: never;
@@ -380,7 +380,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "method_not_allowed" | "payload_too_large" | "unprocessable_input" | "rate_limited" | "too_many_jobs" | "processing_error" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable";
+            code: "validation_error" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "method_not_allowed" | "payload_too_large" | "unprocessable_input" | "rate_limited" | "too_many_jobs" | "processing_error" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -490,7 +490,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -618,7 +618,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -698,7 +698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -784,7 +784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -863,7 +863,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -958,7 +958,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -990,6 +990,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     readyz: {
@@ -1012,16 +1021,18 @@ export interface operations {
                         status: "ok";
                         checks: {
                             /** @enum {string} */
-                            database: "ok" | "unreachable" | "missing";
+                            database: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
                             /** @enum {string} */
-                            rate_limiter: "ok" | "unreachable" | "missing";
+                            rate_limiter: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
                             /** @enum {string} */
-                            schema: "ok" | "unreachable" | "missing";
+                            schema: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            /** @enum {string} */
+                            writes: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
                         };
                     };
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1050,6 +1061,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     reference: {
@@ -1068,6 +1088,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1103,6 +1132,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     errorCodes: {
@@ -1121,6 +1159,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1147,6 +1194,15 @@ export interface operations {
             };
             /** @description A problem: [`not_found`](/docs/errors/not_found). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1264,7 +1320,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1291,6 +1347,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1324,6 +1389,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     consoleAccount: {
@@ -1342,6 +1416,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1377,6 +1460,15 @@ export interface operations {
             };
             /** @description A problem: [`not_found`](/docs/errors/not_found). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1630,7 +1722,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1882,7 +1974,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@ import { envelopeSchema } from "../../core/contract-schemas.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { JSON_TYPE } from "../../core/endpoint.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
+import { noteCall } from "../../request-log.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 
 const TOOL_CALL_ERRORS = [
@@ -50,13 +51,18 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
       beforeSlot: (request) => {
         resolveTool(deps, (request.params as { slug: string }).slug);
       },
-      handler: async (request) =>
-        invokeTool(deps, {
+      handler: async (request) => {
+        const { slug } = request.params as { slug: string };
+        noteCall(request, { tool: slug });
+        const envelope = await invokeTool(deps, {
           key: keyOf(request),
-          slug: (request.params as { slug: string }).slug,
+          slug,
           body: { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0) },
           requestId: request.id,
-        }),
+        });
+        noteCall(request, { credits: envelope.credits_used });
+        return envelope;
+      },
     },
   ];
 }
