@@ -12,6 +12,7 @@ import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
+import { adminRoutes } from "./http/routes/admin.ts";
 import { docsRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
@@ -40,6 +41,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const door = createFrontDoor(deps);
 
   app.decorateRequest("apiKey", null);
+  app.decorateRequest("adminKey", null);
   app.decorateRequest("callLog", null);
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
@@ -61,6 +63,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const routes: HttpRoute[] = [
     ...toolRoutes(deps),
     ...readRoutes(deps),
+    ...adminRoutes(deps),
     ...healthRoutes(deps),
     ...docsRoutes(docsUrl, document),
     ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),

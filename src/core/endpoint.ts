@@ -6,7 +6,7 @@
 import type { JsonSchema } from "../tools/tool.ts";
 import type { ErrorCode } from "./errors.ts";
 
-export type HttpMethod = "GET" | "POST";
+export type HttpMethod = "GET" | "POST" | "PATCH";
 
 export interface SuccessAnswer {
   readonly status: number;
@@ -32,6 +32,8 @@ export interface EndpointSpec {
   readonly tag: string;
   /** Needs `Authorization: Bearer <API_KEY>` and takes a rate-limit slot. */
   readonly keyed: boolean;
+  /** Needs `Authorization: Bearer <admin key>` instead (with `keyed` false): the admin API, no slot. */
+  readonly admin?: boolean;
   /** An object schema of the path and query parameters; path ones are the `{name}` segments. */
   readonly parameters?: JsonSchema;
   /** An object schema of the request headers the endpoint reads (beyond `Authorization`). */
@@ -50,6 +52,14 @@ export interface EndpointSpec {
 export const KEYED_ERRORS: readonly ErrorCode[] = [
   "invalid_api_key",
   "rate_limited",
+  "api_unconfigured",
+  "backend_unavailable",
+  "internal_error",
+];
+
+/** What every admin endpoint can answer, before its own route runs (no slot, so never 429). */
+export const ADMIN_ERRORS: readonly ErrorCode[] = [
+  "invalid_api_key",
   "api_unconfigured",
   "backend_unavailable",
   "internal_error",

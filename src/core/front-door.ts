@@ -2,9 +2,11 @@
  * The front door every keyed request passes, over HTTP and MCP alike, in the order the interface
  * fixes: the schema is there (503 `api_unconfigured`), the key (401), the route's own checks that
  * must not cost a slot (an unknown slug's 404), then the rate-limit slot(s) (429) whose headers
- * the answer carries. Transports call it; they never reorder or repeat these steps.
+ * the answer carries. Transports call it; they never reorder or repeat these steps. The admin API
+ * has its own entrance here: readiness, then an admin key (a customer key is 401), and no slot.
  */
-import type { ApiKeyRecord } from "../ports/store.ts";
+import type { AdminKeyRecord, ApiKeyRecord } from "../ports/store.ts";
+import { authenticateAdmin } from "./admin-keys.ts";
 import { planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
 import { authenticate } from "./keys.ts";
@@ -24,6 +26,8 @@ export interface FrontDoor {
   takeSlots(key: ApiKeyRecord, count?: number): Promise<Readonly<Record<string, string>>>;
   /** The whole door: authenticate, run the route's no-slot checks, take one slot. */
   admit(authorization: string | undefined, beforeSlot?: (key: ApiKeyRecord) => void): Promise<Admitted>;
+  /** Readiness, then an admin key; takes no customer slot. */
+  admitAdmin(authorization: string | undefined): Promise<AdminKeyRecord>;
 }
 
 export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoor {
@@ -43,6 +47,10 @@ export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoo
       const key = await door.authenticate(authorization);
       beforeSlot?.(key);
       return { key, headers: await door.takeSlots(key) };
+    },
+    async admitAdmin(authorization) {
+      await ready.check();
+      return authenticateAdmin(deps.store, deps.adminKeyPattern, deps.keyPattern, authorization);
     },
   };
   return door;

@@ -6,7 +6,13 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { envelopeSchema, problemSchema, SCHEMA_DIALECT } from "../core/contract-schemas.ts";
-import { type EndpointSpec, EVERY_ENDPOINT_ERRORS, JSON_TYPE, KEYED_ERRORS } from "../core/endpoint.ts";
+import {
+  ADMIN_ERRORS,
+  type EndpointSpec,
+  EVERY_ENDPOINT_ERRORS,
+  JSON_TYPE,
+  KEYED_ERRORS,
+} from "../core/endpoint.ts";
 import { type ErrorCode, errorCatalog } from "../core/errors.ts";
 import type { RegisteredTool, ToolRegistry } from "../core/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
@@ -48,7 +54,7 @@ export function openApiDocument(
       description: `Runs named tools over HTTP and MCP, with API keys, per-key rate limits and metered credits. Every error is an RFC 9457 problem document (\`application/problem+json\`) whose \`code\` is stable; each code is explained at [${docsUrl}/errors](${docsUrl}/errors).`,
       license: { name: pkg.license, identifier: pkg.license },
     },
-    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Operations", "Reference", "Console"].map(
+    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Operations", "Admin", "Reference", "Console"].map(
       (name) => ({ name }),
     ),
     paths,
@@ -58,6 +64,12 @@ export function openApiDocument(
           type: "http",
           scheme: "bearer",
           description: "An API key: `Authorization: Bearer <API_KEY>`.",
+        },
+        adminBearer: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An admin key (`tr_admin_...`, made by `toolrun admin-keys create`): `Authorization: Bearer <admin key>`. Only the admin API accepts it, and it accepts nothing else.",
         },
       },
       schemas: { Problem: withoutDialect(problemSchema) },
@@ -99,7 +111,7 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     tags: [endpoint.tag],
-    security: endpoint.keyed ? [{ bearer: [] }] : [],
+    security: endpoint.keyed ? [{ bearer: [] }] : endpoint.admin ? [{ adminBearer: [] }] : [],
   };
   if (endpoint.description !== undefined) op.description = endpoint.description;
   const parameters = parametersOf(endpoint);
@@ -126,6 +138,7 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
     ...new Set<ErrorCode>([
       ...endpoint.errors,
       ...(endpoint.keyed ? KEYED_ERRORS : []),
+      ...(endpoint.admin ? ADMIN_ERRORS : []),
       ...EVERY_ENDPOINT_ERRORS,
     ]),
   ];

@@ -7,12 +7,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { EndpointSpec } from "../core/endpoint.ts";
 import { ApiError } from "../core/errors.ts";
 import type { FrontDoor } from "../core/front-door.ts";
-import type { ApiKeyRecord } from "../ports/store.ts";
+import type { AdminKeyRecord, ApiKeyRecord } from "../ports/store.ts";
 import { sendProblem } from "./problem.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     apiKey: ApiKeyRecord | null;
+    adminKey: AdminKeyRecord | null;
   }
 }
 
@@ -51,7 +52,20 @@ export function registerRoutes(app: FastifyInstance, routes: readonly HttpRoute[
     });
     for (const route of routes.filter((r) => r.keyed)) add(keyed, route);
   });
-  for (const route of routes.filter((r) => !r.keyed)) add(app, route);
+  // The admin API: its own door, an admin key and no slot, for every route declared `admin`.
+  app.register(async (admin) => {
+    admin.addHook("onRequest", async (request: FastifyRequest) => {
+      request.adminKey = await door.admitAdmin(request.headers.authorization);
+    });
+    for (const route of routes.filter((r) => r.admin === true)) add(admin, route);
+  });
+  for (const route of routes.filter((r) => !r.keyed && r.admin !== true)) add(app, route);
+}
+
+/** The admin key of a request on an admin route. */
+export function adminKeyOf(request: FastifyRequest): AdminKeyRecord {
+  if (request.adminKey === null) throw new Error("adminKeyOf called on a route outside the admin plugin");
+  return request.adminKey;
 }
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

@@ -1,0 +1,304 @@
+/**
+ * The admin API (`/admin/v1`): customer keys, credit grants, usage, tool switches and the audit
+ * log, for operators with an admin key. Each route is declared once here (the OpenAPI document and
+ * the 405s come from it) and calls the same core functions as the CLI, which write the audit log.
+ * Registered `admin`: the front door's admin entrance authenticates it, and it takes no slot.
+ */
+import type { FastifyRequest } from "fastify";
+import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/account.ts";
+import {
+  createApiKey,
+  existing,
+  grantCredits,
+  revokeApiKey,
+  rotateApiKey,
+  setToolSwitch,
+  updateApiKey,
+} from "../../core/admin.ts";
+import {
+  grantSchema,
+  keyCreateSchema,
+  keyUpdateSchema,
+  parseKeyCreate,
+  parseKeyUpdate,
+  parseSwitch,
+  switchSchema,
+} from "../../core/admin-input.ts";
+import {
+  ADMIN_LIST_LIMIT_DEFAULT,
+  auditParameters,
+  auditSchema,
+  keyIdParameters,
+  keyListParameters,
+  keyListSchema,
+  keySchema,
+  keyUsageParameters,
+  keyUsageSchema,
+  keyWithSecretSchema,
+  toolParameters,
+  toolSwitchListSchema,
+  toolSwitchSchema,
+} from "../../core/admin-schemas.ts";
+import { type ActedBy, readAuditLog } from "../../core/audit.ts";
+import type { CoreDeps } from "../../core/deps.ts";
+import { JSON_TYPE } from "../../core/endpoint.ts";
+import { ApiError, type ErrorCode } from "../../core/errors.ts";
+import { keyView, listKeyViews } from "../../core/key-view.ts";
+import { toolSwitchView, toolSwitchViews } from "../../core/tool-switches.ts";
+import { compileInputValidator } from "../../core/validation.ts";
+import { noteCall } from "../../request-log.ts";
+import type { JsonSchema } from "../../tools/tool.ts";
+import { queryArgs } from "../query.ts";
+import { adminKeyOf, type HttpRoute } from "../register.ts";
+
+/** Admin bodies are small; anything larger is a mistake. */
+const ADMIN_BODY_LIMIT = 64 * 1024;
+
+type Args = Record<string, unknown>;
+
+interface AdminCall {
+  readonly by: ActedBy;
+  readonly args: Args;
+  /** The parsed JSON body; undefined for routes without one. */
+  readonly body: unknown;
+}
+
+interface AdminRouteSpec {
+  readonly method: HttpRoute["method"];
+  /** Below `/admin/v1`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters?: JsonSchema;
+  readonly body?: JsonSchema;
+  readonly status?: number;
+  readonly response: JsonSchema;
+  readonly errors: readonly ErrorCode[];
+  run(call: AdminCall): Promise<object>;
+}
+
+function adminRoute(spec: AdminRouteSpec): HttpRoute {
+  const checkArgs = spec.parameters ? compileInputValidator(spec.parameters) : undefined;
+  const status = spec.status ?? 200;
+  const errors = new Set<ErrorCode>(spec.errors);
+  if (checkArgs || spec.body) errors.add("validation_error");
+  return {
+    method: spec.method,
+    path: `/admin/v1${spec.path}`,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: `${spec.description} Needs an admin key; takes no rate-limit slot.`,
+    tag: "Admin",
+    keyed: false,
+    admin: true,
+    ...(spec.parameters ? { parameters: spec.parameters } : {}),
+    ...(spec.body ? { requestBody: { contentType: JSON_TYPE, schema: spec.body } } : {}),
+    answers: [{ status, description: spec.summary, contentType: JSON_TYPE, schema: spec.response }],
+    errors: [...errors],
+    bodyLimit: ADMIN_BODY_LIMIT,
+    handler: async (request, reply) => {
+      const admin = adminKeyOf(request);
+      noteCall(request, { keyId: admin.id });
+      const args = checkArgs ? validArgs(checkArgs, spec.parameters as JsonSchema, request) : {};
+      const body = spec.body ? jsonBody(request) : undefined;
+      const answer = await spec.run({
+        by: { actor: { type: "admin_key", id: admin.id }, requestId: request.id },
+        args,
+        body,
+      });
+      return reply.code(status).send(answer);
+    },
+  };
+}
+
+function validArgs(
+  check: ReturnType<typeof compileInputValidator>,
+  parameters: JsonSchema,
+  request: FastifyRequest,
+): Args {
+  const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
+  if (!checked.ok) {
+    throw new ApiError("validation_error", "The parameters are invalid.", {
+      extras: { fields: checked.fields },
+    });
+  }
+  return checked.value;
+}
+
+function jsonBody(request: FastifyRequest): unknown {
+  const raw = Buffer.isBuffer(request.body) ? request.body.toString("utf8") : "";
+  if (raw.trim() === "")
+    throw new ApiError("validation_error", "The request body is empty; send a JSON object.");
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiError("validation_error", "The request body is not valid JSON.");
+  }
+}
+
+const page = (args: Args, fallback: number) => ({
+  limit: (args.limit as number | undefined) ?? fallback,
+  cursor: (args.cursor as string | undefined) ?? null,
+});
+
+export function adminRoutes(deps: CoreDeps): HttpRoute[] {
+  const view = (record: Parameters<typeof keyView>[0], secret?: string) =>
+    keyView(record, deps.settings, deps.now(), secret);
+  const id = (args: Args) => args.id as string;
+  return [
+    adminRoute({
+      method: "POST",
+      path: "/keys",
+      operationId: "adminCreateKey",
+      summary: "Create a key",
+      description:
+        "Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`.",
+      body: keyCreateSchema,
+      status: 201,
+      response: keyWithSecretSchema,
+      errors: [],
+      run: async ({ by, body }) => {
+        const created = await createApiKey(deps, by, parseKeyCreate(body, deps.settings));
+        return view(created.record, created.key);
+      },
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/keys",
+      operationId: "adminListKeys",
+      summary: "List keys",
+      description: "Every customer key, oldest first, a page at a time (never their secrets).",
+      parameters: keyListParameters,
+      response: keyListSchema,
+      errors: [],
+      run: async ({ args }) => listKeyViews(deps, page(args, ADMIN_LIST_LIMIT_DEFAULT)),
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/keys/{id}",
+      operationId: "adminGetKey",
+      summary: "Read a key",
+      description: "One customer key: plan, allowance this month with its grants, status, expiry, metadata.",
+      parameters: keyIdParameters,
+      response: keySchema,
+      errors: ["key_not_found"],
+      run: async ({ args }) => view(await existing(deps.store, id(args))),
+    }),
+    adminRoute({
+      method: "PATCH",
+      path: "/keys/{id}",
+      operationId: "adminUpdateKey",
+      summary: "Update a key",
+      description:
+        "Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`.",
+      parameters: keyIdParameters,
+      body: keyUpdateSchema,
+      response: keySchema,
+      errors: ["key_not_found"],
+      run: async ({ by, args, body }) =>
+        view(await updateApiKey(deps, by, id(args), parseKeyUpdate(body, deps.settings))),
+    }),
+    adminRoute({
+      method: "POST",
+      path: "/keys/{id}/rotate",
+      operationId: "adminRotateKey",
+      summary: "Rotate a key",
+      description:
+        "Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`.",
+      parameters: keyIdParameters,
+      response: keyWithSecretSchema,
+      errors: ["key_not_found", "key_revoked"],
+      run: async ({ by, args }) => {
+        const rotated = await rotateApiKey(deps, by, id(args));
+        return view(rotated.record, rotated.key);
+      },
+    }),
+    adminRoute({
+      method: "POST",
+      path: "/keys/{id}/revoke",
+      operationId: "adminRevokeKey",
+      summary: "Revoke a key",
+      description: "Revokes the key at once: its next request answers 401. Audited as `keys.revoke`.",
+      parameters: keyIdParameters,
+      response: keySchema,
+      errors: ["key_not_found", "key_revoked"],
+      run: async ({ by, args }) => view(await revokeApiKey(deps, by, id(args))),
+    }),
+    adminRoute({
+      method: "POST",
+      path: "/keys/{id}/grants",
+      operationId: "adminGrantCredits",
+      summary: "Grant credits",
+      description:
+        "Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`.",
+      parameters: keyIdParameters,
+      body: grantSchema,
+      response: keySchema,
+      errors: ["key_not_found", "key_revoked"],
+      run: async ({ by, args, body }) => view(await grantCredits(deps, by, id(args), body)),
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/keys/{id}/usage",
+      operationId: "adminKeyUsage",
+      summary: "A key's usage",
+      description:
+        "What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger.",
+      parameters: keyUsageParameters,
+      response: keyUsageSchema,
+      errors: ["key_not_found"],
+      run: async ({ args }) => {
+        const record = await existing(deps.store, id(args));
+        return {
+          key_id: record.id,
+          credits: await getCredits(deps, record),
+          usage: await getUsage(deps, record, page(args, USAGE_LIMIT_DEFAULT)),
+        };
+      },
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/tools",
+      operationId: "adminListToolSwitches",
+      summary: "Tool switches",
+      description: "Every tool with its operator switches as stored now.",
+      response: toolSwitchListSchema,
+      errors: [],
+      run: async () => ({ tools: await toolSwitchViews(deps) }),
+    }),
+    adminRoute({
+      method: "PATCH",
+      path: "/tools/{slug}",
+      operationId: "adminSetToolSwitch",
+      summary: "Set a tool's switches",
+      description:
+        "Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`.",
+      parameters: toolParameters,
+      body: switchSchema,
+      response: toolSwitchSchema,
+      errors: ["tool_not_found"],
+      run: async ({ by, args, body }) => {
+        const slug = args.slug as string;
+        await setToolSwitch(deps, by, slug, parseSwitch(body));
+        return toolSwitchView(deps, slug);
+      },
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/audit",
+      operationId: "adminAuditLog",
+      summary: "Audit log",
+      description:
+        "Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id.",
+      parameters: auditParameters,
+      response: auditSchema,
+      errors: [],
+      run: async ({ args }) =>
+        readAuditLog(deps.store, {
+          ...page(args, ADMIN_LIST_LIMIT_DEFAULT),
+          target: (args.target as string | undefined) ?? null,
+        }),
+    }),
+  ];
+}
