@@ -109,6 +109,10 @@ function message(error: ErrorObject): string {
       return error.parentSchema?.[NUMERIC_STRING_KEYWORD] === true
         ? "must be a number or a numeric string"
         : `must match the pattern ${params.pattern}`;
+    case "minProperties":
+      return `must have at least ${params.limit} member${params.limit === 1 ? "" : "s"}`;
+    case "maxProperties":
+      return `must have at most ${params.limit} members`;
     case "minLength":
       return `must be at least ${params.limit} characters long`;
     case "maxLength":
