@@ -75,8 +75,9 @@ describe("GET /openapi.json", () => {
           .flatMap((template) => Object.keys(paths[template] as Json).map((m) => m.toUpperCase())),
       );
       if (methods.has("GET")) methods.add("HEAD");
-      const res = await t.app.inject({ method: "PATCH", url });
-      assert.equal(res.statusCode, 405, `PATCH ${url}`);
+      // PUT: no endpoint declares it, so every documented path refuses it.
+      const res = await t.app.inject({ method: "PUT", url });
+      assert.equal(res.statusCode, 405, `PUT ${url}`);
       assert.deepEqual(String(res.headers.allow).split(", ").sort(), [...methods].sort(), url);
     }
   });
@@ -122,12 +123,21 @@ describe("GET /openapi.json", () => {
       scheme: "bearer",
       description: "An API key: `Authorization: Bearer <API_KEY>`.",
     });
-    const keyed = operations().filter(({ op }) => (op.security as Json[]).length > 0);
+    const secured = operations().filter(({ op }) => (op.security as Json[]).length > 0);
+    const keyed = secured.filter(({ path }) => !path.startsWith("/admin/"));
     assert.ok(keyed.length >= 8);
     for (const { path, method, op } of keyed) {
       assert.deepEqual(op.security, [{ bearer: [] }]);
       const responses = op.responses as Json;
       assert.ok(responses["401"] && responses["429"], `${method} ${path}`);
+    }
+    // The admin API: admin keys only, and no slot, so never 429.
+    const admin = secured.filter(({ path }) => path.startsWith("/admin/"));
+    assert.ok(admin.length >= 11);
+    for (const { path, method, op } of admin) {
+      assert.deepEqual(op.security, [{ adminBearer: [] }]);
+      const responses = op.responses as Json;
+      assert.ok(responses["401"] && !responses["429"], `${method} ${path}`);
     }
     for (const path of ["/healthz", "/readyz", "/openapi.json", "/docs"]) {
       assert.deepEqual((((document.paths as Json)[path] as Json).get as Json).security, []);

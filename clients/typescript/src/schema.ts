@@ -104,6 +104,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List keys
+         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminListKeys"];
+        put?: never;
+        /**
+         * Create a key
+         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a key
+         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminGetKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a key
+         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`. Needs an admin key; takes no rate-limit slot.
+         */
+        patch: operations["adminUpdateKey"];
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a key
+         * @description Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminRotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key
+         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant credits
+         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminGrantCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A key's usage
+         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool switches
+         * @description Every tool with its operator switches as stored now. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminListToolSwitches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tools/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a tool's switches
+         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes no rate-limit slot.
+         */
+        patch: operations["adminSetToolSwitch"];
+        trace?: never;
+    };
+    "/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit log
+         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -943,6 +1131,1066 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the window ends. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: {
+                /** @description Most keys to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        keys: {
+                            /** @description `key_...`: how the admin API and the CLI name the key. */
+                            id: string;
+                            /** @description The full key: only in the answer that created or rotated it. */
+                            key?: string;
+                            /** @description The key's non-secret beginning, to recognise it by. */
+                            prefix: string;
+                            name: string;
+                            plan: string;
+                            /** @enum {string} */
+                            status: "active" | "expired" | "revoked";
+                            /** @description The key's own monthly allowance; null when it uses its plan's. */
+                            own_monthly_allowance: number | null;
+                            /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                            monthly_allowance: number;
+                            /** @description Credits granted for this month, included in `monthly_allowance`. */
+                            granted_credits: number;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
+                    plan: string;
+                    /** @description A name to recognise the key by. */
+                    name?: string;
+                    /** @description The key's own monthly allowance instead of its plan's; null for the plan's. */
+                    monthly_allowance?: number | null;
+                    /** @description The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
+                    plan?: string;
+                    /** @description A name to recognise the key by. */
+                    name?: string;
+                    /** @description The key's own monthly allowance instead of its plan's; null for the plan's. */
+                    monthly_allowance?: number | null;
+                    /** @description The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotate a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGrantCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Credits added to this calendar month's allowance (UTC); they lapse when the month ends. */
+                    credits: number;
+                    /** @description Why, for the audit log. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Grant credits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminKeyUsage: {
+        parameters: {
+            query?: {
+                /** @description Most recent calls to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A key's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key_id: string;
+                        /** @description What `GET /v1/me/credits` answers the key. */
+                        credits: {
+                            plan: string;
+                            monthly_allowance: number | null;
+                            credits_used: number;
+                            credits_remaining: number | null;
+                            /** Format: date-time */
+                            period_start: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            metering: boolean;
+                        };
+                        /** @description What `GET /v1/me/usage` answers the key. */
+                        usage: {
+                            /** Format: date-time */
+                            period_start: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            credits_used: number;
+                            calls: number;
+                            by_tool: {
+                                tool: string;
+                                calls: number;
+                                credits: number;
+                            }[];
+                            recent: {
+                                request_id: string;
+                                tool: string;
+                                status: string;
+                                http_status?: number | null;
+                                credits: number;
+                                at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListToolSwitches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tool switches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tools: {
+                            slug: string;
+                            tool_version: string;
+                            weight: number;
+                            max_body_bytes: number;
+                            /** @description false: calls answer 503 `tool_disabled`. */
+                            enabled: boolean;
+                            /** @description false: calls answer 403 `tool_not_allowed`. */
+                            api: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminSetToolSwitch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tool's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false: calls answer 503 `tool_disabled`. */
+                    enabled?: boolean;
+                    /** @description false: calls answer 403 `tool_not_allowed`, and MCP does not list it. */
+                    api?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Set a tool's switches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slug: string;
+                        tool_version: string;
+                        weight: number;
+                        max_body_bytes: number;
+                        /** @description false: calls answer 503 `tool_disabled`. */
+                        enabled: boolean;
+                        /** @description false: calls answer 403 `tool_not_allowed`. */
+                        api: boolean;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Most entries to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Only entries about this key id, admin key id or tool slug. */
+                target?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        entries: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description An admin key (its id), or the CLI (`cli`, with the operating-system user as `id`). */
+                            actor: {
+                                /** @enum {string} */
+                                type: "admin_key" | "cli";
+                                id: string;
+                            };
+                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`. */
+                            action: string;
+                            /** @description The key id, admin key id or tool slug acted on. */
+                            target: string;
+                            /** @description The admin request's id; null from the CLI. */
+                            request_id: string | null;
+                            /** @description What changed; never a secret. */
+                            details: Record<string, never>;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
