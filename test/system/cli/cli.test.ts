@@ -29,12 +29,18 @@ describe("toolrun CLI", () => {
     const key = JSON.parse(created.stdout);
     assert.deepEqual(Object.keys(key).sort(), [
       "created_at",
+      "expires_at",
+      "granted_credits",
       "id",
       "key",
+      "metadata",
       "monthly_allowance",
       "name",
+      "own_monthly_allowance",
       "plan",
+      "prefix",
       "revoked_at",
+      "status",
     ]);
     assert.equal(key.plan, "builder");
     assert.equal(key.name, "ci");
@@ -145,7 +151,13 @@ describe("toolrun CLI", () => {
     assert.match(noPlan.stderr, /--plan/);
     const badPlan = await runCli(["keys", "create", "--plan", "gold"], env);
     assert.equal(badPlan.code, 1);
-    assert.match(badPlan.stderr, /Unknown plan "gold"/);
+    assert.match(badPlan.stderr, /Unknown plan "gold"\. \(plan must be one of: free, builder\)/);
+    const badExpiry = await runCli(["keys", "create", "--plan", "free", "--expires", "soon"], env);
+    assert.equal(badExpiry.code, 1);
+    assert.match(badExpiry.stderr, /^toolrun: The new key is invalid\. \(expires_at must match the pattern/);
+    const missing = await runCli(["keys", "grant", "key_missing", "5"], env);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'toolrun: No key has the id "key_missing".\n');
     const badEnv = await runCli(["keys", "list"], { ...env, PORT: "http", TOOLRUN_METERING: "maybe" });
     assert.equal(badEnv.code, 2);
     assert.match(badEnv.stderr, /PORT/);

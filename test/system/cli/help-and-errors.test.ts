@@ -29,6 +29,10 @@ describe("toolrun CLI", () => {
       ["keys", "--help"],
       ["keys", "create", "--help"],
       ["keys", "rotate", "--help"],
+      ["keys", "update", "--help"],
+      ["keys", "grant", "--help"],
+      ["admin-keys", "--help"],
+      ["admin-keys", "create", "--help"],
       ["tools", "--help"],
       ["tools", "set", "--help"],
       ["help", "keys"],
@@ -68,6 +72,11 @@ describe("toolrun CLI", () => {
         /--credits <n>' argument 'ten' is invalid\. must be a whole number/,
       ],
       [["keys", "revoke"], /^toolrun: missing required argument 'id'/],
+      [
+        ["keys", "update", "key_x", "--metadata", "novalue"],
+        /--metadata <name=value>' argument 'novalue' is invalid\. must be name=value/,
+      ],
+      [["admin-key", "create"], /^toolrun: unknown command 'admin-key' \(Did you mean admin-keys\?\)/],
       [
         ["tools", "set", "x", "--enabled", "yes"],
         /argument 'yes' is invalid\. Allowed choices are true, false/,
