@@ -37,6 +37,7 @@ const VERSION = (
 const ENVIRONMENT_HELP = `
 Configuration comes from the environment: TOOLRUN_DATABASE (default ./data/toolrun.db, from the
 current directory), TOOLRUN_REDIS_URL, TOOLRUN_METERING, TOOLRUN_PUBLIC_URL, TOOLRUN_KEY_PREFIX,
+TOOLRUN_ADMIN_KEY_PREFIX,
 TOOLRUN_CONFIG, TOOLRUN_METRICS_TOKEN, TOOLRUN_SHUTDOWN_TIMEOUT_MS, HOST, PORT, LOG_LEVEL
 (docs/configuration.md).
 
