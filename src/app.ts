@@ -5,20 +5,19 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { createReadiness, type Readiness } from "./core/readiness.ts";
+import { createReadiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { registerDocsRoutes } from "./http/routes/docs.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerAccountRoutes } from "./http/routes/me.ts";
 import { registerToolRoutes } from "./http/routes/tools.ts";
+import { MCP_PATH } from "./mcp/protocol.ts";
 import { registerMcpEndpoint } from "./mcp/route.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
   readonly logger?: FastifyServerOptions["logger"];
-  /** Extra route registrations (the MCP endpoint) sharing the same deps and readiness. */
-  readonly plugins?: readonly ((app: FastifyInstance, deps: CoreDeps, readiness: Readiness) => void)[];
 }
 
 /** One log line per request, written when it ends with the request's fields, instead of two. */
@@ -65,7 +64,6 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerDocsRoutes(app, docsUrl);
   registerMcpEndpoint(app, deps, readiness);
   registerConsole(app, deps);
-  for (const plugin of options.plugins ?? []) plugin(app, deps, readiness);
 
   const allowed: Record<string, string[]> = {
     "/v1/tool/:slug": ["GET", "POST"],
@@ -82,6 +80,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     "/tools/:slug": ["GET"],
     "/account": ["GET"],
     "/console/:file": ["GET"],
+    [MCP_PATH]: ["POST"],
   };
   for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
   return app;

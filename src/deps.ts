@@ -1,5 +1,6 @@
 /**
- * createDeps(config): picks the adapters the configuration names and builds the core's deps.
+ * createDeps(config) picks the adapters the configuration names; assembleDeps(...) builds the rest
+ * of the core's deps around them. Tests call assembleDeps too, with their own adapters and clock.
  * The only module that imports adapters.
  */
 import { randomUUIDv7 } from "node:crypto";
@@ -11,29 +12,45 @@ import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { keyPattern } from "./core/keys.ts";
 import { createToolRegistry } from "./core/registry.ts";
+import type { ServiceSettings } from "./core/settings.ts";
 import { createSwitchReader } from "./core/switches.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
-import { tools } from "./tools/index.ts";
+import { tools as allTools } from "./tools/index.ts";
+import type { AnyTool } from "./tools/tool.ts";
 
 export interface Deps extends CoreDeps {
+  /** Closes the limiter and the store. */
   close(): Promise<void>;
 }
 
-export interface DepsOverrides {
+export interface DepsParts {
+  readonly store: Store;
+  readonly limiter: RateLimiter;
+  readonly settings: ServiceSettings;
+  /** The tools served (default: every tool of src/tools/index.ts). */
+  readonly tools?: readonly AnyTool[];
+  /** The clock (default: the system's). */
   readonly now?: () => Date;
+  /** How long the operator switches read from the store are trusted (default 2 s). */
+  readonly switchTtlMs?: number;
 }
 
-export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+export async function createDeps(config: Config): Promise<Deps> {
   const { store, limiter } = await createBackends(config);
-  const now = overrides.now ?? (() => new Date());
+  return assembleDeps({ store, limiter, settings: config.settings });
+}
+
+export function assembleDeps(parts: DepsParts): Deps {
+  const { store, limiter, settings } = parts;
+  const now = parts.now ?? (() => new Date());
   return {
     store,
     limiter,
-    registry: createToolRegistry(tools, config.settings.tools),
-    switches: createSwitchReader(store, () => now().getTime()),
-    settings: config.settings,
-    keyPattern: keyPattern(config.settings.keyPrefix),
+    registry: createToolRegistry(parts.tools ?? allTools, settings.tools),
+    switches: createSwitchReader(store, () => now().getTime(), parts.switchTtlMs),
+    settings,
+    keyPattern: keyPattern(settings.keyPrefix),
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,

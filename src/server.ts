@@ -63,9 +63,10 @@ export async function startServer(
     },
   });
   if (unreachable) app.log.warn({ err: unreachable }, "the database is unreachable; starting anyway");
+  // Only a store whose calls take several steps can leave one half-made (PostgreSQL).
+  const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
   const sweep = () =>
-    deps.store
-      .refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
+    refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
       .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
       .catch((error: unknown) => {
         // Before `toolrun migrate` there is nothing to sweep.

@@ -2,7 +2,8 @@
  * `toolrun keys ...`: create, list, revoke, rotate and re-plan API keys.
  */
 import type { Config } from "../config.ts";
-import { allowanceOf, createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
+import { createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
+import { monthlyAllowance, planOf } from "../core/credits.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { openStore } from "./store.ts";
 import { parse, UsageError } from "./usage.ts";
@@ -48,7 +49,7 @@ export async function runKeysCommand(config: Config, args: readonly string[]): P
                 k.id,
                 `${k.displayPrefix}…`,
                 k.plan,
-                allowanceOf(k, config.settings) ?? "-",
+                monthlyAllowance(k, planOf(k, config.settings)),
                 k.name || "-",
                 k.createdAt,
                 k.revokedAt ?? "-",
@@ -99,7 +100,7 @@ function keyJson(record: ApiKeyRecord, config: Config, key?: string) {
     ...(key === undefined ? { prefix: record.displayPrefix } : { key }),
     plan: record.plan,
     name: record.name,
-    monthly_allowance: allowanceOf(record, config.settings),
+    monthly_allowance: monthlyAllowance(record, planOf(record, config.settings)),
     created_at: record.createdAt,
     revoked_at: record.revokedAt,
   };

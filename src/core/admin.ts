@@ -108,8 +108,3 @@ function assertPlan(settings: ServiceSettings, plan: string): void {
     throw new AdminError(`Unknown plan "${plan}" (known: ${Object.keys(settings.plans).join(", ")})`);
   }
 }
-
-/** The allowance a key gets: its own, or its plan's. */
-export function allowanceOf(record: ApiKeyRecord, settings: ServiceSettings): number | null {
-  return record.monthlyAllowance ?? settings.plans[record.plan]?.monthlyCredits ?? null;
-}

@@ -12,18 +12,10 @@ export interface Period {
   readonly end: Date;
 }
 
-/** The last period asked for: nearly every call falls in the same month as the one before. */
-let lastPeriod: Period | null = null;
-
 export function periodOf(now: Date): Period {
-  const ms = now.getTime();
-  if (lastPeriod !== null && ms >= lastPeriod.start.getTime() && ms < lastPeriod.end.getTime()) {
-    return lastPeriod;
-  }
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  lastPeriod = { id: start.toISOString().slice(0, 7), start, end };
-  return lastPeriod;
+  return { id: start.toISOString().slice(0, 7), start, end };
 }
 
 /** A key whose plan was removed from the configuration falls back to the most restrictive one. */

@@ -13,8 +13,6 @@ export interface EffectiveSwitch {
 
 export interface SwitchReader {
   of(tool: RegisteredTool): Promise<EffectiveSwitch>;
-  /** Forget the cached copy (after a local change). */
-  invalidate(): void;
 }
 
 export function createSwitchReader(store: SwitchStore, now: () => number, ttlMs = 2000): SwitchReader {
@@ -44,9 +42,6 @@ export function createSwitchReader(store: SwitchStore, now: () => number, ttlMs 
     async of(tool) {
       const stored = (await current()).get(tool.slug);
       return { enabled: stored?.enabled ?? tool.enabledByDefault, api: stored?.api ?? tool.apiByDefault };
-    },
-    invalidate() {
-      cached = null;
     },
   };
 }

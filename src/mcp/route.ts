@@ -10,7 +10,6 @@ import type { CoreDeps } from "../core/deps.ts";
 import { authenticate } from "../core/keys.ts";
 import { takeSlot } from "../core/rate-limit.ts";
 import type { Readiness } from "../core/readiness.ts";
-import { registerMethodNotAllowed } from "../http/problem.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { createMcpDispatcher } from "./dispatch.ts";
 import { readJsonRpcBody } from "./messages.ts";
@@ -22,7 +21,7 @@ import { sendWebResponse, toWebRequest } from "./web.ts";
 const JSON_RPC_ALLOWANCE_BYTES = 64 * 1024;
 
 export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readiness: Readiness): void {
-  const { docsUrl, allowedOrigins } = deps.settings;
+  const { allowedOrigins } = deps.settings;
   const bodyLimit = deps.registry.maxBodyBytes + JSON_RPC_ALLOWANCE_BYTES;
   const dispatcher = createMcpDispatcher(deps, {
     maxBodyBytes: bodyLimit,
@@ -81,7 +80,6 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
       return sendWebResponse(reply, response);
     },
   );
-  registerMethodNotAllowed(app, MCP_PATH, ["POST"], docsUrl);
 }
 
 function isClientMistake(error: Error): boolean {

@@ -48,7 +48,7 @@ export interface KeyStore {
 
 /** A request to hold credits for one call before the tool runs. */
 export interface Reservation {
-  /** Server-generated id of this call; refunds and settlements are keyed by it. */
+  /** Server-generated id of this call, unique across calls. */
   readonly callId: string;
   /** The client-visible correlation id (may repeat across calls). */
   readonly requestId: string;
@@ -65,10 +65,6 @@ export interface Reservation {
 }
 
 export type RefusalReason = "insufficient_credits" | "tier_limit";
-
-export type ReserveOutcome =
-  | { readonly ok: true; readonly creditsUsed: number }
-  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number };
 
 /** What running a tool gave: its result, or the HTTP status its failure ends the call with. */
 export type WorkResult<T> =
@@ -126,20 +122,18 @@ export interface Ledger {
    * A refused call never runs work and records nothing. The promise settles only once the outcome
    * is durable, so a result is never delivered uncharged. `work` must be pure and must not throw:
    * an adapter may run it inside its own atomic unit (SQLite: one transaction for the whole call)
-   * and run it again when it retries that unit, or compose reserve, settle and refund (PostgreSQL).
+   * and run it again when it retries that unit, or split the call into steps of its own
+   * (PostgreSQL: reserve, run, then settle or refund).
    */
   runCall<T>(reservation: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>>;
-  /** Atomically checks the allowance and cap, holds the credits and records a pending call. */
-  reserve(reservation: Reservation): Promise<ReserveOutcome>;
-  /** Pending -> charged. Idempotent; a no-op for a call that is not pending. */
-  settle(callId: string, httpStatus: number): Promise<void>;
-  /** Pending -> refunded, giving the credits back. Idempotent; a no-op for a call that is not pending. */
-  refund(callId: string, httpStatus: number): Promise<void>;
   /** Credits held this period by pending and charged calls. */
   creditsUsed(keyId: string, period: string): Promise<number>;
   usage(query: UsageQuery): Promise<UsageReport>;
-  /** Refunds calls still pending that began before `before` (their process died). Returns how many. */
-  refundAbandoned(before: string): Promise<number>;
+  /**
+   * Only on a backend whose calls can be left half-made by a process that died between its steps
+   * (PostgreSQL): refunds calls still pending that began before `before`. Returns how many.
+   */
+  refundAbandoned?(before: string): Promise<number>;
 }
 
 export interface ToolSwitch {

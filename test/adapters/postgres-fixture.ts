@@ -1,8 +1,11 @@
 /**
- * Throwaway PostgreSQL schemas for adapter tests: each suite works in its own `t_...` schema and
+ * Throwaway PostgreSQL schemas for adapter tests, and the ledger's private steps for its tests: each suite works in its own `t_...` schema and
  * drops it afterwards, so parallel runs on one database never see each other's rows.
  */
 import { Client } from "pg";
+import { refund, reserve, settle } from "../../src/adapters/postgres/ledger.ts";
+import type { PostgresStore } from "../../src/adapters/postgres/store.ts";
+import type { Reservation } from "../../src/ports/store.ts";
 import { uniqueName } from "../helpers/services.ts";
 
 export function uniqueSchema(): string {
@@ -22,4 +25,19 @@ export async function adminQuery(url: string, text: string, values: unknown[] = 
 
 export async function dropSchema(url: string, schema: string): Promise<void> {
   await adminQuery(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+}
+
+/**
+ * The store with the ledger's private steps (reserve, settle, refund) beside its port, for the
+ * tests of those steps: the port only offers whole calls.
+ */
+export function withLedgerSteps(store: PostgresStore) {
+  return {
+    ...store,
+    reserve: (r: Reservation) => reserve(store.pool, r),
+    settle: (callId: string, httpStatus: number) => settle(store.pool, callId, httpStatus),
+    async refund(callId: string, httpStatus: number) {
+      await refund(store.pool, callId, httpStatus);
+    },
+  };
 }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { withTestApp } from "../helpers/app.ts";
+import { createTestApp } from "../helpers/app.ts";
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -16,114 +16,107 @@ function loadedUrls(page: string): string[] {
 }
 
 describe("console pages", () => {
-  it("serves the tool list at / with no key, linking each registered tool", async () => {
-    await withTestApp({}, async ({ app }) => {
-      const response = await app.inject({ method: "GET", url: "/" });
-      assert.equal(response.statusCode, 200);
-      assert.match(response.headers["content-type"] as string, /^text\/html/);
-      assert.equal(response.headers["content-security-policy"], CSP);
-      assert.match(response.body, /<a href="\/tools\/echo">Echo<\/a>/);
-      assert.match(response.body, /<a href="\/tools\/heavy-text">Heavy Text Counter<\/a>/);
-      assert.match(response.body, /Credits per run: free 3, builder 3/);
-    });
+  it("serves the tool list at / with no key, linking each registered tool", async (context) => {
+    const { app } = await createTestApp({}, context);
+    const response = await app.inject({ method: "GET", url: "/" });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.headers["content-type"] as string, /^text\/html/);
+    assert.equal(response.headers["content-security-policy"], CSP);
+    assert.match(response.body, /<a href="\/tools\/echo">Echo<\/a>/);
+    assert.match(response.body, /<a href="\/tools\/heavy-text">Heavy Text Counter<\/a>/);
+    assert.match(response.body, /Credits per run: free 3, builder 3/);
   });
 
-  it("generates a tool's form from its input schema: titles, choices, bounds, required fields", async () => {
-    await withTestApp({}, async ({ app }) => {
-      const page = (await app.inject({ method: "GET", url: "/tools/echo" })).body;
-      assert.match(page, /<label for="field-value">Value<\/label>/);
-      assert.match(page, /<input type="number"[^>]* min="0" max="100"[^>]*id="field-value"[^>]* required/);
-      // No title: the property's name is the label.
-      assert.match(page, /<label for="field-mode">mode<\/label>/);
-      assert.match(
-        page,
-        /<select id="field-mode"[^>]*><option value="ok">ok<\/option><option value="unprocessable">/,
-      );
-      assert.match(page, /<input type="text" spellcheck="false" maxlength="200" id="field-note"/);
-      assert.match(page, /<button type="submit" id="run">Run<\/button>/);
-      assert.match(page, /Copy as curl/);
-      assert.match(page, /data-example="\{&#34;value&#34;:21\}">Double 21<\/button>/);
-      const heavy = (await app.inject({ method: "GET", url: "/tools/heavy-text" })).body;
-      assert.match(heavy, /<textarea rows="12" spellcheck="false" id="field-text"/);
-    });
+  it("generates a tool's form from its input schema: titles, choices, bounds, required fields", async (context) => {
+    const { app } = await createTestApp({}, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/echo" })).body;
+    assert.match(page, /<label for="field-value">Value<\/label>/);
+    assert.match(page, /<input type="number"[^>]* min="0" max="100"[^>]*id="field-value"[^>]* required/);
+    // No title: the property's name is the label.
+    assert.match(page, /<label for="field-mode">mode<\/label>/);
+    assert.match(
+      page,
+      /<select id="field-mode"[^>]*><option value="ok">ok<\/option><option value="unprocessable">/,
+    );
+    assert.match(page, /<input type="text" spellcheck="false" maxlength="200" id="field-note"/);
+    assert.match(page, /<button type="submit" id="run">Run<\/button>/);
+    assert.match(page, /Copy as curl/);
+    assert.match(page, /data-example="\{&#34;value&#34;:21\}">Double 21<\/button>/);
+    const heavy = (await app.inject({ method: "GET", url: "/tools/heavy-text" })).body;
+    assert.match(heavy, /<textarea rows="12" spellcheck="false" id="field-text"/);
   });
 
-  it("has no inline script, no inline style and loads nothing from another origin", async () => {
-    await withTestApp({}, async ({ app }) => {
-      for (const url of ["/", "/tools/echo", "/tools/heavy-text", "/account"]) {
-        const response = await app.inject({ method: "GET", url });
-        assert.equal(response.statusCode, 200, url);
-        assert.equal(response.headers["content-security-policy"], CSP, url);
-        const page = response.body;
-        assert.doesNotMatch(page, /<script(?![^>]*\bsrc=)[^>]*>/, `${url}: inline script`);
-        assert.doesNotMatch(page, /\sstyle=|<style|\son[a-z]+=/, `${url}: inline style or handler`);
-        for (const loaded of loadedUrls(page)) {
-          assert.match(loaded, /^\/console\//, `${url} loads ${loaded}`);
-          const asset = await app.inject({ method: "GET", url: loaded });
-          assert.equal(asset.statusCode, 200, loaded);
-        }
+  it("has no inline script, no inline style and loads nothing from another origin", async (context) => {
+    const { app } = await createTestApp({}, context);
+    for (const url of ["/", "/tools/echo", "/tools/heavy-text", "/account"]) {
+      const response = await app.inject({ method: "GET", url });
+      assert.equal(response.statusCode, 200, url);
+      assert.equal(response.headers["content-security-policy"], CSP, url);
+      const page = response.body;
+      assert.doesNotMatch(page, /<script(?![^>]*\bsrc=)[^>]*>/, `${url}: inline script`);
+      assert.doesNotMatch(page, /\sstyle=|<style|\son[a-z]+=/, `${url}: inline style or handler`);
+      for (const loaded of loadedUrls(page)) {
+        assert.match(loaded, /^\/console\//, `${url} loads ${loaded}`);
+        const asset = await app.inject({ method: "GET", url: loaded });
+        assert.equal(asset.statusCode, 200, loaded);
       }
-    });
+    }
   });
 
-  it("answers an unknown tool page, or one the operator took off the API, with a 404 problem", async () => {
-    await withTestApp({ toolSettings: { "heavy-text": { api: false } } }, async ({ app }) => {
-      for (const url of ["/tools/nope", "/tools/heavy-text"]) {
-        const response = await app.inject({ method: "GET", url });
-        assert.equal(response.statusCode, 404, url);
-        assert.equal(response.json().code, "not_found");
-      }
-      assert.doesNotMatch((await app.inject({ method: "GET", url: "/" })).body, /heavy-text/);
-    });
+  it("answers an unknown tool page, or one the operator took off the API, with a 404 problem", async (context) => {
+    const { app } = await createTestApp({ toolSettings: { "heavy-text": { api: false } } }, context);
+    for (const url of ["/tools/nope", "/tools/heavy-text"]) {
+      const response = await app.inject({ method: "GET", url });
+      assert.equal(response.statusCode, 404, url);
+      assert.equal(response.json().code, "not_found");
+    }
+    assert.doesNotMatch((await app.inject({ method: "GET", url: "/" })).body, /heavy-text/);
   });
 
-  it("answers a method a page does not take with 405 and Allow", async () => {
-    await withTestApp({}, async ({ app }) => {
-      for (const url of ["/", "/tools/echo", "/account", "/console/console.js"]) {
-        const response = await app.inject({ method: "POST", url });
-        assert.equal(response.statusCode, 405, url);
-        assert.equal(response.headers.allow, "GET, HEAD", url);
-        assert.equal(response.json().code, "method_not_allowed", url);
-      }
-    });
+  it("answers a method a page does not take with 405 and Allow", async (context) => {
+    const { app } = await createTestApp({}, context);
+    for (const url of ["/", "/tools/echo", "/account", "/console/console.js"]) {
+      const response = await app.inject({ method: "POST", url });
+      assert.equal(response.statusCode, 405, url);
+      assert.equal(response.headers.allow, "GET, HEAD", url);
+      assert.equal(response.json().code, "method_not_allowed", url);
+    }
   });
 });
 
 describe("console assets", () => {
-  it("serves each script with its type, an ETag and the CSP, and every module it imports", async () => {
-    await withTestApp({}, async ({ app }) => {
-      const pending = ["console.js"];
-      const seen = new Set<string>();
-      while (pending.length > 0) {
-        const name = pending.pop() ?? "";
-        if (seen.has(name)) continue;
-        seen.add(name);
-        const response = await app.inject({ method: "GET", url: `/console/${name}` });
-        assert.equal(response.statusCode, 200, name);
-        assert.equal(response.headers["content-type"], "text/javascript; charset=utf-8");
-        assert.equal(response.headers["content-security-policy"], CSP);
-        for (const m of response.body.matchAll(/from "\.\/([\w-]+\.js)"/g)) pending.push(m[1] ?? "");
-      }
-      assert.ok(seen.size >= 6, [...seen].join(", "));
-    });
+  it("serves each script with its type, an ETag and the CSP, and every module it imports", async (context) => {
+    const { app } = await createTestApp({}, context);
+    const pending = ["console.js"];
+    const seen = new Set<string>();
+    while (pending.length > 0) {
+      const name = pending.pop() ?? "";
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const response = await app.inject({ method: "GET", url: `/console/${name}` });
+      assert.equal(response.statusCode, 200, name);
+      assert.equal(response.headers["content-type"], "text/javascript; charset=utf-8");
+      assert.equal(response.headers["content-security-policy"], CSP);
+      for (const m of response.body.matchAll(/from "\.\/([\w-]+\.js)"/g)) pending.push(m[1] ?? "");
+    }
+    assert.ok(seen.size >= 6, [...seen].join(", "));
   });
 
-  it("answers a matching If-None-Match with 304 and an unknown file with a 404 problem", async () => {
-    await withTestApp({}, async ({ app }) => {
-      const first = await app.inject({ method: "GET", url: "/console/console.css" });
-      assert.equal(first.headers["content-type"], "text/css; charset=utf-8");
-      const etag = first.headers.etag as string;
-      const again = await app.inject({
-        method: "GET",
-        url: "/console/console.css",
-        headers: { "if-none-match": etag },
-      });
-      assert.equal(again.statusCode, 304);
-      for (const url of ["/console/nope.js", "/console/tsconfig.json", "/console/..%2Fhtml.ts"]) {
-        const missing = await app.inject({ method: "GET", url });
-        assert.equal(missing.statusCode, 404, url);
-        assert.equal(missing.json().code, "not_found", url);
-      }
+  it("answers a matching If-None-Match with 304 and an unknown file with a 404 problem", async (context) => {
+    const { app } = await createTestApp({}, context);
+    const first = await app.inject({ method: "GET", url: "/console/console.css" });
+    assert.equal(first.headers["content-type"], "text/css; charset=utf-8");
+    const etag = first.headers.etag as string;
+    const again = await app.inject({
+      method: "GET",
+      url: "/console/console.css",
+      headers: { "if-none-match": etag },
     });
+    assert.equal(again.statusCode, 304);
+    for (const url of ["/console/nope.js", "/console/tsconfig.json", "/console/..%2Fhtml.ts"]) {
+      const missing = await app.inject({ method: "GET", url });
+      assert.equal(missing.statusCode, 404, url);
+      assert.equal(missing.json().code, "not_found", url);
+    }
   });
 });

@@ -1,23 +1,22 @@
 /**
- * Builds the real application in-process on any store and limiter, with a controllable clock,
- * for `app.inject` tests.
+ * Builds the real application in-process, as production does (assembleDeps around a store and a
+ * limiter), on any store and limiter, with a controllable clock, for `app.inject` tests. The app
+ * closes itself when its test or suite ends (fastify/demo's `build(t)`).
  */
-import { randomUUIDv7 } from "node:crypto";
+import { after } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
-import { keyPattern } from "../../src/core/keys.ts";
-import { createToolRegistry } from "../../src/core/registry.ts";
 import {
   DEFAULT_PLANS,
   type Plan,
   type ServiceSettings,
   type ToolSettings,
 } from "../../src/core/settings.ts";
-import { createSwitchReader } from "../../src/core/switches.ts";
+import { assembleDeps } from "../../src/deps.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import type { Store } from "../../src/ports/store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
@@ -51,7 +50,25 @@ export interface TestApp {
   clock: TestClock;
   /** Creates a key and returns the full secret. */
   key(plan?: string, credits?: number | null): Promise<string>;
+  /** Closes the app and its store now (a test that reads the database file after); idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * What the app closes itself through: a test's context (`async (t) => ...`), or for an app made
+ * in a suite's `before` hook and shared by its tests, `untilSuiteEnds()`.
+ */
+export interface TestLifetime {
+  after(fn: () => Promise<void>): void;
+}
+
+/** A lifetime that ends with the suite whose body calls this (node:test's context has no `after` for suites). */
+export function untilSuiteEnds(): TestLifetime {
+  const closers: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+  return { after: (close) => void closers.push(close) };
 }
 
 export function testClock(at: string): TestClock {
@@ -67,10 +84,8 @@ export function testClock(at: string): TestClock {
   };
 }
 
-export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+export async function createTestApp(options: TestAppOptions, lifetime: TestLifetime): Promise<TestApp> {
   const store = options.store ?? createSqliteStore(":memory:");
-  if (options.migrate !== false) await store.migrate();
-  const limiter = options.limiter ?? createMemoryRateLimiter();
   const clock = testClock(options.at ?? "2026-11-15T12:00:10.000Z");
   const settings: ServiceSettings = {
     plans: options.plans ?? DEFAULT_PLANS,
@@ -80,17 +95,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
   };
-  const deps: CoreDeps = {
+  const deps = assembleDeps({
     store,
-    limiter,
-    registry: createToolRegistry(options.tools ?? fixtureTools, settings.tools),
-    switches: createSwitchReader(store, () => clock.now().getTime(), 0),
+    limiter: options.limiter ?? createMemoryRateLimiter(),
     settings,
-    keyPattern: keyPattern(settings.keyPrefix),
+    tools: options.tools ?? fixtureTools,
     now: clock.now,
-    newCallId: randomUUIDv7,
-  };
+    // Switch changes show on the next request.
+    switchTtlMs: 0,
+  });
   const app = buildApp(deps, options.appOptions);
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= app.close().then(() => deps.close());
+    return closed;
+  };
+  lifetime.after(close);
+  if (options.migrate !== false) await store.migrate();
   await app.ready();
   return {
     app,
@@ -100,22 +121,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async key(plan = "free", credits = null) {
       return (await createApiKey(store, settings, { plan, name: "test", monthlyAllowance: credits })).key;
     },
-    async close() {
-      await app.close();
-      await limiter.close();
-      await store.close();
-    },
+    close,
   };
-}
-
-/** Runs `use` on a fresh app and closes the app whatever happens. */
-export async function withTestApp<T>(options: TestAppOptions, use: (t: TestApp) => Promise<T>): Promise<T> {
-  const t = await createTestApp(options);
-  try {
-    return await use(t);
-  } finally {
-    await t.close();
-  }
 }
 
 /** One key's view of one tool: POST a body to it, read the key's credits used this month. */

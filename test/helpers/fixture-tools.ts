@@ -61,7 +61,4 @@ export const heavyTool: ToolDefinition<{ text: string }, { length: number }> = {
   run: (input) => ({ length: [...input.text].length }),
 };
 
-export const fixtureTools: readonly AnyTool[] = [
-  echoTool as unknown as AnyTool,
-  heavyTool as unknown as AnyTool,
-];
+export const fixtureTools: readonly AnyTool[] = [echoTool, heavyTool];

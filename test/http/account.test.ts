@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+import { before, describe, it } from "node:test";
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("GET /v1/me/credits and /v1/me/usage", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await createTestApp({ at: "2026-11-30T23:59:00.000Z" });
+    t = await createTestApp({ at: "2026-11-30T23:59:00.000Z" }, suite);
   });
-  after(() => t.close());
 
   it("reports the calendar month in UTC and renews the allowance on the 1st", async () => {
     const key = await t.key("free", 10);

@@ -2,17 +2,20 @@
  * Money under concurrency: many simultaneous calls on a key whose balance covers only some.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+import { before, describe, it } from "node:test";
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("credits under concurrent calls", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await createTestApp({
-      plans: { free: { id: "free", label: "Free", rpm: 1000, monthlyCredits: 1000, minCredits: 2 } },
-    });
+    t = await createTestApp(
+      {
+        plans: { free: { id: "free", label: "Free", rpm: 1000, monthlyCredits: 1000, minCredits: 2 } },
+      },
+      suite,
+    );
   });
-  after(() => t.close());
 
   it("admits exactly the affordable number of simultaneous calls and refuses the rest with 402", async () => {
     const key = await t.key("free", 50);

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
-import { createTestApp, type TestApp, withTestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("health and docs endpoints (no key needed)", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, suite);
   });
-  after(() => t.close());
 
   it("answers liveness and readiness", async () => {
     const live = await t.app.inject({ method: "GET", url: "/healthz" });
@@ -24,7 +24,7 @@ describe("health and docs endpoints (no key needed)", () => {
     });
   });
 
-  it("reports an unreachable rate-limit store as not ready, and calls as 503 backend_unavailable", async () => {
+  it("reports an unreachable rate-limit store as not ready, and calls as 503 backend_unavailable", async (context) => {
     const down: RateLimiter = {
       hit: async () => {
         throw new BackendUnavailableError("rate-limiter", new Error("ECONNREFUSED"));
@@ -34,25 +34,21 @@ describe("health and docs endpoints (no key needed)", () => {
       },
       close: async () => {},
     };
-    await withTestApp({ limiter: down }, async (broken) => {
-      const ready = await broken.app.inject({ method: "GET", url: "/readyz" });
-      assert.equal(ready.statusCode, 503);
-      assert.equal(ready.json().code, "backend_unavailable");
-      assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "unreachable", schema: "ok" });
-      const key = await broken.key();
-      const call = await broken.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: { authorization: `Bearer ${key}` },
-        payload: { value: 1 },
-      });
-      assert.equal(call.statusCode, 503);
-      assert.equal(call.json().code, "backend_unavailable");
-      assert.equal(
-        await broken.store.creditsUsed((await broken.store.listKeys())[0]?.id ?? "", "2026-11"),
-        0,
-      );
+    const broken = await createTestApp({ limiter: down }, context);
+    const ready = await broken.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().code, "backend_unavailable");
+    assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "unreachable", schema: "ok" });
+    const key = await broken.key();
+    const call = await broken.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: { authorization: `Bearer ${key}` },
+      payload: { value: 1 },
     });
+    assert.equal(call.statusCode, 503);
+    assert.equal(call.json().code, "backend_unavailable");
+    assert.equal(await broken.store.creditsUsed((await broken.store.listKeys())[0]?.id ?? "", "2026-11"), 0);
   });
 
   it("serves the docs index and the error list", async () => {

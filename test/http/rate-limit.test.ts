@@ -2,24 +2,27 @@
  * Fixed one-minute windows per key, aligned to the UTC minute (interface 8.1).
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 const LIMIT = 5;
 
 describe("rate limits", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await createTestApp({
-      at: "2026-11-15T12:00:15.400Z",
-      plans: {
-        ...DEFAULT_PLANS,
-        free: { id: "free", label: "Free", rpm: LIMIT, monthlyCredits: 1000, minCredits: 2 },
+    t = await createTestApp(
+      {
+        at: "2026-11-15T12:00:15.400Z",
+        plans: {
+          ...DEFAULT_PLANS,
+          free: { id: "free", label: "Free", rpm: LIMIT, monthlyCredits: 1000, minCredits: 2 },
+        },
       },
-    });
+      suite,
+    );
   });
-  after(() => t.close());
 
   it("admits exactly the limit in a window, then 429 with Retry-After equal to retry_after", async () => {
     const key = await t.key();

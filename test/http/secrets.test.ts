@@ -12,7 +12,7 @@ import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { bearer, createTestApp, json } from "../helpers/app.ts";
 
 describe("secrets", () => {
-  it("never writes a key to the logs or the database", async () => {
+  it("never writes a key to the logs or the database", async (context) => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-secrets-"));
     let logs = "";
     const stream = new Writable({
@@ -21,16 +21,19 @@ describe("secrets", () => {
         done();
       },
     });
-    const t = await createTestApp({
-      store: createSqliteStore(join(dir, "toolrun.db")),
-      appOptions: {
-        logger: {
-          level: "trace",
-          stream,
-          redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
+    const t = await createTestApp(
+      {
+        store: createSqliteStore(join(dir, "toolrun.db")),
+        appOptions: {
+          logger: {
+            level: "trace",
+            stream,
+            redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
+          },
         },
       },
-    });
+      context,
+    );
     try {
       const key = await t.key("free");
       const secret = key.slice("tr_live_".length);

@@ -4,9 +4,9 @@
  * and none of them takes a rate-limit slot.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin.ts";
-import { bearer, createTestApp, json, type TestApp } from "../helpers/app.ts";
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 const KEYED_ENDPOINTS = [
   { method: "POST", url: "/v1/tool/echo", payload: { value: 1 } },
@@ -21,12 +21,16 @@ const NO_TOKEN_SENT = ["no Authorization header", "an empty Authorization header
 
 describe("security: authentication on every keyed endpoint", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   const cases: [string, () => Promise<Record<string, string>>][] = [];
 
   before(async () => {
-    t = await createTestApp({
-      plans: { free: { id: "free", label: "Free", rpm: 3, monthlyCredits: 100, minCredits: 2 } },
-    });
+    t = await createTestApp(
+      {
+        plans: { free: { id: "free", label: "Free", rpm: 3, monthlyCredits: 100, minCredits: 2 } },
+      },
+      suite,
+    );
     const revoked = await t.key();
     const revokedRecord = (await t.store.listKeys()).at(-1);
     assert.ok(revokedRecord);
@@ -49,7 +53,6 @@ describe("security: authentication on every keyed endpoint", () => {
       ["a rotated-away key", async () => bearer(rotatedAway)],
     );
   });
-  after(() => t.close());
 
   for (const endpoint of KEYED_ENDPOINTS) {
     it(`${endpoint.method} ${endpoint.url} refuses every bad credential with 401`, async () => {

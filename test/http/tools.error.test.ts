@@ -3,27 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { after, before, describe, it } from "node:test";
-import type { LightMyRequestResponse } from "fastify";
+import { before, describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { Store } from "../../src/ports/store.ts";
-import { bearer, createTestApp, DOCS_URL, json, type TestApp, withTestApp } from "../helpers/app.ts";
-
-function assertProblem(res: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
-  assert.equal(res.statusCode, status, res.body);
-  assert.match(String(res.headers["content-type"]), /^application\/problem\+json/);
-  const body = res.json();
-  assert.equal(body.status, status);
-  assert.equal(body.code, code);
-  assert.equal(body.type, `${DOCS_URL}/errors/${code}`);
-  assert.equal(typeof body.title, "string");
-  assert.equal(body.request_id, res.headers["x-request-id"]);
-  return body;
-}
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { assertProblem } from "../helpers/problem.ts";
 
 describe("POST /v1/tool/{slug}: every error a client can meet", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let key: string;
   const post = (payload: unknown, slug = "echo", k = key) =>
     t.app.inject({
@@ -37,10 +26,9 @@ describe("POST /v1/tool/{slug}: every error a client can meet", () => {
       .credits_remaining;
 
   before(async () => {
-    t = await createTestApp({ toolSettings: { "heavy-text": { freeTierMonthlyCalls: 2 } } });
+    t = await createTestApp({ toolSettings: { "heavy-text": { freeTierMonthlyCalls: 2 } } }, suite);
     key = await t.key("free");
   });
-  after(() => t.close());
 
   it("400 for a body that is not JSON, without fields", async () => {
     const body = assertProblem(await post("{not json"), 400, "validation_error");
@@ -157,30 +145,29 @@ describe("POST /v1/tool/{slug}: every error a client can meet", () => {
     assert.equal(await remaining(), before);
   });
 
-  it("422 and 500 leave out credits_remaining when metering is off", async () => {
-    await withTestApp({ metering: false }, async (off) => {
-      const k = await off.key();
-      const res = await off.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(k)),
-        payload: { value: 1, mode: "crash" },
-      });
-      const body = assertProblem(res, 500, "processing_error");
-      assert.equal(body.credits_used, 0);
-      assert.equal("credits_remaining" in body, false);
+  it("422 and 500 leave out credits_remaining when metering is off", async (context) => {
+    const off = await createTestApp({ metering: false }, context);
+    const k = await off.key();
+    const res = await off.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(k)),
+      payload: { value: 1, mode: "crash" },
     });
+    const body = assertProblem(res, 500, "processing_error");
+    assert.equal(body.credits_used, 0);
+    assert.equal("credits_remaining" in body, false);
   });
 });
 
 describe("errors outside the tool pipeline", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let key: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, suite);
     key = await t.key("free");
   });
-  after(() => t.close());
 
   it("404 not_found for unknown routes and 405 method_not_allowed with Allow", async () => {
     assertProblem(await t.app.inject({ method: "GET", url: "/v2/whatever" }), 404, "not_found");
@@ -208,111 +195,107 @@ describe("errors outside the tool pipeline", () => {
     assertProblem(await t.app.inject({ method: "GET", url: "/docs/errors/nope" }), 404, "not_found");
   });
 
-  it("503 api_unconfigured on every keyed endpoint until the schema exists", async () => {
-    await withTestApp({ migrate: false }, async (bare) => {
-      for (const [method, url] of [
-        ["POST", "/v1/tool/echo"],
-        ["GET", "/v1/tools/list"],
-        ["GET", "/v1/me/credits"],
-      ] as const) {
-        assertProblem(
-          await bare.app.inject({
-            method,
-            url,
-            headers: bearer(key),
-            payload: method === "POST" ? "{}" : undefined,
-          }),
-          503,
-          "api_unconfigured",
-        );
-      }
-      const ready = await bare.app.inject({ method: "GET", url: "/readyz" });
-      assert.equal(ready.statusCode, 503);
-      assert.equal(ready.json().code, "api_unconfigured");
-      assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "ok", schema: "missing" });
-    });
+  it("503 api_unconfigured on every keyed endpoint until the schema exists", async (context) => {
+    const bare = await createTestApp({ migrate: false }, context);
+    for (const [method, url] of [
+      ["POST", "/v1/tool/echo"],
+      ["GET", "/v1/tools/list"],
+      ["GET", "/v1/me/credits"],
+    ] as const) {
+      assertProblem(
+        await bare.app.inject({
+          method,
+          url,
+          headers: bearer(key),
+          payload: method === "POST" ? "{}" : undefined,
+        }),
+        503,
+        "api_unconfigured",
+      );
+    }
+    const ready = await bare.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().code, "api_unconfigured");
+    assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "ok", schema: "missing" });
   });
 
-  it("503 backend_unavailable when the database cannot be reached, charging nothing", async () => {
-    await withTestApp({}, async (down) => {
-      const k = await down.key();
-      const store = down.store as { -readonly [K in keyof Store]: Store[K] };
-      const original = store.findKeyByHash;
-      store.findKeyByHash = async () => {
-        throw new BackendUnavailableError("database", new Error("connect ECONNREFUSED"));
-      };
-      const res = await down.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(k)),
-        payload: { value: 1 },
-      });
-      assertProblem(res, 503, "backend_unavailable");
-      assert.equal(res.headers["retry-after"], "1");
-      assert.doesNotMatch(res.body, /ECONNREFUSED/);
-      store.findKeyByHash = original;
-      const after = await down.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(k)),
-        payload: { value: 1 },
-      });
-      assert.equal(after.statusCode, 200);
+  it("503 backend_unavailable when the database cannot be reached, charging nothing", async (context) => {
+    const down = await createTestApp({}, context);
+    const k = await down.key();
+    const store = down.store as { -readonly [K in keyof Store]: Store[K] };
+    const original = store.findKeyByHash;
+    store.findKeyByHash = async () => {
+      throw new BackendUnavailableError("database", new Error("connect ECONNREFUSED"));
+    };
+    const res = await down.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(k)),
+      payload: { value: 1 },
     });
+    assertProblem(res, 503, "backend_unavailable");
+    assert.equal(res.headers["retry-after"], "1");
+    assert.doesNotMatch(res.body, /ECONNREFUSED/);
+    store.findKeyByHash = original;
+    const after = await down.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(k)),
+      payload: { value: 1 },
+    });
+    assert.equal(after.statusCode, 200);
   });
 
-  it("503 backend_unavailable while another process holds the SQLite file's write lock, charging nothing", async () => {
+  it("503 backend_unavailable while another process holds the SQLite file's write lock, charging nothing", async (context) => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-locked-"));
     const path = join(dir, "toolrun.db");
     try {
       const store = createSqliteStore(path, { busyTimeoutMs: 20 });
-      await withTestApp({ store }, async (locked) => {
-        const k = await locked.key();
-        const call = () =>
-          locked.app.inject({
-            method: "POST",
-            url: "/v1/tool/echo",
-            headers: json(bearer(k)),
-            payload: { value: 1 },
-          });
-        const other = new DatabaseSync(path);
-        other.exec("BEGIN IMMEDIATE");
-        const res = await call();
-        other.exec("ROLLBACK");
-        other.close();
-        assertProblem(res, 503, "backend_unavailable");
-        assert.equal(res.headers["retry-after"], "1");
-        const credits = await locked.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
-        assert.equal(credits.json().credits_used, 0);
-        assert.equal((await call()).statusCode, 200);
-      });
+      const locked = await createTestApp({ store }, context);
+      const k = await locked.key();
+      const call = () =>
+        locked.app.inject({
+          method: "POST",
+          url: "/v1/tool/echo",
+          headers: json(bearer(k)),
+          payload: { value: 1 },
+        });
+      const other = new DatabaseSync(path);
+      other.exec("BEGIN IMMEDIATE");
+      const res = await call();
+      other.exec("ROLLBACK");
+      other.close();
+      assertProblem(res, 503, "backend_unavailable");
+      assert.equal(res.headers["retry-after"], "1");
+      const credits = await locked.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
+      assert.equal(credits.json().credits_used, 0);
+      assert.equal((await call()).statusCode, 200);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it("answers 503 and delivers no result when the call cannot be recorded, charging nothing", async () => {
-    await withTestApp({}, async (flaky) => {
-      const k = await flaky.key();
-      const store = flaky.store as { -readonly [K in keyof Store]: Store[K] };
-      const runCall = store.runCall;
-      let ran = false;
-      store.runCall = async (_reservation, work) => {
-        ran = work().ok;
-        throw new BackendUnavailableError("database", new Error("connection terminated"));
-      };
-      const res = await flaky.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(k)),
-        payload: { value: 1 },
-      });
-      assert.equal(ran, true);
-      assertProblem(res, 503, "backend_unavailable");
-      assert.doesNotMatch(res.body, /"outputs"/);
-      store.runCall = runCall;
-      const credits = await flaky.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
-      assert.equal(credits.json().credits_used, 0);
+  it("answers 503 and delivers no result when the call cannot be recorded, charging nothing", async (context) => {
+    const flaky = await createTestApp({}, context);
+    const k = await flaky.key();
+    const store = flaky.store as { -readonly [K in keyof Store]: Store[K] };
+    const runCall = store.runCall;
+    let ran = false;
+    store.runCall = async (_reservation, work) => {
+      ran = work().ok;
+      throw new BackendUnavailableError("database", new Error("connection terminated"));
+    };
+    const res = await flaky.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(k)),
+      payload: { value: 1 },
     });
+    assert.equal(ran, true);
+    assertProblem(res, 503, "backend_unavailable");
+    assert.doesNotMatch(res.body, /"outputs"/);
+    store.runCall = runCall;
+    const credits = await flaky.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
+    assert.equal(credits.json().credits_used, 0);
   });
 });

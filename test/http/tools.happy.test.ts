@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { bearer, createTestApp, json, type TestApp, withTestApp } from "../helpers/app.ts";
+import { before, describe, it } from "node:test";
+import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("POST /v1/tool/{slug}: happy paths", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let key: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, suite);
     key = await t.key("free");
   });
-  after(() => t.close());
 
   it("runs the tool and returns the envelope, charged max(weight, plan minimum)", async () => {
     const res = await t.app.inject({
@@ -33,26 +33,25 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
     assert.match(String(res.headers.ratelimit), /^"minute";r=59;t=\d+$/);
   });
 
-  it("charges the plan minimum when the tool weighs less", async () => {
-    await withTestApp({ toolSettings: { echo: { weight: 1 } } }, async (cheap) => {
-      const free = await cheap.key("free");
-      const builder = await cheap.key("builder");
-      const a = await cheap.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(free)),
-        payload: { value: 1 },
-      });
-      const b = await cheap.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(builder)),
-        payload: { value: 1 },
-      });
-      assert.equal(a.json().credits_used, 2);
-      assert.equal(b.json().credits_used, 1);
-      assert.equal(b.json().credits_remaining, 99_999);
+  it("charges the plan minimum when the tool weighs less", async (context) => {
+    const cheap = await createTestApp({ toolSettings: { echo: { weight: 1 } } }, context);
+    const free = await cheap.key("free");
+    const builder = await cheap.key("builder");
+    const a = await cheap.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(free)),
+      payload: { value: 1 },
     });
+    const b = await cheap.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(builder)),
+      payload: { value: 1 },
+    });
+    assert.equal(a.json().credits_used, 2);
+    assert.equal(b.json().credits_used, 1);
+    assert.equal(b.json().credits_remaining, 99_999);
   });
 
   it("accepts numbers sent as numeric strings", async () => {
@@ -95,45 +94,44 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
     assert.equal(res.json().outputs.doubled, 8);
   });
 
-  it("reports metering off: no charge, credits_remaining null, never 402", async () => {
-    await withTestApp({ metering: false }, async (off) => {
-      const k = await off.key("free", 0);
-      const res = await off.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(k)),
-        payload: { value: 3 },
-      });
-      assert.equal(res.statusCode, 200);
-      assert.equal(res.json().credits_used, 0);
-      assert.equal(res.json().credits_remaining, null);
-      const credits = await off.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
-      assert.deepEqual(
-        { ...credits.json<Record<string, unknown>>(), period_start: undefined, period_end: undefined },
-        {
-          plan: "free",
-          monthly_allowance: null,
-          credits_used: 0,
-          credits_remaining: null,
-          metering: false,
-          period_start: undefined,
-          period_end: undefined,
-        },
-      );
-      const usage = await off.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(k) });
-      assert.equal(usage.json().calls, 1);
+  it("reports metering off: no charge, credits_remaining null, never 402", async (context) => {
+    const off = await createTestApp({ metering: false }, context);
+    const k = await off.key("free", 0);
+    const res = await off.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json(bearer(k)),
+      payload: { value: 3 },
     });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().credits_used, 0);
+    assert.equal(res.json().credits_remaining, null);
+    const credits = await off.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
+    assert.deepEqual(
+      { ...credits.json<Record<string, unknown>>(), period_start: undefined, period_end: undefined },
+      {
+        plan: "free",
+        monthly_allowance: null,
+        credits_used: 0,
+        credits_remaining: null,
+        metering: false,
+        period_start: undefined,
+        period_end: undefined,
+      },
+    );
+    const usage = await off.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(k) });
+    assert.equal(usage.json().calls, 1);
   });
 });
 
 describe("GET catalog endpoints", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let key: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, suite);
     key = await t.key("builder");
   });
-  after(() => t.close());
 
   it("lists every tool with its exact cost for the calling key", async () => {
     const res = await t.app.inject({ method: "GET", url: "/v1/tools/list", headers: bearer(key) });

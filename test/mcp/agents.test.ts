@@ -7,13 +7,13 @@
  * and that the balance moves exactly as the same calls move it over HTTP.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { tools } from "../../src/tools/index.ts";
-import { bearer, json } from "../helpers/app.ts";
+import { bearer, json, untilSuiteEnds } from "../helpers/app.ts";
 import { connect, type ListeningApp, startMcpApp } from "./helpers.ts";
 import { portabilityFindings } from "./portability.ts";
 
@@ -95,10 +95,10 @@ describe("MCP as the agents in use today see it", {
   skip: tools.length < 2 ? "needs both tools" : false,
 }, () => {
   let t: ListeningApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await startMcpApp({ tools });
+    t = await startMcpApp({ tools }, suite);
   });
-  after(() => t.close());
 
   /** The same calls over HTTP, on a key of the same plan and allowance: the reference. */
   const overHttp = async (key: string, slug: string, body: Json) => {

@@ -4,7 +4,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createTestApp, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+import { createTestApp, type TestApp, type TestAppOptions, type TestLifetime } from "../helpers/app.ts";
 
 export interface ListeningApp extends TestApp {
   /** Base URL, e.g. http://127.0.0.1:41234 */
@@ -13,8 +13,9 @@ export interface ListeningApp extends TestApp {
   mcp: string;
 }
 
-export async function startMcpApp(options: TestAppOptions = {}): Promise<ListeningApp> {
-  const t = await createTestApp(options);
+/** The app listening; closed when `lifetime` ends, like createTestApp's. */
+export async function startMcpApp(options: TestAppOptions, lifetime: TestLifetime): Promise<ListeningApp> {
+  const t = await createTestApp(options, lifetime);
   const base = await t.app.listen({ port: 0, host: "127.0.0.1" });
   return { ...t, base, mcp: `${base}/mcp` };
 }

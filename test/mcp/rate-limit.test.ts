@@ -4,9 +4,9 @@
  * alike, and each message of a batch. Over the limit the POST answers HTTP 429 like HTTP does.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
-import { bearer } from "../helpers/app.ts";
+import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import {
   connect,
   initializeMessage,
@@ -29,16 +29,19 @@ const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
 
 describe("MCP rate limits", () => {
   let t: ListeningApp;
+  const suite = untilSuiteEnds();
   before(async () => {
-    t = await startMcpApp({
-      at: "2026-11-15T12:00:15.400Z",
-      plans: {
-        ...DEFAULT_PLANS,
-        free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 1000, minCredits: 2 },
+    t = await startMcpApp(
+      {
+        at: "2026-11-15T12:00:15.400Z",
+        plans: {
+          ...DEFAULT_PLANS,
+          free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 1000, minCredits: 2 },
+        },
       },
-    });
+      suite,
+    );
   });
-  after(() => t.close());
 
   it("counts initialize, initialized, tools/list and tool calls, then answers 429 with Retry-After", async () => {
     const key = await t.key("free");

@@ -4,10 +4,11 @@
  * the RateLimit header of the next good request proves it.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { isLoopbackAddress } from "../../src/mcp/origin.ts";
-import { createTestApp, DOCS_URL } from "../helpers/app.ts";
+import { createTestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { assertProblem } from "../helpers/problem.ts";
 import {
   initializeMessage,
   type ListeningApp,
@@ -18,21 +19,15 @@ import {
 } from "./helpers.ts";
 
 const LIMIT = 50;
-const PROBLEM = "application/problem+json; charset=utf-8";
-
-function assertProblem(res: RpcResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.headers.get("content-type"), PROBLEM);
-  const body = res.body as Record<string, unknown>;
-  assert.equal(body.code, code);
-  assert.equal(body.status, status);
-  assert.equal(body.type, `${DOCS_URL}/errors/${code}`);
-  assert.equal(body.request_id, res.headers.get("x-request-id"));
+/** A refused MCP request: the problem document, and no RateLimit header. */
+function assertRefused(res: RpcResponse, status: number, code: string): void {
+  assertProblem(res, status, code);
   assert.equal(res.headers.get("ratelimit"), null, "a refused request carries no RateLimit header");
 }
 
 describe("MCP endpoint security", () => {
   let t: ListeningApp;
+  const suite = untilSuiteEnds();
   let key: string;
   let auth: Record<string, string>;
   let slotsTaken = 0;
@@ -49,13 +44,15 @@ describe("MCP endpoint security", () => {
   };
 
   before(async () => {
-    t = await startMcpApp({
-      plans: { free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 100, minCredits: 2 } },
-    });
+    t = await startMcpApp(
+      {
+        plans: { free: { id: "free", label: "Free member", rpm: LIMIT, monthlyCredits: 100, minCredits: 2 } },
+      },
+      suite,
+    );
     key = await t.key("free");
     auth = { authorization: `Bearer ${key}` };
   });
-  after(() => t.close());
 
   it("401 invalid_api_key with WWW-Authenticate: Bearer for every bad credential, no slot", async () => {
     const revoked = await t.key("free");
@@ -78,7 +75,7 @@ describe("MCP endpoint security", () => {
         initializeMessage(),
         authorization === undefined ? {} : { authorization },
       );
-      assertProblem(res, 401, "invalid_api_key");
+      assertRefused(res, 401, "invalid_api_key");
       const detail = String((res.body as { detail: string }).detail);
       assert.match(detail, /Authorization: Bearer <API_KEY>/);
       assert.equal(
@@ -143,10 +140,10 @@ describe("MCP endpoint security", () => {
       "not a url",
     ]) {
       const res = await postRpc(t.mcp, initializeMessage(), { ...auth, origin });
-      assertProblem(res, 403, "origin_not_allowed");
+      assertRefused(res, 403, "origin_not_allowed");
     }
     // Checked before the key: a rebinding page gets the same answer whatever it sends.
-    assertProblem(
+    assertRefused(
       await postRpc(t.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
       403,
       "origin_not_allowed",
@@ -181,11 +178,11 @@ describe("MCP endpoint security", () => {
       "localhost@evil.example.com",
     ]) {
       const res = await postRpcWithHost(t.mcp, host, initializeMessage(), auth);
-      assertProblem(res, 403, "origin_not_allowed");
+      assertRefused(res, 403, "origin_not_allowed");
       assert.match(String((res.body as { detail: string }).detail), /DNS rebinding/);
     }
     // The conformance suite's rebinding probe: a foreign Host and its Origin together.
-    assertProblem(
+    assertRefused(
       await postRpcWithHost(t.mcp, "evil.example.com", initializeMessage(), {
         ...auth,
         origin: "http://evil.example.com",
@@ -213,33 +210,29 @@ describe("MCP endpoint security", () => {
     await assertSlotsTaken();
   });
 
-  it("a server not listening on loopback exempts no loopback origin and checks no Host", async () => {
+  it("a server not listening on loopback exempts no loopback origin and checks no Host", async (context) => {
     // Under app.inject the app listens nowhere: like a server bound to a public address.
-    const unbound = await createTestApp();
-    try {
-      const unboundKey = await unbound.key("free");
-      const post = (headers: Record<string, string>) =>
-        unbound.app.inject({
-          method: "POST",
-          url: "/mcp",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            authorization: `Bearer ${unboundKey}`,
-            ...headers,
-          },
-          payload: JSON.stringify(initializeMessage()),
-        });
-      for (const origin of ["http://localhost:5173", "http://127.0.0.1:8080", "http://[::1]"]) {
-        const res = await post({ origin });
-        assert.equal(res.statusCode, 403, origin);
-        assert.equal(res.json().code, "origin_not_allowed");
-      }
-      assert.equal((await post({ host: "toolrun.example.com" })).statusCode, 200);
-      assert.equal((await post({ origin: "http://toolrun.test" })).statusCode, 200);
-    } finally {
-      await unbound.close();
+    const unbound = await createTestApp({}, context);
+    const unboundKey = await unbound.key("free");
+    const post = (headers: Record<string, string>) =>
+      unbound.app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${unboundKey}`,
+          ...headers,
+        },
+        payload: JSON.stringify(initializeMessage()),
+      });
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1:8080", "http://[::1]"]) {
+      const res = await post({ origin });
+      assert.equal(res.statusCode, 403, origin);
+      assert.equal(res.json().code, "origin_not_allowed");
     }
+    assert.equal((await post({ host: "toolrun.example.com" })).statusCode, 200);
+    assert.equal((await post({ origin: "http://toolrun.test" })).statusCode, 200);
   });
 
   it("counts only loopback listening addresses as loopback", () => {
@@ -250,19 +243,15 @@ describe("MCP endpoint security", () => {
     }
   });
 
-  it("503 api_unconfigured before the key is looked at, while the schema is missing", async () => {
-    const bare = await startMcpApp({ migrate: false });
-    try {
-      const res = await postRpc(bare.mcp, initializeMessage(), auth);
-      assertProblem(res, 503, "api_unconfigured");
-      assertProblem(await postRpc(bare.mcp, initializeMessage()), 503, "api_unconfigured");
-      assertProblem(
-        await postRpc(bare.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
-        403,
-        "origin_not_allowed",
-      );
-    } finally {
-      await bare.close();
-    }
+  it("503 api_unconfigured before the key is looked at, while the schema is missing", async (context) => {
+    const bare = await startMcpApp({ migrate: false }, context);
+    const res = await postRpc(bare.mcp, initializeMessage(), auth);
+    assertRefused(res, 503, "api_unconfigured");
+    assertRefused(await postRpc(bare.mcp, initializeMessage()), 503, "api_unconfigured");
+    assertRefused(
+      await postRpc(bare.mcp, initializeMessage(), { origin: "http://evil.example.com" }),
+      403,
+      "origin_not_allowed",
+    );
   });
 });

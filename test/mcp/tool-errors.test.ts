@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { type Client, ProtocolError } from "@modelcontextprotocol/client";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { tools } from "../../src/tools/index.ts";
-import { bearer, DOCS_URL, json } from "../helpers/app.ts";
+import { bearer, DOCS_URL, json, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 import { connect, type ListeningApp, postRpc, startMcpApp } from "./helpers.ts";
 
@@ -37,6 +37,7 @@ function problemOf(result: ToolResult): Json {
 
 describe("MCP tool failures", () => {
   let t: ListeningApp;
+  const suite = untilSuiteEnds();
   let key: string;
   let client: Client;
   const creditsUsed = async (forKey: string): Promise<number> => {
@@ -45,19 +46,19 @@ describe("MCP tool failures", () => {
   };
 
   before(async () => {
-    t = await startMcpApp({
-      tools: [...tools, ...fixtureTools],
-      plans: {
-        free: { id: "free", label: "Free member", rpm: 1000, monthlyCredits: 1000, minCredits: 2 },
+    t = await startMcpApp(
+      {
+        tools: [...tools, ...fixtureTools],
+        plans: {
+          free: { id: "free", label: "Free member", rpm: 1000, monthlyCredits: 1000, minCredits: 2 },
+        },
       },
-    });
+      suite,
+    );
     key = await t.key("free");
     client = await connect(t.mcp, key, "2025-11-25");
   });
-  after(async () => {
-    await client.close();
-    await t.close();
-  });
+  after(() => client.close());
 
   it("400 validation_error with the same `fields` HTTP gives, nothing charged", async () => {
     const cases: [string, Json][] = [

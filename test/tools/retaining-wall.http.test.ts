@@ -3,21 +3,21 @@
  * naming each bad field.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { tools } from "../../src/tools/index.ts";
-import { createTestApp, type TestApp, toolClient } from "../helpers/app.ts";
+import { createTestApp, type TestApp, toolClient, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("retaining-wall-pressure-calculator over HTTP", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let client: ReturnType<typeof toolClient>;
   const post = (payload: unknown) => client.post(payload);
   const used = () => client.creditsUsed();
 
   before(async () => {
-    t = await createTestApp({ tools });
+    t = await createTestApp({ tools }, suite);
     client = toolClient(t, "retaining-wall-pressure-calculator", await t.key("free"));
   });
-  after(() => t.close());
 
   it("computes the documented worked example, charging the free plan's minimum of 2", async () => {
     const res = await post({ height: "5", unitWeight: 18, frictionAngle: 30, surcharge: 10 });

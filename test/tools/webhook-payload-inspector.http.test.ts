@@ -4,21 +4,21 @@
  * the 1 MiB limit answered 413.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { tools } from "../../src/tools/index.ts";
-import { createTestApp, type TestApp, toolClient } from "../helpers/app.ts";
+import { createTestApp, type TestApp, toolClient, untilSuiteEnds } from "../helpers/app.ts";
 
 describe("webhook-payload-inspector over HTTP", () => {
   let t: TestApp;
+  const suite = untilSuiteEnds();
   let client: ReturnType<typeof toolClient>;
   const post = (payload: unknown) => client.post(payload);
   const used = () => client.creditsUsed();
 
   before(async () => {
-    t = await createTestApp({ tools });
+    t = await createTestApp({ tools }, suite);
     client = toolClient(t, "webhook-payload-inspector", await t.key("free"));
   });
-  after(() => t.close());
 
   it("inspects a GitHub delivery for 5 credits", async () => {
     const body = '{"zen":"Design for failure.","hook_id":292430182}';

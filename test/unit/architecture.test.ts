@@ -1,6 +1,7 @@
 /**
  * The dependency direction of ARCHITECTURE.md, checked by reading the imports: tools import
- * nothing of ours, the core imports no HTTP or database code, and only deps.ts picks adapters.
+ * nothing of ours, the core imports no HTTP or database code, the HTTP, MCP and console transports
+ * never import each other, and only deps.ts picks adapters.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -70,6 +71,18 @@ describe("architecture", () => {
         if (spec.startsWith("src/")) {
           assert.match(spec, /^src\/(ports|adapters)\//, `${file.path} imports ${spec}`);
         }
+      }
+    }
+  });
+
+  it("the HTTP and MCP transports never import each other", () => {
+    for (const [from, to] of [
+      ["src/http/", /^src\/mcp\//],
+      ["src/mcp/", /^src\/http\//],
+    ] as const) {
+      assert.ok(inside(from).length > 0, `${from} has source files`);
+      for (const file of inside(from)) {
+        for (const spec of file.imports) assert.doesNotMatch(spec, to, `${file.path} imports ${spec}`);
       }
     }
   });

@@ -1,11 +1,14 @@
 /**
- * The docs name what the code does: every error code of the catalog is in docs/errors.md, and
- * every configuration variable the loader reads is in docs/configuration.md.
+ * The docs name what the code does: every error code of the catalog is in docs/errors.md, every
+ * configuration variable the loader reads is in docs/configuration.md, and the tool table there
+ * (the one place the docs give each tool's weight, body limit and cost) is the registry's.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { errorCatalog } from "../../src/core/errors.ts";
+import { DEFAULT_PLANS } from "../../src/core/settings.ts";
+import { tools } from "../../src/tools/index.ts";
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 
@@ -29,4 +32,25 @@ describe("docs", () => {
     for (const name of names)
       assert.ok(doc.includes(`\`${name}\``), `${name} is missing from docs/configuration.md`);
   });
+
+  it("gives every tool's weight, body limit and cost per plan in one table, and no other tool", () => {
+    const doc = read("docs/configuration.md");
+    const rows = [...doc.matchAll(/^\| `([a-z0-9-]+)` \| (\d+) \| ([^|]+) \| (\d+) \| (\d+) \|$/gm)];
+    const plans = [DEFAULT_PLANS.free, DEFAULT_PLANS.builder];
+    const expected = tools.map((tool) => [
+      tool.slug,
+      String(tool.defaults.weight),
+      bytes(tool.defaults.maxBodyBytes),
+      ...plans.map((plan) => String(Math.max(tool.defaults.weight, plan?.minCredits ?? 0))),
+    ]);
+    assert.deepEqual(
+      rows.map((row) => row.slice(1).map((cell) => cell?.trim())),
+      expected,
+    );
+  });
 });
+
+/** `16 KiB`, `1 MiB`: how the docs write a body limit. */
+function bytes(n: number): string {
+  return n % 1_048_576 === 0 ? `${n / 1_048_576} MiB` : `${n / 1024} KiB`;
+}

@@ -3,8 +3,8 @@
  * change to `api_keys`. Boundary: one LISTEN connection of its own plus one pool statement per
  * heartbeat; the lookups themselves are in keys.ts.
  *
- * How a change reaches every instance: a statement-level trigger on `api_keys` (migration
- * 0004_key_notifications.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
+ * How a change reaches every instance: a statement-level trigger on `api_keys` (migrations/
+ * 0001_initial.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
  * transaction, whoever the writer is (this store, another instance, the CLI, plain SQL). PostgreSQL
  * delivers it on commit to every listening connection; each instance then forgets every key.
  * Changes made through this store also forget everything at once, without waiting for delivery.

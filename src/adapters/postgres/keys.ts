@@ -5,21 +5,10 @@
  * made here forget everything themselves, once the statement has returned.
  */
 import type { Pool } from "pg";
-import type { ApiKeyRecord, KeyStore, NewApiKey } from "../../ports/store.ts";
+import type { KeyStore, NewApiKey } from "../../ports/store.ts";
+import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
 import { run, statement, transaction, type Values } from "./db.ts";
 import type { KeyCache } from "./key-cache.ts";
-
-interface KeyRow {
-  id: string;
-  name: string;
-  plan: string;
-  display_prefix: string;
-  monthly_allowance: number | null;
-  created_at: Date;
-  revoked_at: Date | null;
-}
-
-const COLUMNS = "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at";
 
 const INSERT = statement(
   "key_insert",
@@ -32,9 +21,9 @@ const INSERT_FIRST = statement(
    SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
    RETURNING id`,
 );
-const BY_HASH = statement("key_by_hash", `SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1`);
-const BY_ID = statement("key_by_id", `SELECT ${COLUMNS} FROM api_keys WHERE id = $1`);
-const LIST = statement("key_list", `SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
+const BY_HASH = statement("key_by_hash", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`);
+const BY_ID = statement("key_by_id", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`);
+const LIST = statement("key_list", `SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
 const COUNT = statement("key_count", "SELECT count(*)::integer AS n FROM api_keys");
 const REVOKE = statement(
   "key_revoke",
@@ -50,18 +39,6 @@ const SET_PLAN = statement("key_set_plan", "UPDATE api_keys SET plan = $2 WHERE 
 /** The parameters of INSERT and INSERT_FIRST, in their column order. */
 function insertValues(key: NewApiKey): Values {
   return [key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.monthlyAllowance, key.createdAt];
-}
-
-function toRecord(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    plan: row.plan,
-    displayPrefix: row.display_prefix,
-    monthlyAllowance: row.monthly_allowance,
-    createdAt: row.created_at.toISOString(),
-    revokedAt: row.revoked_at === null ? null : row.revoked_at.toISOString(),
-  };
 }
 
 export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
@@ -92,16 +69,16 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
       if (cached?.hit) return cached.hit;
       const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
       if (!row) return null;
-      const record = toRecord(row);
+      const record = toKeyRecord(row);
       if (cached) cache?.remember(cached.token, secretHash, record);
       return record;
     },
     async getKey(id) {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);
-      return row ? toRecord(row) : null;
+      return row ? toKeyRecord(row) : null;
     },
     async listKeys() {
-      return (await run<KeyRow>(pool, LIST, [])).map(toRecord);
+      return (await run<KeyRow>(pool, LIST, [])).map(toKeyRecord);
     },
     async countKeys() {
       const [row] = await run<{ n: number }>(pool, COUNT, []);

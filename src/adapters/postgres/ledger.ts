@@ -2,9 +2,10 @@
  * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly` and
  * `usage_calls`; the usage report is in usage.ts.
  *
- * One round trip per change: reserve() and refund() each call a plpgsql function (migration
- * 0003_ledger_functions.sql) with ONE statement in autocommit, so the function body is the whole
- * transaction (no BEGIN/COMMIT round trips); settle() is a single UPDATE.
+ * A call is three steps private to this adapter (exported for its tests, not on the port):
+ * reserve, then settle or refund. One round trip each: reserve and refund call a plpgsql function
+ * (migrations/0001_initial.sql) with ONE statement in autocommit, so the function body is the
+ * whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
  *
  * Why it cannot overspend: toolrun_reserve raises the per-tool counter and then the balance each
  * with ONE conditional upsert (`... ON CONFLICT DO UPDATE ... WHERE new value <= limit RETURNING`).
@@ -18,11 +19,10 @@
  * Deadlock freedom: every transaction locks shared rows in one order, tool counter before balance:
  * toolrun_reserve (counter upsert, balance upsert, then the counter again only to undo it while
  * already holding it) and toolrun_refund (its own usage row, which reserve never locks since it
- * only inserts new ones, then counter, then balance). Earlier releases' reserve/refund statements
- * use the same order, so instances of both versions can share a database during a rolling deploy.
+ * only inserts new ones, then counter, then balance).
  */
 import type { Pool } from "pg";
-import type { CallOutcome, Ledger, Reservation, ReserveOutcome, WorkResult } from "../../ports/store.ts";
+import type { CallOutcome, Ledger, RefusalReason, Reservation, WorkResult } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
 import { usageReport } from "./usage.ts";
 
@@ -34,7 +34,7 @@ const RESERVE = statement(
 const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
 const SETTLE = statement(
   "ledger_settle",
-  `UPDATE usage_calls SET status = 'charged', http_status = $2, ended_at = now()
+  `UPDATE usage_calls SET status = 'charged', http_status = $2
    WHERE call_id = $1 AND status = 'pending'`,
 );
 const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
@@ -43,12 +43,17 @@ const ABANDONED = statement(
   `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2`,
 );
 
+export type ReserveOutcome =
+  | { readonly ok: true; readonly creditsUsed: number }
+  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number };
+
 interface ReserveRow {
   outcome: "ok" | "tier_limit" | "insufficient_credits";
   credits_used: number;
 }
 
-async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
+/** Atomically checks the cap and the allowance, holds the credits and records a pending call. */
+export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
   const [row] = await run<ReserveRow>(pool, RESERVE, [
     r.callId,
     r.requestId,
@@ -65,8 +70,13 @@ async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
   return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
 }
 
+/** Pending -> charged. A no-op for a call that is not pending. */
+export async function settle(pool: Pool, callId: string, httpStatus: number): Promise<void> {
+  await run(pool, SETTLE, [callId, httpStatus]);
+}
+
 /** Pending -> refunded with its credits and call given back; false when it was not pending. */
-async function refundCall(pool: Pool, callId: string, httpStatus: number | null): Promise<boolean> {
+export async function refund(pool: Pool, callId: string, httpStatus: number | null): Promise<boolean> {
   const [row] = await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
   return row?.refunded === true;
 }
@@ -84,7 +94,7 @@ async function runCall<T>(pool: Pool, r: Reservation, work: () => WorkResult<T>)
   if (!reserved.ok) return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
   const result = work();
   if (!result.ok) {
-    await refundCall(pool, r.callId, result.httpStatus);
+    await refund(pool, r.callId, result.httpStatus);
     return {
       status: "refunded",
       httpStatus: result.httpStatus,
@@ -93,25 +103,18 @@ async function runCall<T>(pool: Pool, r: Reservation, work: () => WorkResult<T>)
     };
   }
   try {
-    await run(pool, SETTLE, [r.callId, 200]);
+    await settle(pool, r.callId, 200);
   } catch (error) {
     // A result is only delivered once its charge is recorded; otherwise the call is refunded.
-    await refundCall(pool, r.callId, 503).catch(() => undefined);
+    await refund(pool, r.callId, 503).catch(() => undefined);
     throw error;
   }
   return { status: "charged", value: result.value, creditsUsed: reserved.creditsUsed };
 }
 
-export function createLedger(pool: Pool): Ledger {
+export function createLedger(pool: Pool): Required<Ledger> {
   return {
     runCall: (r, work) => runCall(pool, r, work),
-    reserve: (r) => reserve(pool, r),
-    async settle(callId, httpStatus) {
-      await run(pool, SETTLE, [callId, httpStatus]);
-    },
-    async refund(callId, httpStatus) {
-      await refundCall(pool, callId, httpStatus);
-    },
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
       return row?.used ?? 0;
@@ -125,7 +128,7 @@ export function createLedger(pool: Pool): Ledger {
       for (;;) {
         const batch = await run<{ call_id: string }>(pool, ABANDONED, [before, ABANDONED_BATCH]);
         for (const { call_id } of batch) {
-          if (await refundCall(pool, call_id, null)) refunded++;
+          if (await refund(pool, call_id, null)) refunded++;
         }
         if (batch.length < ABANDONED_BATCH) return refunded;
       }

@@ -6,39 +6,13 @@
  * several processes starting at once apply each migration exactly once and a failure leaves no
  * half-applied schema (PostgreSQL DDL is transactional).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { Pool } from "pg";
+import { readMigrations } from "../sql-migrations.ts";
 import { transaction } from "./db.ts";
 import { isMissingSchema, toPortError } from "./errors.ts";
 
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
-
-const DIRECTORY = new URL("./migrations/", import.meta.url);
-const FILE = /^(\d+)_([a-z0-9_]+)\.sql$/;
-
-let cached: readonly Migration[] | undefined;
-
 /** The migrations this code ships, oldest first. */
-export function migrations(): readonly Migration[] {
-  if (cached) return cached;
-  const found: Migration[] = [];
-  for (const file of readdirSync(DIRECTORY)) {
-    const match = FILE.exec(file);
-    if (!match?.[1] || !match[2]) continue;
-    found.push({
-      version: Number(match[1]),
-      name: match[2],
-      sql: readFileSync(new URL(file, DIRECTORY), "utf8"),
-    });
-  }
-  found.sort((a, b) => a.version - b.version);
-  cached = found;
-  return found;
-}
+const migrations = readMigrations(new URL("./migrations/", import.meta.url));
 
 export async function migrate(pool: Pool, schema: string): Promise<void> {
   await transaction(pool, async (client) => {
@@ -58,7 +32,7 @@ export async function migrate(pool: Pool, schema: string): Promise<void> {
     );
     const applied = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
     const done = new Set(applied.rows.map((row) => row.version));
-    for (const migration of migrations()) {
+    for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       // No parameters: sent as a simple query, so a file may hold several statements.
       await client.query(migration.sql);
@@ -71,8 +45,8 @@ export async function migrate(pool: Pool, schema: string): Promise<void> {
 }
 
 /**
- * True when every migration this code ships has been applied. A database migrated further by a
- * newer release also counts (migrations are additive, so rolling deploys keep working).
+ * True when every migration this code ships has been applied. A database migrated further by
+ * newer code also counts (migrations are additive, so rolling deploys keep working).
  */
 export async function isMigrated(pool: Pool): Promise<boolean> {
   let versions: Set<number>;
@@ -83,5 +57,5 @@ export async function isMigrated(pool: Pool): Promise<boolean> {
     if (isMissingSchema(err)) return false;
     throw toPortError("database", err);
   }
-  return migrations().every((m) => versions.has(m.version));
+  return migrations.every((m) => versions.has(m.version));
 }

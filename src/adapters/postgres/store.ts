@@ -1,6 +1,6 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
- * Boundary: assembles keys.ts (with key-cache.ts), ledger.ts, usage.ts, switches.ts and
+ * Boundary: assembles keys.ts (with key-cache.ts), ledger.ts (with usage.ts), switches.ts and
  * migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
@@ -34,6 +34,8 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
 export interface PostgresStore extends Store {
   /** The store's pool, to share with createPostgresRateLimiter; ended by close(). */
   readonly pool: Pool;
+  /** Calls take three steps here, so a process that dies between them leaves one pending. */
+  refundAbandoned(before: string): Promise<number>;
 }
 
 const PING = statement("ping", "SELECT 1");

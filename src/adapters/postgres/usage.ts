@@ -6,7 +6,8 @@
  * Boundary: read-only.
  */
 import type { Pool } from "pg";
-import type { CallStatus, UsageCall, UsageQuery, UsageReport } from "../../ports/store.ts";
+import type { UsageQuery, UsageReport } from "../../ports/store.ts";
+import { type CallRow, pageSize, parseCursor, toUsageReport } from "../sql-rows.ts";
 import { run, statement, transaction } from "./db.ts";
 
 const TOTALS = statement(
@@ -24,40 +25,9 @@ const RECENT = statement(
    ORDER BY seq DESC LIMIT $4`,
 );
 
-interface CallRow {
-  seq: string;
-  call_id: string;
-  request_id: string;
-  tool: string;
-  status: CallStatus;
-  http_status: number | null;
-  credits: number;
-  at: Date;
-}
-
-const CURSOR = /^\d{1,19}$/;
-
-/** The seq a cursor stands for; throws RangeError for anything this adapter did not issue. */
-function parseCursor(cursor: string): string {
-  if (!CURSOR.test(cursor)) throw new RangeError("invalid usage cursor");
-  return cursor;
-}
-
-function toCall(row: CallRow): UsageCall {
-  return {
-    callId: row.call_id,
-    requestId: row.request_id,
-    tool: row.tool,
-    status: row.status,
-    httpStatus: row.http_status,
-    credits: row.credits,
-    at: row.at.toISOString(),
-  };
-}
-
 export async function usageReport(pool: Pool, query: UsageQuery): Promise<UsageReport> {
-  const after = query.cursor === null ? null : parseCursor(query.cursor);
-  const limit = Math.max(0, Math.floor(query.limit));
+  const below = parseCursor(query.cursor);
+  const limit = pageSize(query.limit);
   return transaction(
     pool,
     async (client) => {
@@ -67,16 +37,8 @@ export async function usageReport(pool: Pool, query: UsageQuery): Promise<UsageR
       ]);
       const [used] = await run<{ used: number }>(client, USED, [query.keyId, query.period]);
       // One row more than asked tells whether another page exists without counting.
-      const rows = await run<CallRow>(client, RECENT, [query.keyId, query.period, after, limit + 1]);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        creditsUsed: used?.used ?? 0,
-        calls: byTool.reduce((sum, t) => sum + t.calls, 0),
-        byTool: byTool.map((t) => ({ tool: t.tool, calls: t.calls, credits: t.credits })),
-        recent: page.map(toCall),
-        nextCursor: rows.length > limit && last ? last.seq : null,
-      };
+      const calls = await run<CallRow>(client, RECENT, [query.keyId, query.period, below, limit + 1]);
+      return toUsageReport({ byTool, used: used?.used ?? 0, calls }, limit);
     },
     "REPEATABLE READ READ ONLY",
   );

@@ -1,82 +1,52 @@
 /**
- * The SQLite schema, as numbered migrations applied in order and recorded in `schema_migrations`.
- * Append a new entry to change the schema; never edit an applied one.
+ * Versioned schema migrations: `migrations/NNNN_name.sql`, applied in order, each recorded in
+ * `schema_migrations`. Boundary: schema only; no data access for the ports.
+ *
+ * migrate() runs everything in one IMMEDIATE transaction, so processes opening the same file at
+ * once apply each migration exactly once and a failure leaves no half-applied schema.
  */
-export const migrations: readonly { readonly version: number; readonly sql: string }[] = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE api_keys (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        plan TEXT NOT NULL,
-        secret_hash TEXT NOT NULL UNIQUE,
-        display_prefix TEXT NOT NULL,
-        monthly_allowance INTEGER,
-        created_at TEXT NOT NULL,
-        revoked_at TEXT
-      );
-      CREATE TABLE balances (
-        key_id TEXT NOT NULL,
-        period TEXT NOT NULL,
-        used INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
-        PRIMARY KEY (key_id, period)
-      ) WITHOUT ROWID;
-      CREATE TABLE tool_calls (
-        key_id TEXT NOT NULL,
-        period TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        calls INTEGER NOT NULL DEFAULT 0 CHECK (calls >= 0),
-        PRIMARY KEY (key_id, period, tool)
-      ) WITHOUT ROWID;
-      CREATE TABLE usage (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        call_id TEXT NOT NULL UNIQUE,
-        request_id TEXT NOT NULL,
-        key_id TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        period TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('pending', 'charged', 'refunded')),
-        http_status INTEGER,
-        credits INTEGER NOT NULL CHECK (credits >= 0),
-        at TEXT NOT NULL
-      );
-      CREATE INDEX usage_by_key_period ON usage (key_id, period, seq);
-      CREATE INDEX usage_pending ON usage (at) WHERE status = 'pending';
-      CREATE TABLE tool_switches (
-        slug TEXT PRIMARY KEY,
-        enabled INTEGER,
-        api INTEGER
-      );
-    `,
-  },
-  {
-    // Calls are recorded charged or refunded in one transaction (Store.runCall), so only the
-    // pending calls of reserve() are ever looked up by id. Each recorded call then writes two
-    // pages fewer: no id index over every row, no sqlite_sequence row (rows are never deleted, so
-    // a plain rowid still only counts up and keeps usage cursors in order).
-    version: 2,
-    sql: `
-      CREATE TABLE usage_v2 (
-        seq INTEGER PRIMARY KEY,
-        call_id TEXT NOT NULL,
-        request_id TEXT NOT NULL,
-        key_id TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        period TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('pending', 'charged', 'refunded')),
-        http_status INTEGER,
-        credits INTEGER NOT NULL CHECK (credits >= 0),
-        at TEXT NOT NULL
-      );
-      INSERT INTO usage_v2 (seq, call_id, request_id, key_id, tool, period, status, http_status, credits, at)
-        SELECT seq, call_id, request_id, key_id, tool, period, status, http_status, credits, at FROM usage;
-      DROP TABLE usage;
-      ALTER TABLE usage_v2 RENAME TO usage;
-      CREATE INDEX usage_by_key_period ON usage (key_id, period, seq);
-      CREATE UNIQUE INDEX usage_pending ON usage (call_id) WHERE status = 'pending';
-    `,
-  },
-];
+import { readMigrations } from "../sql-migrations.ts";
+import type { Db } from "./db.ts";
 
-export const LATEST_VERSION = Math.max(...migrations.map((m) => m.version));
+/** The migrations this code ships, oldest first. */
+const migrations = readMigrations(new URL("./migrations/", import.meta.url));
+
+function appliedVersions(db: Db): Set<number> {
+  const table = db
+    .statement<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+    )
+    .get();
+  if (!table) return new Set();
+  return new Set(
+    db
+      .statement<{ version: number }>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
+  );
+}
+
+export function migrate(db: Db): void {
+  db.transaction(() => {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version    INTEGER PRIMARY KEY,
+         name       TEXT NOT NULL,
+         applied_at TEXT NOT NULL
+       )`,
+    );
+    const done = appliedVersions(db);
+    const record = db.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    }
+  });
+}
+
+/** True when every migration this code ships has been applied (a database migrated further counts too). */
+export function isMigrated(db: Db): boolean {
+  const done = appliedVersions(db);
+  return migrations.every((m) => done.has(m.version));
+}

@@ -37,22 +37,9 @@ export interface Instant {
 const EPOCH_MIN_SECONDS = 946_684_800;
 const EPOCH_MAX_SECONDS = 4_102_444_800;
 
-const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** `Tue, 14 Nov 2023 22:13:20 GMT` (RFC 9110 IMF-fixdate), as `Date#toUTCString` spells it. */
+/** `Tue, 14 Nov 2023 22:13:20 GMT` (RFC 9110 IMF-fixdate). */
 export function httpDate(unix: number): string {
-  const date = new Date(unix * 1000);
-  const year = date.getUTCFullYear();
-  // Formatted by hand because toUTCString costs several times more; years that it pads or signs,
-  // and invalid dates, are still left to it.
-  if (!(year >= 1000 && year <= 9999)) return date.toUTCString();
-  const day = `${DAY_NAMES[date.getUTCDay()]}, ${twoDigits(date.getUTCDate())} ${MONTH_NAMES[date.getUTCMonth()]} ${year}`;
-  return `${day} ${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())} GMT`;
-}
-
-function twoDigits(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
+  return new Date(unix * 1000).toUTCString();
 }
 
 const ISO_DATE_TIME =

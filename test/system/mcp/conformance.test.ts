@@ -12,12 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { runCli, type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
+import { initializeMessage, postRpcWithHost } from "../../mcp/helpers.ts";
 import { type Forwarder, startForwarder } from "./forwarder.ts";
-import { initializeMessage, postRpcWithHost } from "./helpers.ts";
 
 const CLI = fileURLToPath(
-  new URL("../../node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url),
+  new URL("../../../node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url),
 );
 const BASELINE = fileURLToPath(new URL("./conformance-baseline.json", import.meta.url));
 /** The scenarios that apply to a product server: they must pass, never be baselined. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-const RUN = fileURLToPath(new URL("../../bench/run.ts", import.meta.url));
+const RUN = fileURLToPath(new URL("../../../bench/run.ts", import.meta.url));
 
 interface Report {
   cases: {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runCli, type ServerProcess, startServerProcess } from "../helpers/process.ts";
+import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
 
 describe("toolrun CLI", () => {
   let dir: string;

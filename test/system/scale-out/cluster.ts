@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { Client } from "pg";
-import { dropSchema, uniqueSchema } from "../adapters/postgres-fixture.ts";
-import { runCli, type ServerProcess, startServerProcess } from "../helpers/process.ts";
-import { uniqueName } from "../helpers/services.ts";
+import { dropSchema, uniqueSchema } from "../../adapters/postgres-fixture.ts";
+import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
+import { uniqueName } from "../../helpers/services.ts";
 
 export interface ClusterOptions {
   readonly databaseUrl: string;

@@ -23,8 +23,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPostgresStore } from "../../src/adapters/postgres/index.ts";
-import { testDatabaseUrl, testRedisUrl, uniqueName } from "../helpers/services.ts";
+import { createPostgresStore } from "../../../src/adapters/postgres/index.ts";
+import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
 import { CALCULATOR, type CallRecord, callTool, getJson } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
 

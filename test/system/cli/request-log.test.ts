@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startServerProcess } from "../helpers/process.ts";
+import { startServerProcess } from "../../helpers/process.ts";
 
 const completedLines = (output: string) =>
   output.split("\n").filter((l) => l.includes('"request completed"'));

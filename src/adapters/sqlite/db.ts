@@ -1,0 +1,105 @@
+/**
+ * The SQLite database file: opened with its pragmas, typed statements that give port errors
+ * (errors.ts) for whatever fails in them, transactions, and the group-commit queue the ledger
+ * writes through. Boundary: no SQL of its own beyond pragmas and transaction control.
+ * WAL mode: committed work survives a crash of the process.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { toPortError } from "./errors.ts";
+import { createWriteQueue, type WriteQueue } from "./group-commit.ts";
+
+export type Value = SQLInputValue;
+
+/** A statement whose rows have the type `Row`; prepared on first use, so before `migrate` too. */
+export interface Statement<Row> {
+  get(...values: Value[]): Row | undefined;
+  all(...values: Value[]): Row[];
+  /** Runs a change and returns how many rows it changed. */
+  run(...values: Value[]): number;
+}
+
+export interface Db {
+  statement<Row = never>(sql: string): Statement<Row>;
+  /** Runs `work` in one IMMEDIATE transaction: atomic against this process and any other. */
+  transaction<T>(work: () => T): T;
+  /** Runs the reads of `work` in one (deferred) transaction, so they see one snapshot of the file. */
+  read<T>(work: () => T): T;
+  /** Runs `work` in a transaction shared with the other writes of this turn (group-commit.ts). */
+  write<T>(work: () => T): Promise<T>;
+  /** A number that changes whenever another connection commits to the file. */
+  dataVersion(): number;
+  /** Runs SQL text of several statements (migrations). */
+  exec(sql: string): void;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** How long a write waits for another process's write lock before failing (503). */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Runs `call`, turning what it throws into a port error. */
+function translated<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw toPortError(error);
+  }
+}
+
+export function openDb(path: string, options: OpenOptions = {}): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = translated(() => new DatabaseSync(path));
+  const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? 5000);
+  db.exec(
+    `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA foreign_keys = ON;`,
+  );
+  const queue: WriteQueue = createWriteQueue(db);
+  // Read on every key lookup: an array row saves building an object each time.
+  const dataVersion = db.prepare("PRAGMA data_version");
+  dataVersion.setReturnArrays(true);
+
+  function statement<Row>(sql: string): Statement<Row> {
+    let prepared: StatementSync | undefined;
+    const prepare = (): StatementSync => {
+      prepared ??= db.prepare(sql);
+      return prepared;
+    };
+    // The one place rows are typed: each statement names the columns its Row declares.
+    return {
+      get: (...values) => translated(() => prepare().get(...values) as Row | undefined),
+      all: (...values) => translated(() => prepare().all(...values) as Row[]),
+      run: (...values) => translated(() => Number(prepare().run(...values).changes)),
+    };
+  }
+
+  const inTransaction = <T>(begin: string, work: () => T): T =>
+    translated(() => {
+      db.exec(begin);
+      try {
+        const result = work();
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (db.isTransaction) db.exec("ROLLBACK");
+        throw error;
+      }
+    });
+
+  return {
+    statement,
+    transaction: (work) => inTransaction("BEGIN IMMEDIATE", work),
+    read: (work) => inTransaction("BEGIN", work),
+    write: (work) =>
+      queue(work).catch((error: unknown) => {
+        throw toPortError(error);
+      }),
+    dataVersion: () => Number((dataVersion.get() as unknown as [number])[0]),
+    exec: (sql) => translated(() => db.exec(sql)),
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
