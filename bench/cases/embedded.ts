@@ -192,7 +192,7 @@ function pacedOnServer(
 const calculatorSqlite: BenchCase = {
   name: "calculator-sqlite",
   title: "retaining-wall calculator through the whole pipeline on SQLite (LOG_LEVEL=info, the default)",
-  run: (context, result) => calculatorPeak(context, result, "info", true),
+  run: (context, result) => calculatorPeak(context, result, "info", !context.options.peakOnly),
 };
 
 const calculatorSqliteWarn: BenchCase = {
