@@ -8,7 +8,6 @@ import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness } from "./core/readiness.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
 import { requestIdFrom } from "./http/request-id.ts";
-import { lazyRequestLogger } from "./http/request-logger.ts";
 import { registerDocsRoutes } from "./http/routes/docs.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerAccountRoutes } from "./http/routes/me.ts";
@@ -21,11 +20,7 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions["logger"];
 }
 
-/**
- * One log line per request, written when it ends with the request's fields, instead of two; through
- * the root logger with the request's id as a field (the same line as through the request's child
- * logger), so that no child logger is made for it (request-logger.ts).
- */
+/** One log line per request, written when it ends with the request's fields, instead of two. */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
@@ -36,10 +31,7 @@ class OneLinePerRequest extends LogController {
         "request errored",
       );
     } else {
-      request.server.log.info(
-        { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime },
-        "request completed",
-      );
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
     }
   }
 }
@@ -52,7 +44,6 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     bodyLimit: deps.registry.maxBodyBytes,
     return503OnClosing: true,
     logController: new OneLinePerRequest(),
-    childLoggerFactory: lazyRequestLogger,
   });
   const { docsUrl } = deps.settings;
   const readiness = createReadiness(deps.store, () => deps.now().getTime());
