@@ -197,6 +197,20 @@ describe("configuration mistakes", () => {
     ]);
   });
 
+  it("reads the admin key prefix, refusing a malformed one or one equal to the customer prefix", () => {
+    assert.equal(loadConfig({}).settings.adminKeyPrefix, "tr_admin");
+    assert.equal(
+      loadConfig({ TOOLRUN_ADMIN_KEY_PREFIX: "acme_admin" }).settings.adminKeyPrefix,
+      "acme_admin",
+    );
+    assert.deepEqual(problemsOf({ TOOLRUN_ADMIN_KEY_PREFIX: "admin key" }), [
+      'TOOLRUN_ADMIN_KEY_PREFIX must be letters and digits, optionally joined by single underscores (at most 32 characters), got "admin key"',
+    ]);
+    assert.deepEqual(problemsOf({ TOOLRUN_ADMIN_KEY_PREFIX: "tr_live" }), [
+      'TOOLRUN_ADMIN_KEY_PREFIX must differ from TOOLRUN_KEY_PREFIX, so an admin key never passes for a customer key; both are "tr_live"',
+    ]);
+  });
+
   it("reads the metrics token and the shutdown bound", () => {
     const config = loadConfig({
       TOOLRUN_METRICS_TOKEN: "0123456789abcdef",
