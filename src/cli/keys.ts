@@ -5,7 +5,7 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { createApiKey, grantCredits, revokeApiKey, rotateApiKey, updateApiKey } from "../core/admin.ts";
-import { parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
+import { parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
 import { keyView } from "../core/key-view.ts";
 import type { CliContext } from "./main.ts";
 import { withDeps } from "./store.ts";
@@ -111,10 +111,15 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .option("--json", "print the key as one JSON object")
     .action((id: string, credits: number, options: { reason?: string; json?: boolean }) =>
       withDeps(cli, async (deps) => {
-        const record = await grantCredits(deps, cli.actor(), id, {
-          credits,
-          ...(options.reason ? { reason: options.reason } : {}),
-        });
+        const record = await grantCredits(
+          deps,
+          cli.actor(),
+          id,
+          parseGrant({
+            credits,
+            ...(options.reason ? { reason: options.reason } : {}),
+          }),
+        );
         const view = keyView(record, deps.settings, deps.now());
         if (options.json) cli.out(JSON.stringify(view));
         else

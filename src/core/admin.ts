@@ -12,7 +12,7 @@ import {
   type Store,
   type ToolSwitch,
 } from "../ports/store.ts";
-import { type KeyInput, parseGrant } from "./admin-input.ts";
+import type { GrantInput, KeyInput } from "./admin-input.ts";
 import { type ActedBy, audit } from "./audit.ts";
 import { periodOf } from "./credits.ts";
 import { ApiError } from "./errors.ts";
@@ -143,9 +143,8 @@ export async function grantCredits(
   deps: AdminDeps,
   by: ActedBy,
   id: string,
-  body: unknown,
+  grant: GrantInput,
 ): Promise<ApiKeyRecord> {
-  const grant = parseGrant(body);
   const now = deps.now();
   const period = periodOf(now);
   if (!(await deps.store.grantCredits(id, period.id, grant.credits))) {

@@ -19,6 +19,7 @@ import {
   grantSchema,
   keyCreateSchema,
   keyUpdateSchema,
+  parseGrant,
   parseKeyCreate,
   parseKeyUpdate,
   parseSwitch,
@@ -236,7 +237,7 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       body: grantSchema,
       response: keySchema,
       errors: ["key_not_found", "key_revoked"],
-      run: async ({ by, args, body }) => view(await grantCredits(deps, by, id(args), body)),
+      run: async ({ by, args, body }) => view(await grantCredits(deps, by, id(args), parseGrant(body))),
     }),
     adminRoute({
       method: "GET",
