@@ -3,6 +3,7 @@
  * ConfigError naming every bad variable at once, so an operator fixes them in one go.
  */
 import { readFileSync } from "node:fs";
+import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/idempotency.ts";
 import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
 
 export type DatabaseConfig =
@@ -18,6 +19,8 @@ export interface Config {
   readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly logLevel: string;
+  /** Seconds after which a call still pending belongs to a dead process and is refunded. */
+  readonly callAbandonS: number;
   readonly settings: ServiceSettings;
 }
 
@@ -94,6 +97,16 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       );
   }
 
+  const ttlRaw = value("TOOLRUN_IDEMPOTENCY_TTL_S") ?? String(DEFAULT_IDEMPOTENCY_TTL_S);
+  const idempotencyTtlS = parseInteger(ttlRaw, 1, 31_536_000);
+  if (idempotencyTtlS === undefined)
+    problems.push(`TOOLRUN_IDEMPOTENCY_TTL_S must be whole seconds from 1 to 31536000, got "${ttlRaw}"`);
+
+  const abandonRaw = value("TOOLRUN_CALL_ABANDON_S") ?? "120";
+  const callAbandonS = parseInteger(abandonRaw, 1, 86_400);
+  if (callAbandonS === undefined)
+    problems.push(`TOOLRUN_CALL_ABANDON_S must be whole seconds from 1 to 86400, got "${abandonRaw}"`);
+
   const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -105,6 +118,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     redisPrefix,
     publicUrl,
     logLevel,
+    callAbandonS: callAbandonS ?? 120,
     settings: {
       plans: file.plans,
       tools: file.tools,
@@ -112,6 +126,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       keyPrefix,
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set(allowedOrigins)],
+      idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
     },
   };
 }

@@ -10,8 +10,6 @@ import { createBootstrapKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
 
-/** A call still pending after this long belongs to a process that died: its credits go back. */
-const ABANDONED_AFTER_MS = 120_000;
 const SWEEP_EVERY_MS = 30_000;
 const LOG_FLUSH_MS = 200;
 
@@ -63,17 +61,23 @@ export async function startServer(
     },
   });
   if (unreachable) app.log.warn({ err: unreachable }, "the database is unreachable; starting anyway");
-  // Only a store whose calls take several steps can leave one half-made (PostgreSQL).
+  // Only a store whose calls take several steps can leave one half-made (PostgreSQL). A call still
+  // pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died: its credits go back, and
+  // with them its idempotency key, which a retry then takes over.
   const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
+  const abandonedAfterMs = config.callAbandonS * 1000;
   const sweep = () =>
-    refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
-      .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
-      .catch((error: unknown) => {
-        // Before `toolrun migrate` there is nothing to sweep.
-        if (!(error instanceof SchemaNotReadyError))
-          app.log.warn({ err: error }, "sweep of abandoned calls failed");
-      });
-  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+    Promise.all([
+      refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString()).then(
+        (n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"),
+      ),
+      deps.store.purgeExpiredAnswers(deps.now().toISOString()),
+    ]).catch((error: unknown) => {
+      // Before `toolrun migrate` there is nothing to sweep.
+      if (!(error instanceof SchemaNotReadyError))
+        app.log.warn({ err: error }, "sweep of abandoned calls failed");
+    });
+  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MS, abandonedAfterMs / 2));
   sweeper.unref();
   void sweep();
 

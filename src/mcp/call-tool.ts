@@ -35,7 +35,7 @@ export async function callTool(
   const input = args ?? {};
   try {
     if (free !== undefined) return successResult(await free.run(deps, call.key, input));
-    const envelope = await invokeTool(deps, {
+    const { envelope } = await invokeTool(deps, {
       key: call.key,
       slug: name,
       body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },

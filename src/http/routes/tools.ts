@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { describeTool, listTools, SEARCH_LIMIT_MAX, searchTools } from "../../core/catalog.ts";
 import type { CoreDeps } from "../../core/deps.ts";
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, readIdempotencyKey } from "../../core/idempotency.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
 import type { Readiness } from "../../core/readiness.ts";
 import { keyGuard, keyOf } from "../guard.ts";
@@ -20,14 +21,17 @@ export function registerToolRoutes(app: FastifyInstance, deps: CoreDeps, readine
   });
   const guard = keyGuard(deps, readiness);
 
-  app.post<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request) => {
+  app.post<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return invokeTool(deps, {
+    const { envelope, replayed } = await invokeTool(deps, {
       key: keyOf(request),
       slug: request.params.slug,
       body: { raw },
       requestId: request.id,
+      idempotencyKey: readIdempotencyKey(request.headers["idempotency-key"], IDEMPOTENCY_HEADER),
     });
+    if (replayed) reply.header(REPLAYED_HEADER, "true");
+    return envelope;
   });
 
   app.get<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request) =>

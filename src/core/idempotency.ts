@@ -1,0 +1,95 @@
+/**
+ * Idempotent retries (decisions.md section 11): a call sent with an idempotency key claims that key
+ * for its account in the same atomic step as its reservation; the answer of a call that ran (200,
+ * 422, 500 `processing_error`) is stored with its charge or refund and given back, uncharged, to
+ * every retry that asks for the same thing. Which answer a request gets is decided here; the store
+ * only keeps the claim and the answer atomically.
+ */
+import { createHash } from "node:crypto";
+import type { IdempotencyClaim, IdempotentRecord, StoredAnswer } from "../ports/store.ts";
+import { ApiError, isErrorCode, type ProblemExtras } from "./errors.ts";
+import type { Envelope } from "./invoke.ts";
+
+export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;
+
+/** Where MCP clients put the key: `params._meta` of `tools/call`. */
+export const IDEMPOTENCY_META_KEY = "toolrun/idempotency-key";
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+
+const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The key a request sent, checked: undefined when it sent none. `field` names where it came from
+ * in the 400 (the header, or the MCP `_meta` member).
+ */
+export function readIdempotencyKey(value: unknown, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !VISIBLE_ASCII.test(value)) {
+    throw new ApiError("validation_error", `${field} must be 1 to 255 visible ASCII characters.`, {
+      extras: { fields: { [field]: "must be 1 to 255 visible ASCII characters" } },
+    });
+  }
+  return value;
+}
+
+/** What a call asks for, as a retry must repeat it: the tool and the exact body. */
+export function fingerprintOf(slug: string, body: Uint8Array | string): string {
+  return createHash("sha256").update(slug).update("\n").update(body).digest("base64url");
+}
+
+export function claimFor(key: string, fingerprint: string, at: Date, ttlSeconds: number): IdempotencyClaim {
+  return { key, fingerprint, expiresAt: new Date(at.getTime() + ttlSeconds * 1000).toISOString() };
+}
+
+/** A call's answer as the core gives it: the envelope, or the error it ends with. */
+export type CallAnswer = Envelope | ApiError;
+
+interface StoredError {
+  readonly code: string;
+  readonly detail?: string;
+  readonly extras: ProblemExtras;
+  readonly request_id: string;
+}
+
+/** The answer to keep under the key; the first request's id goes with it, in the body it had. */
+export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer {
+  if (!(answer instanceof ApiError)) return { status: 200, body: JSON.stringify(answer) };
+  const stored: StoredError = { code: answer.code, extras: answer.extras, request_id: requestId };
+  return {
+    status: answer.status,
+    body: JSON.stringify(answer.detail === undefined ? stored : { ...stored, detail: answer.detail }),
+  };
+}
+
+/**
+ * The answer for a request whose key another call holds: the stored answer when it asked for the
+ * same thing, else why not. A replayed error carries the first request's id and the replay header.
+ */
+export function answerForClaimed(existing: IdempotentRecord, fingerprint: string): CallAnswer {
+  if (existing.fingerprint !== fingerprint) {
+    return new ApiError(
+      "idempotency_key_mismatch",
+      "This Idempotency-Key was used for another request (a different tool or body). Use a new key for a new request.",
+    );
+  }
+  if (existing.answer === null) {
+    return new ApiError(
+      "idempotency_key_in_use",
+      "A request with this Idempotency-Key is still running. Retry after a second to get its answer.",
+      { headers: { "retry-after": "1" } },
+    );
+  }
+  return replay(existing.answer);
+}
+
+function replay(answer: StoredAnswer): CallAnswer {
+  if (answer.status === 200) return JSON.parse(answer.body) as Envelope;
+  const stored = JSON.parse(answer.body) as StoredError;
+  if (!isErrorCode(stored.code)) throw new Error(`stored answer with unknown code ${stored.code}`);
+  return new ApiError(stored.code, stored.detail, {
+    extras: stored.extras,
+    headers: { [REPLAYED_HEADER.toLowerCase()]: "true" },
+    requestId: stored.request_id,
+  });
+}
