@@ -64,7 +64,8 @@ export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer
 
 /**
  * The answer for a request whose key another call holds: the stored answer when it asked for the
- * same thing, else why not. A replayed error carries the first request's id and the replay header.
+ * same thing, else why not. A replay is the first answer whole: a replayed error carries the first
+ * request's id (in its body and its `x-request-id`) and the replay header.
  */
 export function answerForClaimed(existing: IdempotentRecord, fingerprint: string): CallAnswer {
   if (existing.fingerprint !== fingerprint) {
@@ -89,7 +90,7 @@ function replay(answer: StoredAnswer): CallAnswer {
   if (!isErrorCode(stored.code)) throw new Error(`stored answer with unknown code ${stored.code}`);
   return new ApiError(stored.code, stored.detail, {
     extras: stored.extras,
-    headers: { [REPLAYED_HEADER.toLowerCase()]: "true" },
+    headers: { [REPLAYED_HEADER.toLowerCase()]: "true", "x-request-id": stored.request_id },
     requestId: stored.request_id,
   });
 }

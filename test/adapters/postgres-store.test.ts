@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { Client } from "pg";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
+import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { adminQuery, dropSchema, uniqueSchema, withLedgerSteps } from "./postgres-fixture.ts";
@@ -58,6 +59,14 @@ if (db.url === undefined) {
         await store.close();
         await dropSchema(url, schema);
       },
+    };
+  });
+
+  describeIdempotencyContract("postgres", async () => {
+    const schema = uniqueSchema();
+    return {
+      open: () => createPostgresStore({ url, schema, poolSize: 10 }),
+      cleanup: () => dropSchema(url, schema),
     };
   });
 

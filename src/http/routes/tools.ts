@@ -30,7 +30,8 @@ export function registerToolRoutes(app: FastifyInstance, deps: CoreDeps, readine
       requestId: request.id,
       idempotencyKey: readIdempotencyKey(request.headers["idempotency-key"], IDEMPOTENCY_HEADER),
     });
-    if (replayed) reply.header(REPLAYED_HEADER, "true");
+    // A replay is the first answer whole, its request id included.
+    if (replayed) reply.header(REPLAYED_HEADER, "true").header("x-request-id", envelope.request_id);
     return envelope;
   });
 

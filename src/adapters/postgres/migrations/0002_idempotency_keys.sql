@@ -9,9 +9,8 @@ CREATE TABLE idempotency_keys (
   -- What the call asked for (tool and body), so a retry asking for something else is told so.
   fingerprint   text NOT NULL,
   call_id       text NOT NULL,
-  -- The stored answer; NULL while the call runs. A claim without an answer whose call is no longer
-  -- pending (refunded by the sweep after its process died, or when its charge was not confirmed)
-  -- holds nothing: the next request with the key takes it over.
+  -- The stored answer; NULL while the call runs. A call that ends without an answer (refunded by
+  -- the sweep after its process died, or when its charge could not be confirmed) deletes its claim.
   answer_status integer,
   answer_body   text,
   expires_at    timestamptz NOT NULL,
@@ -44,27 +43,28 @@ CREATE FUNCTION toolrun_reserve_claimed(
   OUT answer_body   text
 )
 LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-  v_claimed text;
 BEGIN
-  -- The upsert locks a conflicting row before it evaluates the WHERE, so concurrent claims of one
-  -- key queue on it and each sees the previous one's result. It takes the key over only when the
-  -- claim there expired or its call ended without an answer.
-  INSERT INTO idempotency_keys AS k (key_id, idem_key, fingerprint, call_id, expires_at)
-  VALUES (p_key_id, p_idem_key, p_fingerprint, p_call_id, p_expires_at)
-  ON CONFLICT (key_id, idem_key) DO UPDATE
-    SET fingerprint = EXCLUDED.fingerprint, call_id = EXCLUDED.call_id,
-        answer_status = NULL, answer_body = NULL, expires_at = EXCLUDED.expires_at
-    WHERE k.expires_at <= p_at
-       OR (k.answer_status IS NULL AND NOT EXISTS (
-             SELECT 1 FROM usage_calls u WHERE u.call_id = k.call_id AND u.status = 'pending'))
-  RETURNING k.call_id INTO v_claimed;
-  IF NOT FOUND THEN
-    outcome := 'claimed';
+  LOOP
+    -- The upsert waits for a claim of the same key still being written, then locks the row before
+    -- it evaluates the WHERE, so concurrent claims of one key queue on it and each sees the
+    -- previous one's result. Only the row itself decides (a subquery here would read the
+    -- statement's older snapshot): an expired claim is taken over, a live one is not.
+    INSERT INTO idempotency_keys AS k (key_id, idem_key, fingerprint, call_id, expires_at)
+    VALUES (p_key_id, p_idem_key, p_fingerprint, p_call_id, p_expires_at)
+    ON CONFLICT (key_id, idem_key) DO UPDATE
+      SET fingerprint = EXCLUDED.fingerprint, call_id = EXCLUDED.call_id,
+          answer_status = NULL, answer_body = NULL, expires_at = EXCLUDED.expires_at
+      WHERE k.expires_at <= p_at;
+    EXIT WHEN FOUND;
+    -- A fresh snapshot sees the claim that refused us, unless its call ended without an answer
+    -- and deleted it meanwhile: then the key is free, and we try again.
     SELECT k.fingerprint, k.answer_status, k.answer_body INTO fingerprint, answer_status, answer_body
     FROM idempotency_keys k WHERE k.key_id = p_key_id AND k.idem_key = p_idem_key;
-    RETURN;
-  END IF;
+    IF FOUND THEN
+      outcome := 'claimed';
+      RETURN;
+    END IF;
+  END LOOP;
   SELECT r.outcome, r.credits_used INTO outcome, credits_used
   FROM toolrun_reserve(p_call_id, p_request_id, p_key_id, p_tool, p_period, p_credits, p_allowance,
                        p_cap, p_at) r;
@@ -74,8 +74,9 @@ BEGIN
 END;
 $$;
 
--- Pending -> charged with the answer stored under the call's key, in one statement. Returns false
--- when the call was no longer pending (the sweep refunded it): then nothing is charged or stored.
+-- Pending -> charged with the answer stored under the call's key. False when the call was no
+-- longer pending (the sweep refunded it, deleting its claim): then nothing is charged or stored.
+-- Lock order: the usage row, then the claim.
 CREATE FUNCTION toolrun_settle_answered(p_call_id text, p_http_status integer, p_answer_status integer,
                                         p_answer_body text)
 RETURNS boolean
@@ -92,18 +93,45 @@ BEGIN
 END;
 $$;
 
--- toolrun_refund with the answer stored under the call's key, in the same transaction. Lock order:
--- the usage row, counter, balance (toolrun_refund), then the claim.
+-- Pending -> refunded, giving back the call and its credits, and settling its idempotency claim:
+-- the answer stored under it, or, without an answer (the sweep, a charge not confirmed), the claim
+-- deleted so a retry runs. False when the call was not pending. Lock order: the call's usage row,
+-- its claim (which toolrun_reserve_claimed locks before anything else, but only for a new call),
+-- then the counter and the balance as in toolrun_reserve.
 CREATE FUNCTION toolrun_refund_answered(p_call_id text, p_http_status integer, p_answer_status integer,
                                         p_answer_body text)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  c record;
 BEGIN
-  IF NOT toolrun_refund(p_call_id, p_http_status) THEN
+  UPDATE usage_calls u
+  SET status = 'refunded', http_status = p_http_status
+  WHERE u.call_id = p_call_id AND u.status = 'pending'
+  RETURNING u.key_id, u.period, u.tool, u.credits INTO c;
+  IF NOT FOUND THEN
     RETURN false;
   END IF;
-  UPDATE idempotency_keys k SET answer_status = p_answer_status, answer_body = p_answer_body
-  WHERE k.call_id = p_call_id;
+  IF p_answer_status IS NULL THEN
+    DELETE FROM idempotency_keys k WHERE k.call_id = p_call_id AND k.answer_status IS NULL;
+  ELSE
+    UPDATE idempotency_keys k SET answer_status = p_answer_status, answer_body = p_answer_body
+    WHERE k.call_id = p_call_id;
+  END IF;
+  UPDATE tool_usage_monthly t
+  SET active_calls = t.active_calls - 1, credits = t.credits - c.credits
+  WHERE t.key_id = c.key_id AND t.period = c.period AND t.tool = c.tool;
+  UPDATE credit_balances b
+  SET used = b.used - c.credits
+  WHERE b.key_id = c.key_id AND b.period = c.period;
   RETURN true;
 END;
+$$;
+
+-- The refund every caller already uses (the sweep, a charge not confirmed) becomes the answerless
+-- case of the one above, so it frees the call's idempotency key too.
+CREATE OR REPLACE FUNCTION toolrun_refund(p_call_id text, p_http_status integer)
+RETURNS boolean
+LANGUAGE sql VOLATILE AS $$
+  SELECT toolrun_refund_answered(p_call_id, p_http_status, NULL, NULL);
 $$;
