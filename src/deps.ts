@@ -11,6 +11,7 @@ import { createSqliteStore } from "./adapters/sqlite/store.ts";
 import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { keyPattern } from "./core/keys.ts";
+import type { Observer } from "./core/observer.ts";
 import { createToolRegistry } from "./core/registry.ts";
 import type { ServiceSettings } from "./core/settings.ts";
 import { createSwitchReader } from "./core/switches.ts";
@@ -34,11 +35,16 @@ export interface DepsParts {
   readonly now?: () => Date;
   /** How long the operator switches read from the store are trusted (default 2 s). */
   readonly switchTtlMs?: number;
+  /** Hears how each metered call ends (the metrics). */
+  readonly observer?: Observer;
 }
 
-export async function createDeps(config: Config): Promise<Deps> {
+export async function createDeps(
+  config: Config,
+  extra: { readonly observer?: Observer } = {},
+): Promise<Deps> {
   const { store, limiter } = await createBackends(config);
-  return assembleDeps({ store, limiter, settings: config.settings });
+  return assembleDeps({ store, limiter, settings: config.settings, ...extra });
 }
 
 export function assembleDeps(parts: DepsParts): Deps {
@@ -54,6 +60,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
+    ...(parts.observer ? { observer: parts.observer } : {}),
     async close() {
       await Promise.allSettled([limiter.close(), store.close()]);
     },

@@ -84,6 +84,14 @@ export function answerForClaimed(existing: IdempotentRecord, fingerprint: string
   return replay(existing.answer);
 }
 
+/** A 409 or 422 about the key itself, as opposed to a replayed answer. */
+export function isIdempotencyRefusal(answer: CallAnswer): boolean {
+  return (
+    answer instanceof ApiError &&
+    (answer.code === "idempotency_key_in_use" || answer.code === "idempotency_key_mismatch")
+  );
+}
+
 function replay(answer: StoredAnswer): CallAnswer {
   if (answer.status === 200) return JSON.parse(answer.body) as Envelope;
   const stored = JSON.parse(answer.body) as StoredError;

@@ -9,7 +9,14 @@ import { UnprocessableInputError } from "../tools/tool.ts";
 import { callCost, monthlyAllowance, periodOf, planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
 import { ApiError } from "./errors.ts";
-import { answerForClaimed, type CallAnswer, claimFor, fingerprintOf, storeAnswer } from "./idempotency.ts";
+import {
+  answerForClaimed,
+  type CallAnswer,
+  claimFor,
+  fingerprintOf,
+  isIdempotencyRefusal,
+  storeAnswer,
+} from "./idempotency.ts";
 import type { RegisteredTool } from "./registry.ts";
 import { FREE_PLAN_ID } from "./settings.ts";
 
@@ -107,8 +114,16 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     (ran: RanOutcome<Record<string, unknown>>) => storeAnswer(answerOf(ran), call.requestId),
   );
   const answer = answerOf(outcome);
+  const replayed = outcome.status === "claimed" && !isIdempotencyRefusal(answer);
+  deps.observer?.toolCall({
+    tool: tool.slug,
+    keyId: call.key.id,
+    requestId: call.requestId,
+    outcome: outcome.status === "claimed" ? (replayed ? "replayed" : "refused") : outcome.status,
+    credits: outcome.status === "charged" ? credits : 0,
+  });
   if (answer instanceof ApiError) throw answer;
-  return { envelope: answer, replayed: outcome.status === "claimed" };
+  return { envelope: answer, replayed };
 }
 
 function refusal(

@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
+import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 
 describeStoreContract("sqlite in memory", async () => {
   const store = createSqliteStore(":memory:");
@@ -34,6 +35,24 @@ describeIdempotencyContract("sqlite file", async () => {
   return {
     open: async () => createSqliteStore(path),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describeWriteProbeContract("sqlite file opened read-only", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+  const path = join(dir, "toolrun.db");
+  const writable = createSqliteStore(path);
+  await writable.migrate();
+  // What a read-only file gives any user but root (who may write whatever the mode says).
+  const readOnly = createSqliteStore(`file:${path}?mode=ro`);
+  return {
+    writable,
+    readOnly,
+    cleanup: async () => {
+      await readOnly.close();
+      await writable.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 });
 

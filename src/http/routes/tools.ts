@@ -7,6 +7,7 @@ import type { CoreDeps } from "../../core/deps.ts";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, readIdempotencyKey } from "../../core/idempotency.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
 import type { Readiness } from "../../core/readiness.ts";
+import { noteCall } from "../../request-log.ts";
 import { keyGuard, keyOf } from "../guard.ts";
 import { readLimit } from "../query.ts";
 
@@ -23,6 +24,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: CoreDeps, readine
 
   app.post<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    noteCall(request, { tool: request.params.slug });
     const { envelope, replayed } = await invokeTool(deps, {
       key: keyOf(request),
       slug: request.params.slug,
@@ -32,6 +34,8 @@ export function registerToolRoutes(app: FastifyInstance, deps: CoreDeps, readine
     });
     // A replay is the first answer whole, its request id included.
     if (replayed) reply.header(REPLAYED_HEADER, "true").header("x-request-id", envelope.request_id);
+    // A replay charges nothing.
+    noteCall(request, { credits: replayed ? 0 : envelope.credits_used });
     return envelope;
   });
 
