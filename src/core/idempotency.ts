@@ -16,6 +16,8 @@ export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;
 export const IDEMPOTENCY_META_KEY = "toolrun/idempotency-key";
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
+/** Where an MCP result says it is a replay (the header's counterpart). */
+export const REPLAYED_META_KEY = "toolrun/idempotent-replayed";
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
 
@@ -82,6 +84,11 @@ export function answerForClaimed(existing: IdempotentRecord, fingerprint: string
     );
   }
   return replay(existing.answer);
+}
+
+/** True for a replayed error answer (an ApiError built by replay below). */
+export function isReplayedError(error: ApiError): boolean {
+  return error.headers[REPLAYED_HEADER.toLowerCase()] === "true";
 }
 
 /** A 409 or 422 about the key itself, as opposed to a replayed answer. */

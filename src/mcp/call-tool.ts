@@ -7,6 +7,12 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcon
 import { translateBackendError } from "../core/backend-errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import { ApiError, problemDocument } from "../core/errors.ts";
+import {
+  IDEMPOTENCY_META_KEY,
+  isReplayedError,
+  REPLAYED_META_KEY,
+  readIdempotencyKey,
+} from "../core/idempotency.ts";
 import { invokeTool } from "../core/invoke.ts";
 import { BackendUnavailableError } from "../ports/errors.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
@@ -30,6 +36,7 @@ export async function callTool(
   call: McpCallContext,
   name: string,
   args: Record<string, unknown> | undefined,
+  meta?: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const free = freeTools.get(name);
   if (free === undefined && deps.registry.get(name) === undefined) {
@@ -40,14 +47,15 @@ export async function callTool(
   try {
     if (free !== undefined) return successResult(await free.run(deps, call.key, input));
     call.noteCall?.({ tool: name });
-    const { envelope } = await invokeTool(deps, {
+    const { envelope, replayed } = await invokeTool(deps, {
       key: call.key,
       slug: name,
       body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
       requestId: call.requestId,
+      idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
     });
-    call.noteCall?.({ credits: envelope.credits_used });
-    return successResult({ ...envelope });
+    call.noteCall?.({ credits: replayed ? 0 : envelope.credits_used });
+    return markReplayed(successResult({ ...envelope }), replayed);
   } catch (error) {
     if (error instanceof BackendUnavailableError) deps.observer?.backendError(error.backend);
     const apiError =
@@ -58,6 +66,14 @@ export async function callTool(
     // The same errors the HTTP error handler logs: every 5xx, with its cause.
     if (apiError.status >= 500) call.logError(apiError.cause ?? apiError, apiError.code);
     call.noteCall?.({ code: apiError.code });
-    return problemResult(problemDocument(apiError, deps.settings.docsUrl, call.requestId));
+    return markReplayed(
+      problemResult(problemDocument(apiError, deps.settings.docsUrl, call.requestId)),
+      isReplayedError(apiError),
+    );
   }
+}
+
+/** A replayed answer says so in `_meta`, as HTTP does with `Idempotent-Replayed: true`. */
+function markReplayed(result: CallToolResult, replayed: boolean): CallToolResult {
+  return replayed ? { ...result, _meta: { ...result._meta, [REPLAYED_META_KEY]: true } } : result;
 }
