@@ -20,6 +20,7 @@ import type { ServerProcess } from "../../helpers/process.ts";
 import { testDatabaseUrl, uniqueName } from "../../helpers/services.ts";
 import { CALCULATOR, CALCULATOR_INPUT, type Json } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
+import { holdSettlements } from "./hold.ts";
 
 const CALLS = 30;
 const COST = 3;
@@ -58,22 +59,6 @@ async function post(
   }
 }
 
-/** Holds the victim's settlements and names each held session after its call. Test instrumentation. */
-function holdTrigger(victimApp: string): string {
-  return `
-    CREATE FUNCTION hold_victim_settle() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF OLD.status = 'pending' AND NEW.status = 'charged'
-         AND current_setting('application_name') = '${victimApp}' THEN
-        PERFORM set_config('application_name', 'held:' || NEW.request_id, true);
-        PERFORM pg_sleep(${HOLD_S});
-      END IF;
-      RETURN NEW;
-    END $fn$;
-    CREATE TRIGGER hold_victim_settle BEFORE UPDATE ON usage_calls
-      FOR EACH ROW EXECUTE FUNCTION hold_victim_settle();`;
-}
-
 const database = testDatabaseUrl();
 
 if (database.url === undefined) {
@@ -103,7 +88,7 @@ if (database.url === undefined) {
       const victimApp = `victim-${uniqueName("i")}`;
       const victimUrl = new URL(databaseUrl);
       victimUrl.searchParams.set("application_name", victimApp);
-      await c.query(holdTrigger(victimApp));
+      await c.query(holdSettlements(victimApp, HOLD_S));
       key = await c.createKey("builder", 100_000);
       const [victim] = await c.start(1, { TOOLRUN_DATABASE: victimUrl.toString() });
       survivors = await c.start(2, { TOOLRUN_CALL_ABANDON_S: "2" });

@@ -93,23 +93,24 @@ BEGIN
 END;
 $$;
 
--- Pending -> refunded, giving back the call and its credits, and settling its idempotency claim:
--- the answer stored under it, or, without an answer (the sweep, a charge not confirmed), the claim
--- deleted so a retry runs. False when the call was not pending. Lock order: the call's usage row,
--- its claim (which toolrun_reserve_claimed locks before anything else, but only for a new call),
--- then the counter and the balance as in toolrun_reserve.
+-- The refund of 0001 keeps its body under a new name; toolrun_refund, which every caller already
+-- uses (the sweep, a charge not confirmed), becomes the answerless case of the refund below, so it
+-- frees the call's idempotency key too.
+ALTER FUNCTION toolrun_refund(text, integer) RENAME TO toolrun_refund_call;
+
+-- Pending -> refunded (toolrun_refund_call: the call's usage row, counter, balance), then its
+-- idempotency claim settled in the same transaction: the answer stored under it, or, without an
+-- answer, the claim deleted so a retry runs. False when the call was not pending.
+-- Lock order against toolrun_reserve_claimed (claim, counter, balance): a reservation holds a
+-- claim row while it waits for the counter only when the claim is new or expired, so a refund
+-- never waits for it unless a call outlived its key's TTL (PostgreSQL would then abort one of the
+-- two as a deadlock, and its client would get a 503 to retry).
 CREATE FUNCTION toolrun_refund_answered(p_call_id text, p_http_status integer, p_answer_status integer,
                                         p_answer_body text)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-  c record;
 BEGIN
-  UPDATE usage_calls u
-  SET status = 'refunded', http_status = p_http_status
-  WHERE u.call_id = p_call_id AND u.status = 'pending'
-  RETURNING u.key_id, u.period, u.tool, u.credits INTO c;
-  IF NOT FOUND THEN
+  IF NOT toolrun_refund_call(p_call_id, p_http_status) THEN
     RETURN false;
   END IF;
   IF p_answer_status IS NULL THEN
@@ -118,19 +119,11 @@ BEGIN
     UPDATE idempotency_keys k SET answer_status = p_answer_status, answer_body = p_answer_body
     WHERE k.call_id = p_call_id;
   END IF;
-  UPDATE tool_usage_monthly t
-  SET active_calls = t.active_calls - 1, credits = t.credits - c.credits
-  WHERE t.key_id = c.key_id AND t.period = c.period AND t.tool = c.tool;
-  UPDATE credit_balances b
-  SET used = b.used - c.credits
-  WHERE b.key_id = c.key_id AND b.period = c.period;
   RETURN true;
 END;
 $$;
 
--- The refund every caller already uses (the sweep, a charge not confirmed) becomes the answerless
--- case of the one above, so it frees the call's idempotency key too.
-CREATE OR REPLACE FUNCTION toolrun_refund(p_call_id text, p_http_status integer)
+CREATE FUNCTION toolrun_refund(p_call_id text, p_http_status integer)
 RETURNS boolean
 LANGUAGE sql VOLATILE AS $$
   SELECT toolrun_refund_answered(p_call_id, p_http_status, NULL, NULL);
