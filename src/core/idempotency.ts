@@ -7,6 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { IdempotencyClaim, IdempotentRecord, StoredAnswer } from "../ports/store.ts";
+import type { JsonSchema } from "../tools/tool.ts";
+import type { ResponseHeader } from "./endpoint.ts";
 import { ApiError, isErrorCode, type ProblemExtras } from "./errors.ts";
 import type { Envelope } from "./invoke.ts";
 
@@ -20,6 +22,25 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 export const REPLAYED_META_KEY = "toolrun/idempotent-replayed";
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
+
+/** The request header as the OpenAPI document declares it. */
+export const idempotencyKeySchema: JsonSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 255,
+  pattern: "^[\\x21-\\x7E]+$",
+  description:
+    "Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default).",
+};
+
+/** The header a replayed answer carries. */
+export const replayedHeader: Readonly<Record<string, ResponseHeader>> = {
+  [REPLAYED_HEADER]: {
+    description:
+      "`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
 
 /**
  * The key a request sent, checked: undefined when it sent none. `field` names where it came from

@@ -133,7 +133,14 @@ if (db.url === undefined) {
       const busy = await post();
       assertProblem(busy, 409, "idempotency_key_in_use");
       assert.equal(busy.headers["retry-after"], "1");
-      const envelope = { tool: "echo", outputs: { value: 4, doubled: 8 }, request_id: "first" };
+      const envelope = {
+        tool: "echo",
+        tool_version: "2.1.0",
+        outputs: { value: 4, doubled: 8 },
+        credits_used: 3,
+        credits_remaining: 997,
+        request_id: "first",
+      };
       assert.equal(await a.settle(first.callId, 200, { status: 200, body: JSON.stringify(envelope) }), true);
       const replay = await post();
       assert.equal(replay.statusCode, 200);
