@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
+import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/idempotency.ts";
 import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
 
 export type DatabaseConfig =
@@ -19,6 +20,8 @@ export interface Config {
   readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly logLevel: string;
+  /** Seconds after which a call still pending belongs to a dead process and is refunded. */
+  readonly callAbandonS: number;
   /** Where set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   readonly metricsToken: string | null;
   /** How long a stopping server waits for requests in flight before it closes their connections. */
@@ -177,6 +180,15 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       );
   }
 
+  const ttlRaw = value("TOOLRUN_IDEMPOTENCY_TTL_S") ?? String(DEFAULT_IDEMPOTENCY_TTL_S);
+  const idempotencyTtlS = parseInteger(ttlRaw, 1, 31_536_000);
+  if (idempotencyTtlS === undefined)
+    problems.push(`TOOLRUN_IDEMPOTENCY_TTL_S must be whole seconds from 1 to 31536000, got "${ttlRaw}"`);
+
+  const abandonRaw = value("TOOLRUN_CALL_ABANDON_S") ?? "120";
+  const callAbandonS = parseInteger(abandonRaw, 1, 86_400);
+  if (callAbandonS === undefined)
+    problems.push(`TOOLRUN_CALL_ABANDON_S must be whole seconds from 1 to 86400, got "${abandonRaw}"`);
   const metricsToken = value("TOOLRUN_METRICS_TOKEN") ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
     problems.push("TOOLRUN_METRICS_TOKEN must be at least 16 printable characters without spaces");
@@ -199,6 +211,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     redisPrefix,
     publicUrl,
     logLevel,
+    callAbandonS: callAbandonS ?? 120,
     metricsToken,
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     settings: {
@@ -209,6 +222,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       adminKeyPrefix,
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set(allowedOrigins)],
+      idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
     },
   };
 }

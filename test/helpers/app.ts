@@ -33,6 +33,8 @@ export interface TestAppOptions {
   toolSettings?: Record<string, ToolSettings>;
   plans?: Record<string, Plan>;
   metering?: boolean;
+  /** TOOLRUN_IDEMPOTENCY_TTL_S (default a day). */
+  idempotencyTtlS?: number;
   store?: Store;
   limiter?: RateLimiter;
   /** Starting time; move it with `clock.set`/`clock.advance`. */
@@ -103,6 +105,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     adminKeyPrefix: "tr_admin",
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
+    idempotencyTtlS: options.idempotencyTtlS ?? 86_400,
   };
   const deps = assembleDeps({
     store,

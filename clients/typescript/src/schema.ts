@@ -568,7 +568,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "key_revoked" | "method_not_allowed" | "payload_too_large" | "unprocessable_input" | "rate_limited" | "too_many_jobs" | "processing_error" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            code: "validation_error" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "key_revoked" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "processing_error" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -692,7 +692,10 @@ export interface operations {
     callTool: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The tool's slug. */
                 slug: string;
@@ -708,6 +711,8 @@ export interface operations {
             /** @description The tool ran; the envelope carries its outputs and the credits charged. */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -768,6 +773,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
             413: {
                 headers: {
@@ -777,9 +793,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input). */
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -800,6 +818,8 @@ export interface operations {
             /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
             500: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2729,7 +2749,10 @@ export interface operations {
     "callTool.retaining-wall-pressure-calculator": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2784,6 +2807,8 @@ export interface operations {
             /** @description The tool ran. */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2932,6 +2957,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
             413: {
                 headers: {
@@ -2941,9 +2977,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input). */
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,6 +3002,8 @@ export interface operations {
             /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
             500: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2984,7 +3024,10 @@ export interface operations {
     "callTool.webhook-payload-inspector": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3008,6 +3051,8 @@ export interface operations {
             /** @description The tool ran. */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,6 +3229,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
             413: {
                 headers: {
@@ -3193,9 +3249,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input). */
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3216,6 +3274,8 @@ export interface operations {
             /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
             500: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

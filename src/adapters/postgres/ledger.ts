@@ -3,7 +3,8 @@
  * `usage_calls`; the usage report is in usage.ts.
  *
  * A call is three steps private to this adapter (exported for its tests, not on the port):
- * reserve, then settle or refund. One round trip each: reserve and refund call a plpgsql function
+ * reserve, then settle or refund. A call with an idempotency key claims it in the reservation's
+ * transaction and stores its answer in the settlement's or the refund's (migrations/0002). One round trip each: reserve and refund call a plpgsql function
  * (migrations/0001_initial.sql) with ONE statement in autocommit, so the function body is the
  * whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
  *
@@ -22,7 +23,17 @@
  * only inserts new ones, then counter, then balance).
  */
 import type { Pool } from "pg";
-import type { CallOutcome, Ledger, RefusalReason, Reservation, WorkResult } from "../../ports/store.ts";
+import { BackendUnavailableError } from "../../ports/errors.ts";
+import type {
+  CallOutcome,
+  IdempotentRecord,
+  Ledger,
+  RanOutcome,
+  RefusalReason,
+  Reservation,
+  StoredAnswer,
+  WorkResult,
+} from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
 import { usageReport } from "./usage.ts";
 
@@ -31,11 +42,29 @@ const RESERVE = statement(
   `SELECT outcome, credits_used FROM toolrun_reserve($1::text, $2::text, $3::text, $4::text, $5::text,
      $6::integer, $7::integer, $8::integer, $9::timestamptz)`,
 );
+const RESERVE_CLAIMED = statement(
+  "ledger_reserve_claimed",
+  `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
+     $1::text, $2::text, $3::text, $4::text, $5::text, $6::integer, $7::integer, $8::integer,
+     $9::timestamptz, $10::text, $11::text, $12::timestamptz)`,
+);
+const SETTLE_ANSWERED = statement(
+  "ledger_settle_answered",
+  "SELECT toolrun_settle_answered($1::text, $2::integer, $3::integer, $4::text) AS settled",
+);
+const REFUND_ANSWERED = statement(
+  "ledger_refund_answered",
+  "SELECT toolrun_refund_answered($1::text, $2::integer, $3::integer, $4::text) AS refunded",
+);
+const PURGE = statement(
+  "ledger_purge_answers",
+  "DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING 1",
+);
 const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
 const SETTLE = statement(
   "ledger_settle",
   `UPDATE usage_calls SET status = 'charged', http_status = $2
-   WHERE call_id = $1 AND status = 'pending'`,
+   WHERE call_id = $1 AND status = 'pending' RETURNING 1`,
 );
 const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
 const ABANDONED = statement(
@@ -45,16 +74,23 @@ const ABANDONED = statement(
 
 export type ReserveOutcome =
   | { readonly ok: true; readonly creditsUsed: number }
-  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number };
+  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number }
+  | { readonly ok: false; readonly reason: "claimed"; readonly existing: IdempotentRecord };
 
 interface ReserveRow {
-  outcome: "ok" | "tier_limit" | "insufficient_credits";
+  outcome: "ok" | "tier_limit" | "insufficient_credits" | "claimed";
   credits_used: number;
+  fingerprint?: string;
+  answer_status?: number | null;
+  answer_body?: string | null;
 }
 
-/** Atomically checks the cap and the allowance, holds the credits and records a pending call. */
+/**
+ * Atomically claims the idempotency key (when the call has one), checks the cap and the allowance,
+ * holds the credits and records a pending call.
+ */
 export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
-  const [row] = await run<ReserveRow>(pool, RESERVE, [
+  const values = [
     r.callId,
     r.requestId,
     r.keyId,
@@ -64,20 +100,63 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
     r.allowance,
     r.monthlyCallCap,
     r.at,
-  ]);
+  ];
+  const claim = r.idempotency;
+  const [row] = claim
+    ? await run<ReserveRow>(pool, RESERVE_CLAIMED, [...values, claim.key, claim.fingerprint, claim.expiresAt])
+    : await run<ReserveRow>(pool, RESERVE, values);
   if (!row) throw new Error("toolrun_reserve returned no row");
   if (row.outcome === "ok") return { ok: true, creditsUsed: row.credits_used };
+  if (row.outcome === "claimed") {
+    const answer =
+      row.answer_status == null || row.answer_body == null
+        ? null
+        : { status: row.answer_status, body: row.answer_body };
+    return { ok: false, reason: "claimed", existing: { fingerprint: row.fingerprint ?? "", answer } };
+  }
   return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
 }
 
-/** Pending -> charged. A no-op for a call that is not pending. */
-export async function settle(pool: Pool, callId: string, httpStatus: number): Promise<void> {
-  await run(pool, SETTLE, [callId, httpStatus]);
+/**
+ * Pending -> charged, with the answer stored under the call's idempotency key when it has one.
+ * False when the call was no longer pending (the sweep refunded it): nothing was charged.
+ */
+export async function settle(
+  pool: Pool,
+  callId: string,
+  httpStatus: number,
+  answer?: StoredAnswer,
+): Promise<boolean> {
+  if (answer) {
+    const [row] = await run<{ settled: boolean }>(pool, SETTLE_ANSWERED, [
+      callId,
+      httpStatus,
+      answer.status,
+      answer.body,
+    ]);
+    return row?.settled === true;
+  }
+  return (await run(pool, SETTLE, [callId, httpStatus])).length > 0;
 }
 
-/** Pending -> refunded with its credits and call given back; false when it was not pending. */
-export async function refund(pool: Pool, callId: string, httpStatus: number | null): Promise<boolean> {
-  const [row] = await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
+/**
+ * Pending -> refunded with its credits and call given back, and the answer stored under the call's
+ * idempotency key when given; false when it was not pending.
+ */
+export async function refund(
+  pool: Pool,
+  callId: string,
+  httpStatus: number | null,
+  answer?: StoredAnswer,
+): Promise<boolean> {
+  const [row] = answer
+    ? await run<{ refunded: boolean }>(pool, REFUND_ANSWERED, [
+        callId,
+        httpStatus,
+        answer.status,
+        answer.body,
+      ])
+    : await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
   return row?.refunded === true;
 }
 
@@ -89,37 +168,59 @@ const ABANDONED_BATCH = 500;
  * balance row locked for other instances; instead a call cut short between the steps stays
  * `pending` until the sweeper refunds it.
  */
-async function runCall<T>(pool: Pool, r: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>> {
+async function runCall<T>(
+  pool: Pool,
+  r: Reservation,
+  work: () => WorkResult<T>,
+  answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+): Promise<CallOutcome<T>> {
   const reserved = await reserve(pool, r);
-  if (!reserved.ok) return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
+  if (!reserved.ok) {
+    if ("existing" in reserved) return { status: "claimed", existing: reserved.existing };
+    return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
+  }
   const result = work();
+  const answer = (outcome: RanOutcome<T>) => (r.idempotency ? answerOf?.(outcome) : undefined);
   if (!result.ok) {
-    await refund(pool, r.callId, result.httpStatus);
-    return {
+    const outcome: RanOutcome<T> = {
       status: "refunded",
       httpStatus: result.httpStatus,
       error: result.error,
       creditsUsed: reserved.creditsUsed - r.credits,
     };
+    await refund(pool, r.callId, result.httpStatus, answer(outcome));
+    return outcome;
   }
+  const outcome: RanOutcome<T> = {
+    status: "charged",
+    value: result.value,
+    creditsUsed: reserved.creditsUsed,
+  };
+  let settled: boolean;
   try {
-    await settle(pool, r.callId, 200);
+    settled = await settle(pool, r.callId, 200, answer(outcome));
   } catch (error) {
     // A result is only delivered once its charge is recorded; otherwise the call is refunded.
     await refund(pool, r.callId, 503).catch(() => undefined);
     throw error;
   }
-  return { status: "charged", value: result.value, creditsUsed: reserved.creditsUsed };
+  // The sweep refunded the reservation first: the result was never paid for, so it is not given.
+  if (!settled)
+    throw new BackendUnavailableError("database", "the call's reservation was refunded before its charge");
+  return outcome;
 }
 
 export function createLedger(pool: Pool): Required<Ledger> {
   return {
-    runCall: (r, work) => runCall(pool, r, work),
+    runCall: (r, work, answerOf) => runCall(pool, r, work, answerOf),
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
       return row?.used ?? 0;
     },
     usage: (query) => usageReport(pool, query),
+    async purgeExpiredAnswers(now) {
+      return (await run(pool, PURGE, [now])).length;
+    },
     async refundAbandoned(before) {
       // One transaction per call, through the same idempotent refund: a call settled meanwhile by a
       // live process is skipped, and another instance sweeping at once refunds nothing twice.
