@@ -164,6 +164,30 @@ describe("admin API: keys", () => {
     assert.equal((await admin.get(`/keys/${id}`)).json().granted_credits, 0);
   });
 
+  it("a call refused 402 with an Idempotency-Key runs on its retry once a grant covers it", async (t) => {
+    const app = await createTestApp(
+      { plans: { free: { id: "free", label: "Free", rpm: 100, monthlyCredits: 2, minCredits: 2 } } },
+      t,
+    );
+    const admin = await adminClient(app);
+    const { id, key } = (await admin.post("/keys", { plan: "free" })).json();
+    const call = () =>
+      app.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json({ ...bearer(key), "idempotency-key": "order-7" }),
+        payload: { value: 1 },
+      });
+    assertProblem(await call(), 402, "insufficient_credits");
+    await admin.post(`/keys/${id}/grants`, { credits: 1 });
+    const ran = await call();
+    assert.equal(ran.statusCode, 200);
+    assert.equal(ran.json().credits_remaining, 0);
+    const replay = await call();
+    assert.equal(replay.headers["idempotent-replayed"], "true");
+    assert.equal((await admin.get(`/keys/${id}/usage`)).json().credits.credits_used, 3);
+  });
+
   it("never lets a call spend a credit twice or lose a grant when grants and calls race", async (t) => {
     const app = await createTestApp(
       { plans: { free: { id: "free", label: "Free", rpm: 1000, monthlyCredits: 9, minCredits: 2 } } },
