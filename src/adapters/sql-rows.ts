@@ -10,6 +10,7 @@ import type {
   AuditPage,
   CallStatus,
   KeyChange,
+  NewAuditEntry,
   UsageCall,
   UsageReport,
 } from "../ports/store.ts";
@@ -87,6 +88,19 @@ export function toAdminKeyRecord(row: AdminKeyRow): AdminKeyRecord {
     createdAt: iso(row.created_at),
     revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
   };
+}
+
+/** The parameters of both stores' audit insert, in column order (`at` ... `details`). */
+export function auditValues(entry: NewAuditEntry): (string | null)[] {
+  return [
+    entry.at,
+    entry.actor.type,
+    entry.actor.id,
+    entry.action,
+    entry.target,
+    entry.requestId,
+    JSON.stringify(entry.details),
+  ];
 }
 
 export const AUDIT_COLUMNS = "seq, at, actor_type, actor_id, action, target, request_id, details";

@@ -4,7 +4,7 @@
  */
 import type { Pool } from "pg";
 import type { AuditLog } from "../../ports/store.ts";
-import { type AuditRow, pageSize, parseCursor, toAuditPage } from "../sql-rows.ts";
+import { type AuditRow, auditValues, pageSize, parseCursor, toAuditPage } from "../sql-rows.ts";
 import { run, statement } from "./db.ts";
 
 const APPEND = statement(
@@ -23,15 +23,7 @@ const PAGE = statement(
 export function createAuditLog(pool: Pool): AuditLog {
   return {
     async appendAudit(entry) {
-      await run(pool, APPEND, [
-        entry.at,
-        entry.actor.type,
-        entry.actor.id,
-        entry.action,
-        entry.target,
-        entry.requestId,
-        JSON.stringify(entry.details),
-      ]);
+      await run(pool, APPEND, auditValues(entry));
     },
     async listAudit(query) {
       const below = parseCursor(query.cursor);

@@ -3,7 +3,14 @@
  * Boundary: the `audit_log` table only.
  */
 import type { AuditLog } from "../../ports/store.ts";
-import { AUDIT_COLUMNS, type AuditRow, pageSize, parseCursor, toAuditPage } from "../sql-rows.ts";
+import {
+  AUDIT_COLUMNS,
+  type AuditRow,
+  auditValues,
+  pageSize,
+  parseCursor,
+  toAuditPage,
+} from "../sql-rows.ts";
 import type { Db } from "./db.ts";
 
 export function createAuditLog(db: Db): AuditLog {
@@ -18,15 +25,7 @@ export function createAuditLog(db: Db): AuditLog {
   );
   return {
     async appendAudit(entry) {
-      append.run(
-        entry.at,
-        entry.actor.type,
-        entry.actor.id,
-        entry.action,
-        entry.target,
-        entry.requestId,
-        JSON.stringify(entry.details),
-      );
+      append.run(...auditValues(entry));
     },
     async listAudit(query) {
       const below = parseCursor(query.cursor);
