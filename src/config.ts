@@ -18,6 +18,10 @@ export interface Config {
   readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly logLevel: string;
+  /** Longest wait for one database or Redis operation of a request (TOOLRUN_DB_TIMEOUT_MS). */
+  readonly dbTimeoutMs: number;
+  /** Age after which a still-pending call is refunded by the sweep (TOOLRUN_CALL_ABANDON_S). */
+  readonly callAbandonS: number;
   readonly settings: ServiceSettings;
 }
 
@@ -94,6 +98,21 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       );
   }
 
+  const dbTimeoutMs = parseInteger(value("TOOLRUN_DB_TIMEOUT_MS") ?? "5000", 50, 600_000);
+  if (dbTimeoutMs === undefined)
+    problems.push(
+      `TOOLRUN_DB_TIMEOUT_MS must be an integer from 50 to 600000 (milliseconds), got "${env.TOOLRUN_DB_TIMEOUT_MS}"`,
+    );
+  const callAbandonS = parseInteger(value("TOOLRUN_CALL_ABANDON_S") ?? "120", 1, 86_400);
+  if (callAbandonS === undefined)
+    problems.push(
+      `TOOLRUN_CALL_ABANDON_S must be an integer from 1 to 86400 (seconds), got "${env.TOOLRUN_CALL_ABANDON_S}"`,
+    );
+  else if (dbTimeoutMs !== undefined && callAbandonS * 1000 <= dbTimeoutMs)
+    problems.push(
+      `TOOLRUN_CALL_ABANDON_S (${callAbandonS} s) must be longer than TOOLRUN_DB_TIMEOUT_MS (${dbTimeoutMs} ms): a call still running would be swept`,
+    );
+
   const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -105,6 +124,8 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     redisPrefix,
     publicUrl,
     logLevel,
+    dbTimeoutMs: dbTimeoutMs ?? 5000,
+    callAbandonS: callAbandonS ?? 120,
     settings: {
       plans: file.plans,
       tools: file.tools,
@@ -178,7 +199,12 @@ function readConfigFile(
     if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
     else {
       for (const [id, raw] of Object.entries(parsed.plans)) {
-        const plan = readPlan(id, raw, settings.plans[id], problems);
+        const plan = readPlan(
+          id,
+          raw,
+          Object.hasOwn(settings.plans, id) ? settings.plans[id] : undefined,
+          problems,
+        );
         if (plan) settings.plans[id] = plan;
       }
     }
@@ -258,10 +284,13 @@ function readTool(slug: string, raw: unknown, problems: string[]): ToolSettings 
   return tool;
 }
 
+/** Every count is stored in 32-bit integer columns (PostgreSQL `integer`), so none may exceed this. */
+export const MAX_COUNT = 2_147_483_647;
+
 function readCount(raw: unknown, where: string, min: number, problems: string[]): number | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min) {
-    problems.push(`${where} must be an integer of at least ${min}`);
+  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min || raw > MAX_COUNT) {
+    problems.push(`${where} must be an integer from ${min} to ${MAX_COUNT}`);
     return undefined;
   }
   return raw;

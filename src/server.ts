@@ -10,9 +10,11 @@ import { createBootstrapKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
 
-/** A call still pending after this long belongs to a process that died: its credits go back. */
-const ABANDONED_AFTER_MS = 120_000;
-const SWEEP_EVERY_MS = 30_000;
+/**
+ * A call still pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died or lost its
+ * database: its credits go back. The sweep runs a few times per that age (at most every 30 s).
+ */
+const SWEEP_EVERY_MAX_MS = 30_000;
 const LOG_FLUSH_MS = 200;
 
 export interface RunningServer {
@@ -66,14 +68,14 @@ export async function startServer(
   // Only a store whose calls take several steps can leave one half-made (PostgreSQL).
   const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
   const sweep = () =>
-    refundAbandoned(new Date(deps.now().getTime() - ABANDONED_AFTER_MS).toISOString())
+    refundAbandoned(new Date(deps.now().getTime() - config.callAbandonS * 1000).toISOString())
       .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
       .catch((error: unknown) => {
         // Before `toolrun migrate` there is nothing to sweep.
         if (!(error instanceof SchemaNotReadyError))
           app.log.warn({ err: error }, "sweep of abandoned calls failed");
       });
-  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MAX_MS, (config.callAbandonS * 1000) / 4));
   sweeper.unref();
   void sweep();
 

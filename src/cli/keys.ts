@@ -1,7 +1,7 @@
 /**
  * `toolrun keys ...`: create, list, revoke, rotate and re-plan API keys.
  */
-import type { Config } from "../config.ts";
+import { type Config, MAX_COUNT } from "../config.ts";
 import { createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
 import { monthlyAllowance, planOf } from "../core/credits.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
@@ -113,6 +113,7 @@ function onePositional(args: readonly string[], usage: string): string {
 }
 
 function wholeNumber(raw: string, flag: string): number {
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number, got "${raw}".`);
+  if (!/^\d+$/.test(raw) || Number(raw) > MAX_COUNT)
+    throw new UsageError(`${flag} must be a whole number from 0 to ${MAX_COUNT}, got "${raw}".`);
   return Number(raw);
 }

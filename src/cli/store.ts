@@ -7,7 +7,7 @@ import { createDeps } from "../deps.ts";
 import type { Store } from "../ports/store.ts";
 
 export async function openStore(config: Config): Promise<Store> {
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { blockOnLocks: true });
   if (config.database.kind === "sqlite") await deps.store.migrate();
   return { ...deps.store, close: () => deps.close() };
 }

@@ -1,6 +1,7 @@
 /**
  * The free reads of a key's own account: its credits this month and what it spent them on.
  */
+import { InvalidCursorError } from "../ports/errors.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { monthlyAllowance, periodOf, planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -58,12 +59,16 @@ export async function getUsage(
   page: { limit: number; cursor: string | null },
 ): Promise<UsageView> {
   const period = periodOf(deps.now());
-  const report = await deps.store.usage({
-    keyId: key.id,
-    period: period.id,
-    limit: page.limit,
-    cursor: page.cursor === null ? null : decodeCursor(page.cursor),
-  });
+  const report = await deps.store
+    .usage({
+      keyId: key.id,
+      period: period.id,
+      limit: page.limit,
+      cursor: page.cursor === null ? null : decodeCursor(page.cursor),
+    })
+    .catch((error: unknown) => {
+      throw error instanceof InvalidCursorError ? invalidCursor() : error;
+    });
   return {
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
@@ -91,9 +96,13 @@ function encodeCursor(storeCursor: string): string {
 function decodeCursor(cursor: string): string {
   const decoded = Buffer.from(cursor, "base64url").toString("utf8");
   if (!decoded.startsWith(CURSOR_TAG) || !/^[0-9]{1,19}$/.test(decoded.slice(CURSOR_TAG.length))) {
-    throw new ApiError("validation_error", "The cursor was not issued by this endpoint.", {
-      extras: { fields: { cursor: "is not a valid cursor" } },
-    });
+    throw invalidCursor();
   }
   return decoded.slice(CURSOR_TAG.length);
+}
+
+function invalidCursor(): ApiError {
+  return new ApiError("validation_error", "The cursor was not issued by this endpoint.", {
+    extras: { fields: { cursor: "is not a valid cursor" } },
+  });
 }

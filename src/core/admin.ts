@@ -3,6 +3,7 @@
  * Secrets are returned once, to the caller, and never stored.
  */
 import type { ApiKeyRecord, NewApiKey, Store } from "../ports/store.ts";
+import { findPlan } from "./credits.ts";
 import { issueKey, newKeyId } from "./keys.ts";
 import type { ServiceSettings } from "./settings.ts";
 
@@ -104,7 +105,7 @@ export async function setKeyPlan(
 }
 
 function assertPlan(settings: ServiceSettings, plan: string): void {
-  if (!settings.plans[plan]) {
+  if (!findPlan(settings, plan)) {
     throw new AdminError(`Unknown plan "${plan}" (known: ${Object.keys(settings.plans).join(", ")})`);
   }
 }

@@ -3,7 +3,11 @@
  * `usage_calls`; the usage report is in usage.ts.
  *
  * A call is three steps private to this adapter (exported for its tests, not on the port):
- * reserve, then settle or refund. One round trip each: reserve and refund call a plpgsql function
+ * reserve, then settle or refund. A step whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends
+ * the call in 503 and hands its id to unconfirmed-refunds.ts, which refunds it, charged or not, as
+ * soon as the database answers again; a settle that finds its call already refunded by the sweep
+ * answers 503 too. So the credits of the 200s a key received are exactly what the ledger holds.
+ * One round trip each: reserve and refund call a plpgsql function
  * (migrations/0001_initial.sql) with ONE statement in autocommit, so the function body is the
  * whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
  *
@@ -22,8 +26,10 @@
  * only inserts new ones, then counter, then balance).
  */
 import type { Pool } from "pg";
+import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { CallOutcome, Ledger, RefusalReason, Reservation, WorkResult } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
+import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 import { usageReport } from "./usage.ts";
 
 const RESERVE = statement(
@@ -35,9 +41,13 @@ const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE ke
 const SETTLE = statement(
   "ledger_settle",
   `UPDATE usage_calls SET status = 'charged', http_status = $2
-   WHERE call_id = $1 AND status = 'pending'`,
+   WHERE call_id = $1 AND status = 'pending' RETURNING call_id`,
 );
 const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
+const REFUND_UNCONFIRMED = statement(
+  "ledger_refund_unconfirmed",
+  "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
+);
 const ABANDONED = statement(
   "ledger_abandoned",
   `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2`,
@@ -70,14 +80,24 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
   return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
 }
 
-/** Pending -> charged. A no-op for a call that is not pending. */
-export async function settle(pool: Pool, callId: string, httpStatus: number): Promise<void> {
-  await run(pool, SETTLE, [callId, httpStatus]);
+/**
+ * Pending -> charged. False when the call was not pending: the sweep refunded it meanwhile (this
+ * process lost the database for longer than TOOLRUN_CALL_ABANDON_S), so it must not be delivered.
+ */
+export async function settle(pool: Pool, callId: string, httpStatus: number): Promise<boolean> {
+  const rows = await run(pool, SETTLE, [callId, httpStatus]);
+  return rows.length === 1;
 }
 
 /** Pending -> refunded with its credits and call given back; false when it was not pending. */
 export async function refund(pool: Pool, callId: string, httpStatus: number | null): Promise<boolean> {
   const [row] = await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
+  return row?.refunded === true;
+}
+
+/** Pending or charged -> refunded; false when it was refunded already (or never reserved). */
+export async function refundUnconfirmed(pool: Pool, callId: string): Promise<boolean> {
+  const [row] = await run<{ refunded: boolean }>(pool, REFUND_UNCONFIRMED, [callId]);
   return row?.refunded === true;
 }
 
@@ -89,12 +109,30 @@ const ABANDONED_BATCH = 500;
  * balance row locked for other instances; instead a call cut short between the steps stays
  * `pending` until the sweeper refunds it.
  */
-async function runCall<T>(pool: Pool, r: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>> {
-  const reserved = await reserve(pool, r);
+async function runCall<T>(
+  pool: Pool,
+  unconfirmed: UnconfirmedRefunds,
+  r: Reservation,
+  work: () => WorkResult<T>,
+): Promise<CallOutcome<T>> {
+  let reserved: ReserveOutcome;
+  try {
+    reserved = await reserve(pool, r);
+  } catch (error) {
+    // The reservation may have committed with its answer lost: give it back rather than wait
+    // for the sweep.
+    unconfirmed.add(r.callId);
+    throw error;
+  }
   if (!reserved.ok) return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
   const result = work();
   if (!result.ok) {
-    await refund(pool, r.callId, result.httpStatus);
+    try {
+      await refund(pool, r.callId, result.httpStatus);
+    } catch (error) {
+      unconfirmed.add(r.callId);
+      throw error;
+    }
     return {
       status: "refunded",
       httpStatus: result.httpStatus,
@@ -102,19 +140,33 @@ async function runCall<T>(pool: Pool, r: Reservation, work: () => WorkResult<T>)
       creditsUsed: reserved.creditsUsed - r.credits,
     };
   }
+  let settled: boolean;
   try {
-    await settle(pool, r.callId, 200);
+    settled = await settle(pool, r.callId, 200);
   } catch (error) {
-    // A result is only delivered once its charge is recorded; otherwise the call is refunded.
-    await refund(pool, r.callId, 503).catch(() => undefined);
+    // The client gets 503, so the charge must not stand, whether or not it committed.
+    unconfirmed.add(r.callId);
     throw error;
+  }
+  if (!settled) {
+    throw new BackendUnavailableError(
+      "database",
+      new Error("the call's reservation was refunded as abandoned before its charge"),
+    );
   }
   return { status: "charged", value: result.value, creditsUsed: reserved.creditsUsed };
 }
 
-export function createLedger(pool: Pool): Required<Ledger> {
+export interface PostgresLedger extends Required<Ledger> {
+  /** Stops retrying refunds of unconfirmed calls (the pool is about to end). */
+  stopRefunds(): void;
+}
+
+export function createLedger(pool: Pool): PostgresLedger {
+  const unconfirmed = createUnconfirmedRefunds((callId) => refundUnconfirmed(pool, callId));
   return {
-    runCall: (r, work) => runCall(pool, r, work),
+    runCall: (r, work) => runCall(pool, unconfirmed, r, work),
+    stopRefunds: () => unconfirmed.stop(),
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
       return row?.used ?? 0;

@@ -61,10 +61,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           options.keyCache,
         );
   let closed: Promise<void> | undefined;
+  const { stopRefunds, ...ledger } = createLedger(pool);
   return {
     pool,
     ...createKeyStore(pool, cache),
-    ...createLedger(pool),
+    ...ledger,
     ...createSwitchStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
@@ -73,6 +74,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
     close() {
       // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.
+      stopRefunds();
       closed ??= (cache?.close() ?? Promise.resolve()).then(() => pool.end());
       return closed;
     },
