@@ -108,10 +108,6 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     problems.push(
       `TOOLRUN_CALL_ABANDON_S must be an integer from 1 to 86400 (seconds), got "${env.TOOLRUN_CALL_ABANDON_S}"`,
     );
-  else if (dbTimeoutMs !== undefined && callAbandonS * 1000 <= dbTimeoutMs)
-    problems.push(
-      `TOOLRUN_CALL_ABANDON_S (${callAbandonS} s) must be longer than TOOLRUN_DB_TIMEOUT_MS (${dbTimeoutMs} ms): a call still running would be swept`,
-    );
 
   const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
 
