@@ -37,7 +37,7 @@ const EXPIRY_MARGIN_MS = 1_000;
 // uses Redis's clock, so the two clocks must agree (NTP) to within the command timeout.
 const HIT_SCRIPT = `
 local now = redis.call('TIME')
-if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[2]) then
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) >= tonumber(ARGV[2]) then
   return -1
 end
 local count = redis.call('INCR', KEYS[1])
