@@ -8,6 +8,7 @@ import { UnprocessableInputError } from "../tools/tool.ts";
 import { callCost, monthlyAllowance, periodOf, planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
 import { ApiError } from "./errors.ts";
+import { describeJsonSyntaxError } from "./json-syntax.ts";
 import type { RegisteredTool } from "./registry.ts";
 import { FREE_PLAN_ID } from "./settings.ts";
 
@@ -129,12 +130,12 @@ function readBody(tool: RegisteredTool, body: CallBody): unknown {
   }
   if (!("raw" in body)) return body.parsed;
   if (body.raw.length === 0) throw malformed("The request body is empty; send a JSON object.");
+  const text = body.raw.toString("utf8");
   try {
-    return JSON.parse(body.raw.toString("utf8"));
-  } catch (error) {
-    throw malformed(
-      `The request body is not valid JSON (${error instanceof Error ? error.message : "parse error"}).`,
-    );
+    return JSON.parse(text);
+  } catch {
+    // Where, never what: JSON.parse's message quotes the body, which may hold a secret.
+    throw malformed(`The request body is not valid JSON: a syntax error${describeJsonSyntaxError(text)}.`);
   }
 }
 
