@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Client } from "pg";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
-import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
+import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { adminQuery, dropSchema, uniqueSchema, withLedgerSteps } from "./postgres-fixture.ts";
@@ -291,7 +291,7 @@ if (db.url === undefined) {
         await store.migrate();
         await assert.rejects(
           store.usage({ keyId: "k", period: "2026-11", limit: 5, cursor: "not-a-seq" }),
-          RangeError,
+          InvalidCursorError,
         );
       } finally {
         await store.close();

@@ -121,7 +121,7 @@ async function runCall<T>(
   } catch (error) {
     // The reservation may have committed with its answer lost: give it back rather than wait
     // for the sweep.
-    unconfirmed.add(r.callId);
+    void unconfirmed.add(r.callId);
     throw error;
   }
   if (!reserved.ok) return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
@@ -130,7 +130,7 @@ async function runCall<T>(
     try {
       await refund(pool, r.callId, result.httpStatus);
     } catch (error) {
-      unconfirmed.add(r.callId);
+      void unconfirmed.add(r.callId);
       throw error;
     }
     return {
@@ -144,8 +144,10 @@ async function runCall<T>(
   try {
     settled = await settle(pool, r.callId, 200);
   } catch (error) {
-    // The client gets 503, so the charge must not stand, whether or not it committed.
-    unconfirmed.add(r.callId);
+    // The client gets 503, so the charge must not stand, whether or not it committed. With the
+    // database reachable (the statement itself failed) the refund is done before answering.
+    const refunded = unconfirmed.add(r.callId);
+    if (!(error instanceof BackendUnavailableError)) await refunded;
     throw error;
   }
   if (!settled) {

@@ -9,7 +9,8 @@
 const RETRY_MS = 1_000;
 
 export interface UnconfirmedRefunds {
-  add(callId: string): void;
+  /** Refunds the call now, and again until the database answers; resolves after the first try. */
+  add(callId: string): Promise<void>;
   /** Call ids still waiting for the database (for tests). */
   pending(): number;
   stop(): void;
@@ -40,9 +41,9 @@ export function createUnconfirmedRefunds(refund: (callId: string) => Promise<unk
 
   return {
     add(callId) {
-      if (stopped) return;
+      if (stopped) return Promise.resolve();
       waiting.add(callId);
-      void attempt(callId).then(schedule);
+      return attempt(callId).then(schedule);
     },
     pending: () => waiting.size,
     stop() {
