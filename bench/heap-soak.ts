@@ -28,7 +28,7 @@ const config = loadConfig({
   PORT: "0",
   LOG_LEVEL: "info",
 });
-const server = await startServer(config, { migrate: true, out: () => {} });
+const server = await startServer(config, { migrate: true, err: () => {} });
 try {
   const { key } = await createApiKey(server.deps.store, config.settings, {
     plan: "builder",

@@ -2,10 +2,12 @@
  * buildApp(deps): the Fastify application with every plugin and route. Reads no environment and
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness } from "./core/readiness.ts";
+import { registerClosingGuard } from "./http/closing.ts";
+import { type Metrics, registerMetrics } from "./http/metrics.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { registerDocsRoutes } from "./http/routes/docs.ts";
@@ -14,41 +16,30 @@ import { registerAccountRoutes } from "./http/routes/me.ts";
 import { registerToolRoutes } from "./http/routes/tools.ts";
 import { MCP_PATH } from "./mcp/protocol.ts";
 import { registerMcpEndpoint } from "./mcp/route.ts";
+import { OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
   readonly logger?: FastifyServerOptions["logger"];
-}
-
-/** One log line per request, written when it ends with the request's fields, instead of two. */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(...[error, request, reply]: Parameters<LogController["requestCompleted"]>): void {
-    if (error) {
-      reply.log.error(
-        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
-        "request errored",
-      );
-    } else {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-    }
-  }
+  /** `GET /metrics` and the request counters; `token`, where set, guards the page. */
+  readonly metrics?: { readonly metrics: Metrics; readonly token: string | null };
 }
 
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: requestLogOptions(options.logger ?? false),
     genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
     requestIdHeader: false,
     bodyLimit: deps.registry.maxBodyBytes,
-    return503OnClosing: true,
+    // registerClosingGuard answers with a problem document instead.
+    return503OnClosing: false,
     logController: new OneLinePerRequest(),
   });
   const { docsUrl } = deps.settings;
   const readiness = createReadiness(deps.store, () => deps.now().getTime());
 
   app.decorateRequest("apiKey", null);
+  app.decorateRequest("callLog", null);
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     done(null, payload);
@@ -58,6 +49,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   registerProblemHandlers(app, docsUrl);
+  registerClosingGuard(app);
+  if (options.metrics) registerMetrics(app, deps, options.metrics.metrics, options.metrics.token);
   registerToolRoutes(app, deps, readiness);
   registerAccountRoutes(app, deps, readiness);
   registerHealthRoutes(app, deps);

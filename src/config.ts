@@ -3,6 +3,7 @@
  * ConfigError naming every bad variable at once, so an operator fixes them in one go.
  */
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
 
 export type DatabaseConfig =
@@ -22,6 +23,10 @@ export interface Config {
   readonly dbTimeoutMs: number;
   /** Age after which a still-pending call is refunded by the sweep (TOOLRUN_CALL_ABANDON_S). */
   readonly callAbandonS: number;
+  /** Where set, `GET /metrics` needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null;
+  /** How long a stopping server waits for requests in flight before it closes their connections. */
+  readonly shutdownTimeoutMs: number;
   readonly settings: ServiceSettings;
 }
 
@@ -29,16 +34,76 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
   readonly problems: readonly string[];
   constructor(problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super(problems.join("\n"));
     this.problems = problems;
   }
 }
 
+const HOSTNAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
 const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls"] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** Every variable toolrun reads; a `TOOLRUN_*` variable not listed here is probably a typo. */
+export const KNOWN_VARIABLES = [
+  "HOST",
+  "PORT",
+  "LOG_LEVEL",
+  "TOOLRUN_DATABASE",
+  "TOOLRUN_DATABASE_SCHEMA",
+  "TOOLRUN_DATABASE_POOL_SIZE",
+  "TOOLRUN_REDIS_URL",
+  "TOOLRUN_REDIS_PREFIX",
+  "TOOLRUN_METERING",
+  "TOOLRUN_PUBLIC_URL",
+  "TOOLRUN_KEY_PREFIX",
+  "TOOLRUN_ALLOWED_ORIGINS",
+  "TOOLRUN_CONFIG",
+  "TOOLRUN_METRICS_TOKEN",
+  "TOOLRUN_SHUTDOWN_TIMEOUT_MS",
+] as const;
+
+/** A warning for each `TOOLRUN_*` variable toolrun does not read, naming the closest known one. */
+export function unknownVariableWarnings(env: Env): string[] {
+  const known: readonly string[] = KNOWN_VARIABLES;
+  return Object.keys(env)
+    .filter((name) => name.startsWith("TOOLRUN_") && !known.includes(name))
+    .sort()
+    .map((name) => {
+      const closest = closestName(name, known);
+      return `${name} is not a toolrun variable and is ignored${closest ? `; did you mean ${closest}?` : ""}`;
+    });
+}
+
+/** The known name nearest to `name` by edit distance, when it is near enough to be a typo. */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const d = editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
 
 export function loadConfig(env: Env, knownTools: readonly string[] = []): Config {
   const problems: string[] = [];
@@ -48,6 +113,11 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
   };
 
   const host = value("HOST") ?? "127.0.0.1";
+  const hostOk = isIP(host) !== 0 || HOSTNAME.test(host);
+  if (!hostOk)
+    problems.push(
+      `HOST must be an IP address or a host name such as 0.0.0.0 or localhost, got "${env.HOST}"`,
+    );
   const port = parseInteger(value("PORT") ?? "8080", 0, 65535);
   if (port === undefined) problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
 
@@ -70,7 +140,8 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
   }
 
   const publicUrl = (
-    value("TOOLRUN_PUBLIC_URL") ?? `http://${host.includes(":") ? `[${host}]` : host}:${port ?? 8080}`
+    value("TOOLRUN_PUBLIC_URL") ??
+    `http://${hostOk ? (host.includes(":") ? `[${host}]` : host) : "127.0.0.1"}:${port ?? 8080}`
   ).replace(/\/+$/, "");
   if (!isHttpUrl(publicUrl)) problems.push(`TOOLRUN_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
 
@@ -109,6 +180,17 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       `TOOLRUN_CALL_ABANDON_S must be an integer from 1 to 86400 (seconds), got "${env.TOOLRUN_CALL_ABANDON_S}"`,
     );
 
+  const metricsToken = value("TOOLRUN_METRICS_TOKEN") ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
+    problems.push("TOOLRUN_METRICS_TOKEN must be at least 16 printable characters without spaces");
+
+  const shutdownRaw = value("TOOLRUN_SHUTDOWN_TIMEOUT_MS") ?? "10000";
+  const shutdownTimeoutMs = parseInteger(shutdownRaw, 0, 600_000);
+  if (shutdownTimeoutMs === undefined)
+    problems.push(
+      `TOOLRUN_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000 (milliseconds), got "${shutdownRaw}"`,
+    );
+
   const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -122,6 +204,8 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     logLevel,
     dbTimeoutMs: dbTimeoutMs ?? 5000,
     callAbandonS: callAbandonS ?? 120,
+    metricsToken,
+    shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     settings: {
       plans: file.plans,
       tools: file.tools,
@@ -143,11 +227,16 @@ function parseDatabase(
   if (/^postgres(ql)?:\/\//.test(raw)) {
     if (poolSize === undefined)
       problems.push(`TOOLRUN_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${poolRaw}"`);
+    let url: URL | undefined;
     try {
-      new URL(raw);
+      url = new URL(raw);
     } catch {
-      problems.push("TOOLRUN_DATABASE is not a valid postgres:// URL");
+      problems.push("TOOLRUN_DATABASE is not a valid postgres:// URL (check its escaping)");
     }
+    if (url !== undefined && url.hostname === "")
+      problems.push(
+        "TOOLRUN_DATABASE is a postgres:// URL without a host, like postgres://user@db.example:5432/toolrun",
+      );
     const schema = value("TOOLRUN_DATABASE_SCHEMA") ?? "public";
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
       problems.push(`TOOLRUN_DATABASE_SCHEMA must be a plain PostgreSQL identifier, got "${schema}"`);

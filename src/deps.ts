@@ -11,6 +11,7 @@ import { createSqliteStore } from "./adapters/sqlite/store.ts";
 import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { keyPattern } from "./core/keys.ts";
+import type { Observer } from "./core/observer.ts";
 import { createToolRegistry } from "./core/registry.ts";
 import type { ServiceSettings } from "./core/settings.ts";
 import { createSwitchReader } from "./core/switches.ts";
@@ -34,6 +35,8 @@ export interface DepsParts {
   readonly now?: () => Date;
   /** How long the operator switches read from the store are trusted (default 2 s). */
   readonly switchTtlMs?: number;
+  /** Hears how each metered call ends (the metrics). */
+  readonly observer?: Observer;
 }
 
 export interface BackendOptions {
@@ -42,11 +45,14 @@ export interface BackendOptions {
    * runs in its process. The server never does (default false).
    */
   readonly blockOnLocks?: boolean;
+  /** Hears how each metered call ends (the metrics). */
+  readonly observer?: Observer;
 }
 
 export async function createDeps(config: Config, options: BackendOptions = {}): Promise<Deps> {
-  const { store, limiter } = await createBackends(config, options);
-  return assembleDeps({ store, limiter, settings: config.settings });
+  const { blockOnLocks, ...extra } = options;
+  const { store, limiter } = await createBackends(config, { blockOnLocks });
+  return assembleDeps({ store, limiter, settings: config.settings, ...extra });
 }
 
 export function assembleDeps(parts: DepsParts): Deps {
@@ -62,6 +68,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
+    ...(parts.observer ? { observer: parts.observer } : {}),
     async close() {
       await Promise.allSettled([limiter.close(), store.close()]);
     },

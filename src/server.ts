@@ -1,6 +1,6 @@
 /**
- * `toolrun serve`: loadConfig -> createDeps -> buildApp -> listen, with the first-start bootstrap
- * key, the sweeper that refunds calls abandoned by a dead process, and a graceful close.
+ * `toolrun serve`: loadConfig -> createDeps -> buildApp -> listen, then the first-start bootstrap
+ * key, the sweeper that refunds calls abandoned by a dead process, and a close that drains.
  */
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
@@ -8,7 +8,10 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin.ts";
 import { createDeps, type Deps } from "./deps.ts";
+import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
+import { databaseError, listenError } from "./startup.ts";
+import { logBackends } from "./startup-log.ts";
 
 /**
  * A call still pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died or lost its
@@ -21,29 +24,41 @@ export interface RunningServer {
   readonly app: FastifyInstance;
   readonly deps: Deps;
   readonly url: string;
+  /** Stops taking requests, waits for those in flight (at most `shutdownTimeoutMs`), then closes. */
   close(): Promise<void>;
+  /** Writes what is still buffered of the log, for a process about to exit at once. */
+  flushLog(): void;
+}
+
+export interface StartOptions {
+  readonly migrate: boolean;
+  /** Where the human lines go (the first key's banner, the listening line): stderr by default. */
+  readonly err?: (line: string) => void;
 }
 
 export async function startServer(
   config: Config,
-  options: { migrate: boolean; out?: (line: string) => void } = { migrate: true },
+  options: StartOptions = { migrate: true },
 ): Promise<RunningServer> {
-  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const deps = await createDeps(config);
+  const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const metrics = createMetrics();
+  let deps: Deps;
+  try {
+    deps = await createDeps(config, { observer: metrics });
+  } catch (error) {
+    throw databaseError(config, "cannot open the database", error);
+  }
   let unreachable: BackendUnavailableError | null = null;
   try {
-    if (options.migrate || config.database.kind === "sqlite") await deps.store.migrate();
-    try {
-      // countKeys first: a started store with keys never takes the insert's lock.
-      if ((await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
-        const created = await createBootstrapKey(deps.store, config.settings);
-        if (created) out(bootstrapMessage(config, created.key));
-      }
-    } catch (error) {
-      // `serve --no-migrate` with the database down still starts: /readyz reports it, requests
-      // answer 503 backend_unavailable, and the pool connects once the database is back.
-      if (!(error instanceof BackendUnavailableError)) throw error;
-      unreachable = error;
+    if (options.migrate || config.database.kind === "sqlite") {
+      await deps.store.migrate().catch((error: unknown) => {
+        throw databaseError(config, "cannot apply the schema", error);
+      });
+    }
+    if (config.database.kind === "sqlite") {
+      await deps.store.probeWrite().catch((error: unknown) => {
+        throw databaseError(config, "the database can be read but not written", error);
+      });
     }
   } catch (error) {
     await deps.close();
@@ -63,8 +78,43 @@ export async function startServer(
       redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
       stream: logDestination,
     },
+    metrics: { metrics, token: config.metricsToken },
   });
-  if (unreachable) app.log.warn({ err: unreachable }, "the database is unreachable; starting anyway");
+  const flushLog = () => {
+    clearInterval(logFlusher);
+    logDestination.flushSync();
+  };
+  try {
+    unreachable = await logBackends(app.log, config, deps);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    await deps.close();
+    flushLog();
+    throw listenError(config, error);
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+
+  // Only once the port is ours: a server that cannot listen never mints a key.
+  try {
+    // countKeys first: a started store with keys never takes the insert's lock.
+    if (unreachable === null && (await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
+      const created = await createBootstrapKey(deps.store, config.settings);
+      if (created) err(bootstrapMessage(config, created.key));
+    }
+  } catch (error) {
+    // `serve --no-migrate` with the database down still starts: /readyz reports it, requests
+    // answer 503 backend_unavailable, and the pool connects once the database is back.
+    if (!(error instanceof BackendUnavailableError)) {
+      await app.close();
+      await deps.close();
+      flushLog();
+      throw error;
+    }
+  }
+
   // Only a store whose calls take several steps can leave one half-made (PostgreSQL).
   const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
   const sweep = () =>
@@ -79,25 +129,34 @@ export async function startServer(
   sweeper.unref();
   void sweep();
 
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  out(
+  err(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
   );
-  out(`console: ${url}/ (open it in a browser; paste an API key there to run tools)`);
+  err(`console: ${url}/ (open it in a browser; paste an API key there to run tools)`);
 
   return {
     app,
     deps,
     url,
+    flushLog,
     async close() {
       clearInterval(sweeper);
-      await app.close();
-      await deps.close();
-      clearInterval(logFlusher);
-      logDestination.flush();
+      // Requests in flight may finish; new ones get 503 meanwhile. Past the bound, their
+      // connections are closed (a call cut off there is refunded by the next sweep of any instance).
+      const cutOff = setTimeout(() => {
+        app.log.warn(
+          { shutdownTimeoutMs: config.shutdownTimeoutMs },
+          "requests still in flight at the shutdown bound: closing their connections",
+        );
+        app.server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cutOff);
+        await deps.close();
+        flushLog();
+      }
     },
   };
 }

@@ -1,55 +1,61 @@
 /**
  * `toolrun keys ...`: create, list, revoke, rotate and re-plan API keys.
  */
+import { type Command, InvalidArgumentError } from "commander";
 import { type Config, MAX_COUNT } from "../config.ts";
 import { createApiKey, revokeApiKey, rotateApiKey, setKeyPlan } from "../core/admin.ts";
 import { monthlyAllowance, planOf } from "../core/credits.ts";
-import type { ApiKeyRecord } from "../ports/store.ts";
-import { openStore } from "./store.ts";
-import { parse, UsageError } from "./usage.ts";
+import type { ApiKeyRecord, Store } from "../ports/store.ts";
+import type { CliContext } from "./main.ts";
+import { openExisting } from "./store.ts";
 
-export async function runKeysCommand(config: Config, args: readonly string[]): Promise<number> {
-  const [action, ...rest] = args;
-  const store = await openStore(config);
-  const out = (text: string) => process.stdout.write(`${text}\n`);
-  try {
-    switch (action) {
-      case "create": {
-        const { values } = parse(rest, {
-          plan: { type: "string" },
-          name: { type: "string" },
-          credits: { type: "string" },
-          json: { type: "boolean" },
-        });
-        if (!values.plan) throw new UsageError("keys create needs --plan (for example --plan free).");
-        const credits = values.credits === undefined ? null : wholeNumber(values.credits, "--credits");
+export function registerKeysCommands(program: Command, cli: CliContext): void {
+  const keys = program.command("keys").description("create, list, revoke, rotate and re-plan API keys");
+
+  keys
+    .command("create")
+    .description("create a key and print it once")
+    .requiredOption("--plan <plan>", "the key's plan (free, builder, or one from TOOLRUN_CONFIG)")
+    .option("--name <text>", "a name to recognise the key by", "")
+    .option("--credits <n>", "the key's own monthly allowance instead of its plan's", wholeNumber)
+    .option(
+      "--json",
+      'print one JSON object {"id","key","plan","name","monthly_allowance",...} and nothing else',
+    )
+    .action((options: { plan: string; name: string; credits?: number; json?: boolean }) =>
+      withStore(cli, async (store, config) => {
         const created = await createApiKey(store, config.settings, {
-          plan: values.plan,
-          name: values.name ?? "",
-          monthlyAllowance: credits,
+          plan: options.plan,
+          name: options.name,
+          monthlyAllowance: options.credits ?? null,
         });
-        if (values.json) out(JSON.stringify(keyJson(created.record, config, created.key)));
-        else {
-          out(
+        if (options.json) cli.out(JSON.stringify(keyJson(created.record, config, created.key)));
+        else
+          cli.out(
             `Created key ${created.record.id} (plan ${created.record.plan}). Shown only this once:\n\n  ${created.key}\n`,
           );
-        }
-        return 0;
-      }
-      case "list": {
-        const { values } = parse(rest, { json: { type: "boolean" } });
-        const keys = await store.listKeys();
-        if (values.json) out(JSON.stringify(keys.map((k) => keyJson(k, config))));
-        else if (keys.length === 0) out("No keys yet: toolrun keys create --plan free");
+      }),
+    );
+
+  keys
+    .command("list")
+    .description("list keys with their plan, allowance and dates (never their secrets)")
+    .option("--json", "print a JSON array")
+    .action((options: { json?: boolean }) =>
+      withStore(cli, async (store, config) => {
+        const all = await store.listKeys();
+        if (options.json) cli.out(JSON.stringify(all.map((k) => keyJson(k, config))));
+        else if (all.length === 0) cli.out("No keys yet: toolrun keys create --plan free");
         else {
-          out(["ID", "PREFIX", "PLAN", "ALLOWANCE", "NAME", "CREATED", "REVOKED"].join("\t"));
-          for (const k of keys) {
-            out(
+          cli.out(["ID", "PREFIX", "PLAN", "ALLOWANCE", "NAME", "CREATED", "REVOKED"].join("\t"));
+          for (const k of all) {
+            const allowance = monthlyAllowance(k, planOf(k, config.settings));
+            cli.out(
               [
                 k.id,
                 `${k.displayPrefix}…`,
                 k.plan,
-                monthlyAllowance(k, planOf(k, config.settings)),
+                allowance,
                 k.name || "-",
                 k.createdAt,
                 k.revokedAt ?? "-",
@@ -57,40 +63,59 @@ export async function runKeysCommand(config: Config, args: readonly string[]): P
             );
           }
         }
-        return 0;
-      }
-      case "revoke": {
-        const id = onePositional(rest, "keys revoke ID");
+      }),
+    );
+
+  keys
+    .command("revoke")
+    .description("revoke a key at once (its next request answers 401)")
+    .argument("<id>", "the key's id (key_...)")
+    .action((id: string) =>
+      withStore(cli, async (store) => {
         await revokeApiKey(store, id);
-        out(`Revoked ${id}.`);
-        return 0;
-      }
-      case "rotate": {
-        const { values, positionals } = parse(rest, { json: { type: "boolean" } });
-        const id = onePositional(positionals, "keys rotate ID");
+        cli.out(`Revoked ${id}.`);
+      }),
+    );
+
+  keys
+    .command("rotate")
+    .description("give a key a new secret, printed once; the old one stops working at once")
+    .argument("<id>", "the key's id (key_...)")
+    .option("--json", "print one JSON object with the new key")
+    .action((id: string, options: { json?: boolean }) =>
+      withStore(cli, async (store, config) => {
         const rotated = await rotateApiKey(store, config.settings, id);
-        if (values.json) out(JSON.stringify(keyJson(rotated.record, config, rotated.key)));
+        if (options.json) cli.out(JSON.stringify(keyJson(rotated.record, config, rotated.key)));
         else
-          out(
+          cli.out(
             `New secret for ${id}; the old one no longer works. Shown only this once:\n\n  ${rotated.key}\n`,
           );
-        return 0;
-      }
-      case "set-plan": {
-        const { positionals } = parse(rest, {});
-        if (positionals.length !== 2 || !positionals[0] || !positionals[1])
-          throw new UsageError("Usage: keys set-plan ID PLAN");
-        await setKeyPlan(store, config.settings, positionals[0], positionals[1]);
-        out(`Key ${positionals[0]} is now on plan ${positionals[1]}.`);
-        return 0;
-      }
-      default:
-        throw new UsageError(
-          `Unknown keys action "${action ?? ""}" (create, list, revoke, rotate, set-plan).`,
-        );
-    }
+      }),
+    );
+
+  keys
+    .command("set-plan")
+    .description("move a key to another configured plan")
+    .argument("<id>", "the key's id (key_...)")
+    .argument("<plan>", "the plan's id")
+    .action((id: string, plan: string) =>
+      withStore(cli, async (store, config) => {
+        await setKeyPlan(store, config.settings, id, plan);
+        cli.out(`Key ${id} is now on plan ${plan}.`);
+      }),
+    );
+}
+
+async function withStore(
+  cli: CliContext,
+  use: (store: Store, config: Config) => Promise<void>,
+): Promise<void> {
+  const config = cli.config();
+  const deps = await openExisting(config, cli.env);
+  try {
+    await use(deps.store, config);
   } finally {
-    await store.close();
+    await deps.close();
   }
 }
 
@@ -106,14 +131,8 @@ function keyJson(record: ApiKeyRecord, config: Config, key?: string) {
   };
 }
 
-function onePositional(args: readonly string[], usage: string): string {
-  const { positionals } = parse(args, {});
-  if (positionals.length !== 1 || !positionals[0]) throw new UsageError(`Usage: ${usage}`);
-  return positionals[0];
-}
-
-function wholeNumber(raw: string, flag: string): number {
+function wholeNumber(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) > MAX_COUNT)
-    throw new UsageError(`${flag} must be a whole number from 0 to ${MAX_COUNT}, got "${raw}".`);
+    throw new InvalidArgumentError(`must be a whole number from 0 to ${MAX_COUNT}`);
   return Number(raw);
 }

@@ -1,79 +1,140 @@
 /**
- * The `toolrun` command line: serve, migrate, keys, tools. It uses the same configuration and
- * createDeps as the server and talks to the database directly, never through HTTP.
+ * The `toolrun` command line on commander: serve, migrate, keys, tools, each with its own
+ * `--help`, suggestions for mistyped commands and options, and one-line errors. Commands use the
+ * same configuration and createDeps as the server and talk to the database directly, never
+ * through HTTP.
+ *
+ * Exit codes: 0 success; 1 the command failed (unknown key, unreachable or missing database,
+ * migrations pending for `migrate status`); 2 the command was called wrongly or the configuration
+ * is invalid.
  */
-import { ConfigError, loadConfig } from "../config.ts";
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { type Config, ConfigError, loadConfig, unknownVariableWarnings } from "../config.ts";
 import { AdminError } from "../core/admin.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
+import { StartupError } from "../startup.ts";
 import { tools } from "../tools/index.ts";
-import { runKeysCommand } from "./keys.ts";
-import { runMigrate } from "./migrate.ts";
-import { runServe } from "./serve.ts";
-import { runToolsCommand } from "./tools.ts";
-import { UsageError } from "./usage.ts";
+import { registerKeysCommands } from "./keys.ts";
+import { registerMigrateCommands } from "./migrate.ts";
+import { registerServeCommand } from "./serve.ts";
+import { CliError } from "./store.ts";
+import { registerToolsCommands } from "./tools.ts";
 
-export const HELP = `Usage: toolrun <command> [options]
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
 
-Commands:
-  serve [--no-migrate]                 run the HTTP and MCP service
-  migrate                              apply the database schema
-  keys create --plan PLAN [--name TEXT] [--credits N] [--json]
-                                       create a key and print it once
-  keys list [--json]                   list keys (never their secrets)
-  keys revoke ID                       revoke a key at once
-  keys rotate ID [--json]              give a key a new secret; the old one stops working
-  keys set-plan ID PLAN                move a key to another plan
-  tools list [--json]                  list tools with their switches
-  tools set SLUG [--enabled true|false] [--api true|false]
-                                       switch a tool for every instance
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
-Configuration comes from the environment: TOOLRUN_DATABASE, TOOLRUN_REDIS_URL, TOOLRUN_METERING,
-TOOLRUN_PUBLIC_URL, TOOLRUN_KEY_PREFIX, TOOLRUN_CONFIG, HOST, PORT, LOG_LEVEL (see docs/configuration.md).
-`;
+const ENVIRONMENT_HELP = `
+Configuration comes from the environment: TOOLRUN_DATABASE (default ./data/toolrun.db, from the
+current directory), TOOLRUN_REDIS_URL, TOOLRUN_METERING, TOOLRUN_PUBLIC_URL, TOOLRUN_KEY_PREFIX,
+TOOLRUN_CONFIG, TOOLRUN_METRICS_TOKEN, TOOLRUN_SHUTDOWN_TIMEOUT_MS, HOST, PORT, LOG_LEVEL
+(docs/configuration.md).
+
+Exit codes: 0 success, 1 the command failed, 2 wrong usage or invalid configuration (docs/cli.md).`;
+
+/** What a command's action needs: the configuration (read on first use) and where to write. */
+export interface CliContext {
+  readonly env: NodeJS.ProcessEnv;
+  config(): Config;
+  out(text: string): void;
+  /** Sets the exit code the command ends with. */
+  exit(code: number): void;
+}
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write(HELP);
-    return command === undefined ? 2 : 0;
+  let exitCode = 0;
+  let config: Config | undefined;
+  const context: CliContext = {
+    env,
+    config() {
+      if (config === undefined) {
+        for (const warning of unknownVariableWarnings(env))
+          process.stderr.write(`toolrun: warning: ${warning}\n`);
+        config = loadConfig(
+          env,
+          tools.map((t) => t.slug),
+        );
+      }
+      return config;
+    },
+    out: (text) => process.stdout.write(`${text}\n`),
+    exit(code) {
+      exitCode = code;
+    },
+  };
+
+  const program = new Command("toolrun")
+    .description("Runs named tools over HTTP and MCP, with API keys, rate limits and metered credits.")
+    .version(VERSION, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help for a command")
+    .helpCommand("help [command]", "show help for a command")
+    .addHelpText("after", ENVIRONMENT_HELP);
+  registerServeCommand(program, context);
+  registerMigrateCommands(program, context);
+  registerKeysCommands(program, context);
+  registerToolsCommands(program, context);
+  // Every command reports mistakes the same way, on one line, and exits through us.
+  for (const command of [program, ...allCommands(program)]) {
+    command
+      .exitOverride()
+      .showSuggestionAfterError(true)
+      .configureOutput({
+        writeOut: (text) => process.stdout.write(text),
+        writeErr: (text) => process.stderr.write(text),
+        outputError: (text, write) => write(`${oneLine(text, command)}\n`),
+      });
+  }
+
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return EXIT_USAGE;
   }
   try {
-    const config = loadConfig(
-      env,
-      tools.map((t) => t.slug),
-    );
-    switch (command) {
-      case "serve":
-        return await runServe(config, rest);
-      case "migrate":
-        return await runMigrate(config, rest);
-      case "keys":
-        return await runKeysCommand(config, rest);
-      case "tools":
-        return await runToolsCommand(config, rest);
-      default:
-        throw new UsageError(`Unknown command "${command}".`);
-    }
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`toolrun: ${error.message}\n\n${HELP}`);
-      return 2;
-    }
-    if (error instanceof ConfigError) {
-      process.stderr.write(`toolrun: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof AdminError) {
-      process.stderr.write(`toolrun: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof SchemaNotReadyError) {
-      process.stderr.write("toolrun: the database has no schema yet; run `toolrun migrate` first.\n");
-      return 1;
-    }
-    process.stderr.write(`toolrun: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return reportError(error);
   }
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
+}
+
+/** Commander's message and its suggestion on one line, then where the help is. */
+function oneLine(text: string, command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c !== null; c = c.parent) names.unshift(c.name());
+  const line = text
+    .trim()
+    .replace(/^error: /, "")
+    .replace(/\s*\n\s*/g, " ");
+  return `toolrun: ${line} (see ${names.join(" ")} --help)`;
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0.
+    return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  const fail = (message: string, code: number) => {
+    process.stderr.write(`toolrun: ${message}\n`);
+    return code;
+  };
+  if (error instanceof ConfigError) {
+    for (const problem of error.problems) process.stderr.write(`toolrun: ${problem}\n`);
+    return EXIT_USAGE;
+  }
+  if (error instanceof StartupError) return fail(error.message, EXIT_FAILED);
+  if (error instanceof CliError) return fail(error.message, error.exitCode);
+  if (error instanceof AdminError) return fail(error.message, EXIT_FAILED);
+  if (error instanceof SchemaNotReadyError)
+    return fail("the database has no schema yet; run `toolrun migrate` first.", EXIT_FAILED);
+  return fail(error instanceof Error ? error.message : String(error), EXIT_FAILED);
 }
 
 if (import.meta.main) {

@@ -1,21 +1,58 @@
 /**
- * `toolrun serve`: starts the service and closes it gracefully on SIGINT or SIGTERM.
+ * `toolrun serve`: starts the service and stops it on SIGINT or SIGTERM (or when the npm that
+ * started it exits), letting requests in flight finish within TOOLRUN_SHUTDOWN_TIMEOUT_MS. A
+ * second signal stops it at once.
  */
-import type { Config } from "../config.ts";
+import type { Command } from "commander";
 import { startServer } from "../server.ts";
-import { parse } from "./usage.ts";
+import type { CliContext } from "./main.ts";
 
-export async function runServe(config: Config, args: readonly string[]): Promise<number> {
-  const { values } = parse(args, { "no-migrate": { type: "boolean" } });
-  const server = await startServer(config, { migrate: values["no-migrate"] !== true });
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      server.close().then(resolve, resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-  return 0;
+/** Past the drain, the process exits even if a stray handle would keep it alive. */
+const EXIT_GRACE_MS = 2000;
+const PARENT_CHECK_MS = 500;
+
+export function registerServeCommand(program: Command, cli: CliContext): void {
+  program
+    .command("serve")
+    .description("run the HTTP API and the MCP endpoint (npm start runs this)")
+    .option("--no-migrate", "leave the PostgreSQL schema to `toolrun migrate` (SQLite always applies it)")
+    .action(async (options: { migrate: boolean }) => {
+      const config = cli.config();
+      // Before starting: npm may be gone by the time the server listens.
+      const parent = process.ppid;
+      const server = await startServer(config, { migrate: options.migrate });
+      const signal = await new Promise<string>((resolve) => {
+        process.once("SIGINT", () => resolve("SIGINT"));
+        process.once("SIGTERM", () => resolve("SIGTERM"));
+        if (cli.env.npm_command !== undefined) stopWithParent(parent, () => resolve("npm exited"));
+      });
+      server.app.log.info(
+        { signal, shutdownTimeoutMs: config.shutdownTimeoutMs },
+        `${signal}: stopping; requests in flight have ${config.shutdownTimeoutMs} ms to finish`,
+      );
+      const again = () => {
+        server.app.log.warn("second signal: stopping now");
+        server.flushLog();
+        process.exit(1);
+      };
+      process.once("SIGINT", again);
+      process.once("SIGTERM", again);
+      await server.close();
+      setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
+    });
+}
+
+/**
+ * `npx toolrun serve` runs us under `npm exec` through a shell that does not pass npm's signals
+ * on: when npm goes (SIGTERM, Ctrl-C in another terminal, its supervisor stopping it), we are
+ * re-parented, and stop as if signalled. Only under npm: a server started with nohup outlives
+ * its shell on purpose.
+ */
+function stopWithParent(parent: number, stop: () => void): void {
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }

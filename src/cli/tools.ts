@@ -1,20 +1,21 @@
 /**
  * `toolrun tools ...`: list the tools and flip the operator switches stored in the database.
  */
-import type { Config } from "../config.ts";
-import { createDeps } from "../deps.ts";
+import { type Command, Option } from "commander";
 import type { ToolSwitch } from "../ports/store.ts";
-import { parse, UsageError } from "./usage.ts";
+import type { CliContext } from "./main.ts";
+import { CliError, openExisting } from "./store.ts";
 
-export async function runToolsCommand(config: Config, args: readonly string[]): Promise<number> {
-  const [action, ...rest] = args;
-  const deps = await createDeps(config);
-  const out = (text: string) => process.stdout.write(`${text}\n`);
-  try {
-    if (config.database.kind === "sqlite") await deps.store.migrate();
-    switch (action) {
-      case "list": {
-        const { values } = parse(rest, { json: { type: "boolean" } });
+export function registerToolsCommands(program: Command, cli: CliContext): void {
+  const tools = program.command("tools").description("list the tools and switch them for every instance");
+
+  tools
+    .command("list")
+    .description("list the tools with their weight, body limit and switches")
+    .option("--json", "print a JSON array")
+    .action(async (options: { json?: boolean }) => {
+      const deps = await openExisting(cli.config(), cli.env);
+      try {
         const rows = await Promise.all(
           deps.registry.all().map(async (tool) => ({
             slug: tool.slug,
@@ -24,40 +25,47 @@ export async function runToolsCommand(config: Config, args: readonly string[]): 
             ...(await deps.switches.of(tool)),
           })),
         );
-        if (values.json) out(JSON.stringify(rows));
+        if (options.json) cli.out(JSON.stringify(rows));
         else
           for (const r of rows)
-            out(`${r.slug}\tv${r.tool_version}\tweight ${r.weight}\tenabled ${r.enabled}\tapi ${r.api}`);
-        return 0;
+            cli.out(`${r.slug}\tv${r.tool_version}\tweight ${r.weight}\tenabled ${r.enabled}\tapi ${r.api}`);
+      } finally {
+        await deps.close();
       }
-      case "set": {
-        const { values, positionals } = parse(rest, { enabled: { type: "string" }, api: { type: "string" } });
-        const slug = positionals[0];
-        if (positionals.length !== 1 || !slug)
-          throw new UsageError("Usage: tools set SLUG [--enabled true|false] [--api true|false]");
-        if (!deps.registry.get(slug)) throw new UsageError(`No tool is named "${slug}".`);
-        const change: { enabled?: boolean; api?: boolean } = {};
-        if (values.enabled !== undefined) change.enabled = bool(values.enabled, "--enabled");
-        if (values.api !== undefined) change.api = bool(values.api, "--api");
-        if (Object.keys(change).length === 0) throw new UsageError("tools set needs --enabled or --api.");
+    });
+
+  tools
+    .command("set")
+    .description("store an operator switch in the database; every instance sees it within seconds")
+    .argument("<slug>", "the tool's slug")
+    .addOption(
+      new Option("--enabled <bool>", "false: calls answer 503 tool_disabled").choices(["true", "false"]),
+    )
+    .addOption(
+      new Option(
+        "--api <bool>",
+        "false: calls answer 403 tool_not_allowed, and MCP does not list it",
+      ).choices(["true", "false"]),
+    )
+    .action(async (slug: string, options: { enabled?: string; api?: string }) => {
+      const change: { enabled?: boolean; api?: boolean } = {};
+      if (options.enabled !== undefined) change.enabled = options.enabled === "true";
+      if (options.api !== undefined) change.api = options.api === "true";
+      if (Object.keys(change).length === 0) throw new CliError("tools set needs --enabled or --api.", 2);
+      const deps = await openExisting(cli.config(), cli.env);
+      try {
+        if (!deps.registry.get(slug)) {
+          const known = deps.registry.all().map((t) => t.slug);
+          throw new CliError(`No tool is named "${slug}" (known: ${known.join(", ")}).`, 2);
+        }
         await deps.store.setSwitch(slug, change satisfies ToolSwitch);
-        out(
+        cli.out(
           `${slug}: ${Object.entries(change)
             .map(([k, v]) => `${k}=${v}`)
             .join(", ")} (every instance sees it within seconds)`,
         );
-        return 0;
+      } finally {
+        await deps.close();
       }
-      default:
-        throw new UsageError(`Unknown tools action "${action ?? ""}" (list, set).`);
-    }
-  } finally {
-    await deps.close();
-  }
-}
-
-function bool(raw: string, flag: string): boolean {
-  if (raw === "true") return true;
-  if (raw === "false") return false;
-  throw new UsageError(`${flag} must be true or false, got "${raw}".`);
+    });
 }

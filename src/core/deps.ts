@@ -3,6 +3,7 @@
  */
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { Store } from "../ports/store.ts";
+import type { Observer } from "./observer.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { ServiceSettings } from "./settings.ts";
 import type { SwitchReader } from "./switches.ts";
@@ -16,4 +17,6 @@ export interface CoreDeps {
   readonly keyPattern: RegExp;
   readonly now: () => Date;
   readonly newCallId: () => string;
+  /** Hears how each metered call ended (the metrics); none in most tests. */
+  readonly observer?: Observer;
 }

@@ -117,6 +117,12 @@ export const errorCatalog = {
     explanation:
       "The service cannot reach its database or rate-limit store right now. No tool ran and nothing is charged. Retry with backoff; the service recovers by itself when the backend returns.",
   },
+  shutting_down: {
+    status: 503,
+    title: "The instance is shutting down",
+    explanation:
+      "This instance is stopping and takes no new requests; requests it had already received are finished. No tool ran and nothing is charged. Retry: a load balancer sends the retry to another instance, or this one answers again once restarted.",
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -74,6 +74,13 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelo
     },
     () => runTool(tool, input),
   );
+  deps.observer?.toolCall({
+    tool: tool.slug,
+    keyId: call.key.id,
+    requestId: call.requestId,
+    outcome: outcome.status,
+    credits: outcome.status === "charged" ? credits : 0,
+  });
   const remaining = allowance === null ? null : Math.max(0, allowance - outcome.creditsUsed);
   if (outcome.status === "refused") {
     if (outcome.reason === "tier_limit") {

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { translateBackendError } from "../core/backend-errors.ts";
 import { ApiError, problemDocument } from "../core/errors.ts";
+import { noteCall } from "../request-log.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -14,6 +15,7 @@ export function sendProblem(
   docsUrl: string,
   error: ApiError,
 ): FastifyReply {
+  noteCall(request, { code: error.code });
   return reply
     .code(error.status)
     .headers(error.headers)

@@ -8,7 +8,9 @@ import { translateBackendError } from "../core/backend-errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import { ApiError, problemDocument } from "../core/errors.ts";
 import { invokeTool } from "../core/invoke.ts";
+import { BackendUnavailableError } from "../ports/errors.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
+import type { CallNote } from "../request-log.ts";
 import { freeTools } from "./free-tools.ts";
 import { problemResult, successResult } from "./results.ts";
 
@@ -19,6 +21,8 @@ export interface McpCallContext {
   readonly requestId: string;
   /** Where internal failures are reported; they never reach the client. */
   readonly logError: (error: unknown, code: string) => void;
+  /** What each call did, for the request's log line (tool, credits, problem code). */
+  readonly noteCall?: (note: CallNote) => void;
 }
 
 export async function callTool(
@@ -35,14 +39,17 @@ export async function callTool(
   const input = args ?? {};
   try {
     if (free !== undefined) return successResult(await free.run(deps, call.key, input));
+    call.noteCall?.({ tool: name });
     const envelope = await invokeTool(deps, {
       key: call.key,
       slug: name,
       body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
       requestId: call.requestId,
     });
+    call.noteCall?.({ credits: envelope.credits_used });
     return successResult({ ...envelope });
   } catch (error) {
+    if (error instanceof BackendUnavailableError) deps.observer?.backendError(error.backend);
     const apiError =
       translateBackendError(error) ??
       new ApiError("internal_error", "Something failed inside the service. Any credits held were refunded.", {
@@ -50,6 +57,7 @@ export async function callTool(
       });
     // The same errors the HTTP error handler logs: every 5xx, with its cause.
     if (apiError.status >= 500) call.logError(apiError.cause ?? apiError, apiError.code);
+    call.noteCall?.({ code: apiError.code });
     return problemResult(problemDocument(apiError, deps.settings.docsUrl, call.requestId));
   }
 }

@@ -11,6 +11,7 @@ import { authenticate } from "../core/keys.ts";
 import { takeSlot } from "../core/rate-limit.ts";
 import type { Readiness } from "../core/readiness.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
+import { noteCall } from "../request-log.ts";
 import { createMcpDispatcher } from "./dispatch.ts";
 import { readJsonRpcBody } from "./messages.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
@@ -60,6 +61,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
     async (request, reply) => {
       const key = keys.get(request);
       if (key === undefined) throw new Error("POST /mcp reached its handler unauthenticated");
+      noteCall(request, { keyId: key.id });
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
       const rpm = planOf(key, deps.settings).rpm;
@@ -76,6 +78,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, readin
         key,
         requestId: request.id,
         logError: (err, code) => request.log.error({ err, code }, "request failed"),
+        noteCall: (note) => noteCall(request, note),
       });
       return sendWebResponse(reply, response);
     },

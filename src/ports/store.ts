@@ -151,11 +151,19 @@ export interface SwitchStore {
 }
 
 export interface Store extends KeyStore, Ledger, SwitchStore {
-  /** Applies pending migrations. Safe to run again and from several processes. */
-  migrate(): Promise<void>;
+  /**
+   * Applies pending migrations and returns the versions it applied (none when the schema was up
+   * to date). Safe to run again and from several processes.
+   */
+  migrate(): Promise<readonly number[]>;
   /** True when the schema is at the version this code expects. */
   isMigrated(): Promise<boolean>;
   /** Throws when the backend cannot be reached. */
   ping(): Promise<void>;
+  /**
+   * Throws when the store can be read but not written (a read-only file or database, a revoked
+   * privilege). Writes nothing: the probe's write is rolled back. Needs the schema.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { Client } from "pg";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
+import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { adminQuery, dropSchema, uniqueSchema, withLedgerSteps } from "./postgres-fixture.ts";
 
@@ -57,6 +58,30 @@ if (db.url === undefined) {
       async cleanup() {
         await store.close();
         await dropSchema(url, schema);
+      },
+    };
+  });
+
+  describeWriteProbeContract("postgres with a role that may only read", async () => {
+    const schema = uniqueSchema();
+    const role = uniqueName("t_reader").toLowerCase();
+    const writable = await createPostgresStore({ url, schema, poolSize: 2 });
+    await writable.migrate();
+    await adminQuery(url, `CREATE ROLE ${role} LOGIN`);
+    await adminQuery(url, `GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+    await adminQuery(url, `GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
+    const readerUrl = new URL(url);
+    readerUrl.username = role;
+    const readOnly = await createPostgresStore({ url: readerUrl.href, schema, poolSize: 2, keyCache: false });
+    return {
+      writable,
+      readOnly,
+      async cleanup() {
+        await readOnly.close();
+        await writable.close();
+        await dropSchema(url, schema);
+        await adminQuery(url, `DROP OWNED BY ${role}`);
+        await adminQuery(url, `DROP ROLE ${role}`);
       },
     };
   });

@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
+import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 
 describeStoreContract("sqlite in memory", async () => {
   const store = createSqliteStore(":memory:");
@@ -21,6 +22,24 @@ describeStoreContract("sqlite file", async () => {
     store,
     cleanup: async () => {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeWriteProbeContract("sqlite file opened read-only", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+  const path = join(dir, "toolrun.db");
+  const writable = createSqliteStore(path);
+  await writable.migrate();
+  // What a read-only file gives any user but root (who may write whatever the mode says).
+  const readOnly = createSqliteStore(`file:${path}?mode=ro`);
+  return {
+    writable,
+    readOnly,
+    cleanup: async () => {
+      await readOnly.close();
+      await writable.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

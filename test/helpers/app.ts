@@ -10,6 +10,7 @@ import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
+import type { Observer } from "../../src/core/observer.ts";
 import {
   DEFAULT_PLANS,
   type Plan,
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   at?: string;
   migrate?: boolean;
   appOptions?: AppOptions;
+  /** Hears how each metered call ends (the metrics). */
+  observer?: Observer;
 }
 
 export interface TestClock {
@@ -103,6 +106,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     now: clock.now,
     // Switch changes show on the next request.
     switchTtlMs: 0,
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   const app = buildApp(deps, options.appOptions);
   let closed: Promise<void> | undefined;

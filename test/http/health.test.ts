@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { before, describe, it } from "node:test";
+import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
@@ -20,7 +24,7 @@ describe("health and docs endpoints (no key needed)", () => {
     assert.equal(ready.statusCode, 200);
     assert.deepEqual(ready.json(), {
       status: "ok",
-      checks: { database: "ok", rate_limiter: "ok", schema: "ok" },
+      checks: { database: "ok", rate_limiter: "ok", schema: "ok", writes: "ok" },
     });
   });
 
@@ -38,7 +42,12 @@ describe("health and docs endpoints (no key needed)", () => {
     const ready = await broken.app.inject({ method: "GET", url: "/readyz" });
     assert.equal(ready.statusCode, 503);
     assert.equal(ready.json().code, "backend_unavailable");
-    assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "unreachable", schema: "ok" });
+    assert.deepEqual(ready.json().checks, {
+      database: "ok",
+      rate_limiter: "unreachable",
+      schema: "ok",
+      writes: "ok",
+    });
     const key = await broken.key();
     const call = await broken.app.inject({
       method: "POST",
@@ -49,6 +58,31 @@ describe("health and docs endpoints (no key needed)", () => {
     assert.equal(call.statusCode, 503);
     assert.equal(call.json().code, "backend_unavailable");
     assert.equal(await broken.store.creditsUsed((await broken.store.listKeys())[0]?.id ?? "", "2026-11"), 0);
+  });
+
+  it("is not ready on a database file it can read but not write", async (context) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-readyz-"));
+    context.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "toolrun.db");
+    const writable = createSqliteStore(path);
+    await writable.migrate();
+    await writable.close();
+    // What mode 0444 gives any user but root.
+    const readOnly = await createTestApp(
+      { store: createSqliteStore(`file:${path}?mode=ro`), migrate: false },
+      context,
+    );
+    const ready = await readOnly.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(ready.statusCode, 503);
+    assert.match(String(ready.headers["content-type"]), /^application\/problem\+json/);
+    assert.equal(ready.json().code, "backend_unavailable");
+    assert.match(ready.json().detail, /read but not written/);
+    assert.deepEqual(ready.json().checks, {
+      database: "ok",
+      rate_limiter: "ok",
+      schema: "ok",
+      writes: "read_only",
+    });
   });
 
   it("serves the docs index and the error list", async () => {

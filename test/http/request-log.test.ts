@@ -1,11 +1,25 @@
 /**
- * Request logging: one line per request, written when it ends, carrying the request's method, URL
- * and id with the status and the time taken.
+ * Request logging: one line per request, written when it ends, carrying the request's method, path
+ * and id with the status and the time taken, and what the request did: the key's id (never the
+ * key), the tool, the credits charged and the problem code. A key sent anywhere never reaches it.
  */
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { bearer, createTestApp, json } from "../helpers/app.ts";
+import { bearer, createTestApp, json, type TestAppOptions } from "../helpers/app.ts";
+import { connect, startMcpApp } from "../mcp/helpers.ts";
+
+function collect() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const options: TestAppOptions = { appOptions: { logger: { level: "info", stream } } };
+  return { lines, options, requestLines: () => lines.filter((l) => "reqId" in l) };
+}
 
 describe("request log", () => {
   it("writes one line per request, when it ends", async (context) => {
@@ -44,5 +58,150 @@ describe("request log", () => {
     assert.deepEqual(first?.res, { statusCode: 200 });
     assert.equal(typeof first?.responseTime, "number");
     assert.deepEqual(second?.res, { statusCode: 401 });
+  });
+});
+
+describe("request log fields", () => {
+  it("names the key's id, the tool, the credits charged, the status and the problem code", async (context) => {
+    const log = collect();
+    const t = await createTestApp(
+      {
+        ...log.options,
+        plans: { free: { id: "free", label: "Free", rpm: 100, monthlyCredits: 4, minCredits: 2 } },
+      },
+      context,
+    );
+    try {
+      const key = await t.key("free");
+      const keyId = (await t.store.listKeys())[0]?.id;
+      const post = (payload: unknown) =>
+        t.app.inject({
+          method: "POST",
+          url: "/v1/tool/echo",
+          headers: json(bearer(key)),
+          payload: JSON.stringify(payload),
+        });
+      const refunded = await post({ value: 1, mode: "unprocessable" });
+      const charged = await post({ value: 1 });
+      const refused = await post({ value: 1 });
+      const unknown = await t.app.inject({ method: "GET", url: "/nowhere" });
+      assert.deepEqual(
+        [refunded, charged, refused, unknown].map((r) => r.statusCode),
+        [422, 200, 402, 404],
+      );
+      const pick = (l: Record<string, unknown>) => ({
+        reqId: l.reqId,
+        keyId: l.keyId,
+        tool: l.tool,
+        creditsCharged: l.creditsCharged,
+        status: (l.res as { statusCode: number }).statusCode,
+        code: l.code,
+      });
+      assert.deepEqual(log.requestLines().map(pick), [
+        {
+          reqId: refunded.headers["x-request-id"],
+          keyId,
+          tool: "echo",
+          creditsCharged: undefined,
+          status: 422,
+          code: "unprocessable_input",
+        },
+        {
+          reqId: charged.headers["x-request-id"],
+          keyId,
+          tool: "echo",
+          creditsCharged: 3,
+          status: 200,
+          code: undefined,
+        },
+        {
+          reqId: refused.headers["x-request-id"],
+          keyId,
+          tool: "echo",
+          creditsCharged: undefined,
+          status: 402,
+          code: "insufficient_credits",
+        },
+        {
+          reqId: unknown.headers["x-request-id"],
+          keyId: undefined,
+          tool: undefined,
+          creditsCharged: undefined,
+          status: 404,
+          code: "not_found",
+        },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("logs an MCP tool call with its key id, tool, credits and code", async (context) => {
+    const log = collect();
+    const t = await startMcpApp(log.options, context);
+    const key = await t.key("free");
+    const keyId = (await t.store.listKeys())[0]?.id;
+    const client = await connect(t.mcp, key, "2025-11-25");
+    try {
+      await client.callTool({ name: "echo", arguments: { value: 2 } });
+      await client.callTool({ name: "echo", arguments: { value: 2, mode: "crash" } });
+    } finally {
+      await client.close();
+      await t.close();
+    }
+    const calls = log.requestLines().filter((l) => l.tool !== undefined);
+    assert.deepEqual(
+      calls.map((l) => [l.keyId, l.tool, l.creditsCharged, l.code]),
+      [
+        [keyId, "echo", 3, undefined],
+        [keyId, "echo", undefined, "processing_error"],
+      ],
+    );
+  });
+
+  it("never writes a key, wherever the client put it", async (context) => {
+    const log = collect();
+    const t = await createTestApp(log.options, context);
+    try {
+      const key = await t.key("free");
+      const responses = [
+        await t.app.inject({
+          method: "POST",
+          url: "/v1/tool/echo",
+          headers: json(bearer(key)),
+          payload: { value: 1 },
+        }),
+        await t.app.inject({ method: "GET", url: `/v1/me/credits?api_key=${key}` }),
+        await t.app.inject({ method: "GET", url: `/v1/tool/${key}`, headers: bearer(key) }),
+        await t.app.inject({
+          method: "POST",
+          url: "/v1/tool/echo",
+          headers: json(bearer(key)),
+          payload: JSON.stringify({ value: 1, note: key }),
+        }),
+        await t.app.inject({
+          method: "GET",
+          url: "/v1/me/credits",
+          headers: { authorization: `Bearer ${key}x` },
+        }),
+      ];
+      assert.deepEqual(
+        responses.map((r) => r.statusCode),
+        [200, 401, 404, 200, 401],
+      );
+      assert.equal(log.requestLines().length, 5);
+      const written = JSON.stringify(log.lines);
+      assert.ok(!written.includes(key.slice(8)), written);
+      const urls = log.requestLines().map((l) => (l.req as { url: string }).url);
+      assert.deepEqual(urls, [
+        "/v1/tool/echo",
+        "/v1/me/credits?…",
+        "/v1/tool/[redacted]",
+        "/v1/tool/echo",
+        "/v1/me/credits",
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -216,7 +216,12 @@ describe("errors outside the tool pipeline", () => {
     const ready = await bare.app.inject({ method: "GET", url: "/readyz" });
     assert.equal(ready.statusCode, 503);
     assert.equal(ready.json().code, "api_unconfigured");
-    assert.deepEqual(ready.json().checks, { database: "ok", rate_limiter: "ok", schema: "missing" });
+    assert.deepEqual(ready.json().checks, {
+      database: "ok",
+      rate_limiter: "ok",
+      schema: "missing",
+      writes: "unchecked",
+    });
   });
 
   it("503 backend_unavailable when the database cannot be reached, charging nothing", async (context) => {

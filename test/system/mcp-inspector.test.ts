@@ -48,6 +48,8 @@ describe("MCP Inspector CLI against toolrun serve", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolrun-inspector-"));
     const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
+    // keys commands never create a database: make it first, as an operator does.
+    assert.equal((await runCli(["migrate"], env)).code, 0);
     const created = await runCli(["keys", "create", "--plan", "free", "--name", "inspector", "--json"], env);
     assert.equal(created.code, 0, created.stderr);
     key = (JSON.parse(created.stdout) as { key: string }).key;

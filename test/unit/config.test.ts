@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig, unknownVariableWarnings } from "../../src/config.ts";
 
 describe("loadConfig", () => {
   it("gives the documented defaults", () => {
@@ -163,5 +163,65 @@ describe("loadConfig", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("configuration mistakes", () => {
+  const problemsOf = (env: Record<string, string>): readonly string[] => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      return error.problems;
+    }
+  };
+
+  it("names HOST, not TOOLRUN_PUBLIC_URL, for a host that is no address or name", () => {
+    assert.deepEqual(problemsOf({ HOST: "http://example.com" }), [
+      'HOST must be an IP address or a host name such as 0.0.0.0 or localhost, got "http://example.com"',
+    ]);
+    assert.deepEqual(problemsOf({ HOST: "::1" }), []);
+    assert.deepEqual(problemsOf({ HOST: "toolrun.internal" }), []);
+  });
+
+  it("refuses a postgres:// URL without a host, and a short metrics token, naming each", () => {
+    assert.deepEqual(problemsOf({ TOOLRUN_DATABASE: "postgres://" }), [
+      "TOOLRUN_DATABASE is a postgres:// URL without a host, like postgres://user@db.example:5432/toolrun",
+    ]);
+    assert.deepEqual(problemsOf({ TOOLRUN_METRICS_TOKEN: "short" }), [
+      "TOOLRUN_METRICS_TOKEN must be at least 16 printable characters without spaces",
+    ]);
+    assert.deepEqual(problemsOf({ TOOLRUN_SHUTDOWN_TIMEOUT_MS: "5s" }), [
+      'TOOLRUN_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000 (milliseconds), got "5s"',
+    ]);
+  });
+
+  it("reads the metrics token and the shutdown bound", () => {
+    const config = loadConfig({
+      TOOLRUN_METRICS_TOKEN: "0123456789abcdef",
+      TOOLRUN_SHUTDOWN_TIMEOUT_MS: "2500",
+    });
+    assert.equal(config.metricsToken, "0123456789abcdef");
+    assert.equal(config.shutdownTimeoutMs, 2500);
+    assert.equal(loadConfig({}).shutdownTimeoutMs, 10_000);
+    assert.equal(loadConfig({}).metricsToken, null);
+  });
+
+  it("warns about unknown TOOLRUN_ variables with the closest known name", () => {
+    assert.deepEqual(
+      unknownVariableWarnings({
+        TOOLRUN_DATABSE: "x",
+        TOOLRUN_REDIS_ULR: "x",
+        TOOLRUN_ZZZ: "x",
+        TOOLRUN_DATABASE: "ok",
+        HOME: "/root",
+      }),
+      [
+        "TOOLRUN_DATABSE is not a toolrun variable and is ignored; did you mean TOOLRUN_DATABASE?",
+        "TOOLRUN_REDIS_ULR is not a toolrun variable and is ignored; did you mean TOOLRUN_REDIS_URL?",
+        "TOOLRUN_ZZZ is not a toolrun variable and is ignored",
+      ],
+    );
   });
 });

@@ -14,8 +14,8 @@ import { isMissingSchema, toPortError } from "./errors.ts";
 /** The migrations this code ships, oldest first. */
 const migrations = readMigrations(new URL("./migrations/", import.meta.url));
 
-export async function migrate(pool: Pool, schema: string): Promise<void> {
-  await transaction(pool, async (client) => {
+export async function migrate(pool: Pool, schema: string): Promise<number[]> {
+  return transaction(pool, async (client) => {
     // One lock per schema: concurrent migrators of the same schema queue here; others do not wait.
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`toolrun:migrate:${schema}`]);
     // Checked first because CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege on the
@@ -32,8 +32,10 @@ export async function migrate(pool: Pool, schema: string): Promise<void> {
     );
     const applied = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
     const done = new Set(applied.rows.map((row) => row.version));
+    const now: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
+      now.push(migration.version);
       // No parameters: sent as a simple query, so a file may hold several statements.
       await client.query(migration.sql);
       await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
@@ -41,6 +43,7 @@ export async function migrate(pool: Pool, schema: string): Promise<void> {
         migration.name,
       ]);
     }
+    return now;
   });
 }
 

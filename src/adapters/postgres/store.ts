@@ -8,7 +8,7 @@
  */
 import type { Pool } from "pg";
 import type { Store } from "../../ports/store.ts";
-import { run, statement } from "./db.ts";
+import { run, statement, transaction } from "./db.ts";
 import { createKeyCache, type KeyCacheOptions } from "./key-cache.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
@@ -39,6 +39,7 @@ export interface PostgresStore extends Store {
 }
 
 const PING = statement("ping", "SELECT 1");
+const ROLLBACK = Symbol("rollback");
 
 /**
  * Creates the store without connecting: a database that is down makes calls fail with
@@ -71,6 +72,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     isMigrated: () => isMigrated(pool),
     async ping() {
       await run(pool, PING, []);
+    },
+    async probeWrite() {
+      // Fails in a read-only transaction (a standby, default_transaction_read_only) or without
+      // the privilege to write; changes no row, and is rolled back.
+      await transaction(pool, async (client) => {
+        await client.query("UPDATE schema_migrations SET version = version WHERE false");
+        throw ROLLBACK;
+      }).catch((error: unknown) => {
+        if (error !== ROLLBACK) throw error;
+      });
     },
     close() {
       // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.

@@ -55,7 +55,8 @@ function translated<T>(call: () => T): T {
 }
 
 export function openDb(path: string, options: OpenOptions = {}): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  // A `file:` URI (`file:/srv/toolrun.db?mode=ro`) names its file itself.
+  if (path !== ":memory:" && !path.startsWith("file:")) mkdirSync(dirname(path), { recursive: true });
   const db = translated(() => new DatabaseSync(path));
   const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? 5000);
   db.exec(

@@ -26,8 +26,9 @@ function appliedVersions(db: Db): Set<number> {
   );
 }
 
-export function migrate(db: Db): void {
-  db.transaction(() => {
+/** Applies what is pending; returns the versions applied. */
+export function migrate(db: Db): number[] {
+  return db.transaction(() => {
     db.exec(
       `CREATE TABLE IF NOT EXISTS schema_migrations (
          version    INTEGER PRIMARY KEY,
@@ -37,11 +38,14 @@ export function migrate(db: Db): void {
     );
     const done = appliedVersions(db);
     const record = db.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+    const applied: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       db.exec(migration.sql);
       record.run(migration.version, migration.name, new Date().toISOString());
+      applied.push(migration.version);
     }
+    return applied;
   });
 }
 

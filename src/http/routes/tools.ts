@@ -6,6 +6,7 @@ import { describeTool, listTools, SEARCH_LIMIT_MAX, searchTools } from "../../co
 import type { CoreDeps } from "../../core/deps.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
 import type { Readiness } from "../../core/readiness.ts";
+import { noteCall } from "../../request-log.ts";
 import { keyGuard, keyOf } from "../guard.ts";
 import { readLimit } from "../query.ts";
 
@@ -22,12 +23,15 @@ export function registerToolRoutes(app: FastifyInstance, deps: CoreDeps, readine
 
   app.post<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return invokeTool(deps, {
+    noteCall(request, { tool: request.params.slug });
+    const envelope = await invokeTool(deps, {
       key: keyOf(request),
       slug: request.params.slug,
       body: { raw },
       requestId: request.id,
     });
+    noteCall(request, { credits: envelope.credits_used });
+    return envelope;
   });
 
   app.get<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request) =>

@@ -130,7 +130,7 @@ if (database.url === undefined || redis.url === undefined) {
       assert.equal(ready.status, 200);
       assert.deepEqual(ready.body, {
         status: "ok",
-        checks: { database: "ok", rate_limiter: "ok", schema: "ok" },
+        checks: { database: "ok", rate_limiter: "ok", schema: "ok", writes: "ok" },
       });
     });
 
@@ -139,7 +139,12 @@ if (database.url === undefined || redis.url === undefined) {
       assert.equal(ready.status, 503);
       assert.match(ready.type, /^application\/problem\+json/);
       assert.equal(ready.body.code, "backend_unavailable");
-      assert.deepEqual(ready.body.checks, { database: "ok", rate_limiter: "unreachable", schema: "ok" });
+      assert.deepEqual(ready.body.checks, {
+        database: "ok",
+        rate_limiter: "unreachable",
+        schema: "ok",
+        writes: "ok",
+      });
 
       for (let n = 0; n < 3; n++)
         assertUnavailable(await callTool(redisDown.url, 0, key.key, `${tag}-redis-${n}`));
@@ -166,7 +171,12 @@ if (database.url === undefined || redis.url === undefined) {
       assert.equal(ready.status, 503);
       assert.match(ready.type, /^application\/problem\+json/);
       assert.equal(ready.body.code, "backend_unavailable");
-      assert.deepEqual(ready.body.checks, { database: "unreachable", rate_limiter: "ok", schema: "missing" });
+      assert.deepEqual(ready.body.checks, {
+        database: "unreachable",
+        rate_limiter: "ok",
+        schema: "missing",
+        writes: "unchecked",
+      });
 
       const before = await ledger();
       for (let n = 0; n < 3; n++)
@@ -218,7 +228,12 @@ if (database.url === undefined || redis.url === undefined) {
         assertUnavailable(await call());
         const ready = await readyz(proxied.url);
         assert.equal(ready.status, 503);
-        assert.deepEqual(ready.body.checks, { database: "ok", rate_limiter: "unreachable", schema: "ok" });
+        assert.deepEqual(ready.body.checks, {
+          database: "ok",
+          rate_limiter: "unreachable",
+          schema: "ok",
+          writes: "ok",
+        });
 
         await redisProxy.restore();
         await recover("recovery from the Redis outage");
@@ -233,6 +248,7 @@ if (database.url === undefined || redis.url === undefined) {
           database: "unreachable",
           rate_limiter: "ok",
           schema: "missing",
+          writes: "unchecked",
         });
 
         await pgProxy.restore();

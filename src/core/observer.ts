@@ -1,0 +1,22 @@
+/**
+ * What the core reports about the calls it makes, for whoever counts them (the Prometheus metrics,
+ * tests). Kept as a plain interface so the core knows nothing of the metrics library.
+ */
+
+/** How a metered call ended: charged, refunded after the tool failed, or refused by the ledger. */
+export type ToolCallOutcome = "charged" | "refunded" | "refused";
+
+export interface ToolCallEvent {
+  readonly tool: string;
+  readonly keyId: string;
+  readonly requestId: string;
+  readonly outcome: ToolCallOutcome;
+  /** Credits this call charged: its cost when charged, 0 when refunded or refused. */
+  readonly credits: number;
+}
+
+export interface Observer {
+  toolCall(event: ToolCallEvent): void;
+  /** A backend could not be reached while serving a request. */
+  backendError(backend: "database" | "rate-limiter"): void;
+}

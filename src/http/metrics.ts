@@ -1,0 +1,131 @@
+/**
+ * `GET /metrics` in the Prometheus text format (prom-client), and the counters behind it: tool-call
+ * outcomes and credits (heard from the core through its Observer), HTTP requests by route pattern
+ * (never the raw URL, so a scanner cannot grow the series without bound), rate-limit refusals,
+ * backend errors, and prom-client's process defaults.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { CoreDeps } from "../core/deps.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Observer, ToolCallEvent } from "../core/observer.ts";
+import { BackendUnavailableError } from "../ports/errors.ts";
+import { registerMethodNotAllowed, sendProblem } from "./problem.ts";
+
+export const METRICS_PATH = "/metrics";
+
+/** Requests that matched no route share one label value. */
+const UNMATCHED_ROUTE = "(unmatched)";
+
+export interface Metrics extends Observer {
+  readonly registry: Registry;
+  rateLimited(): void;
+  httpRequest(route: string, method: string, status: number, seconds: number): void;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const toolCalls = new Counter({
+    name: "toolrun_tool_calls_total",
+    help: "Metered tool calls by how they ended: charged, refunded (the tool failed) or refused (no credits, or the plan's monthly cap).",
+    labelNames: ["tool", "outcome"] as const,
+    registers: [registry],
+  });
+  const creditsCharged = new Counter({
+    name: "toolrun_credits_charged_total",
+    help: "Credits charged by tool calls (refunded and refused calls charge none).",
+    labelNames: ["tool"] as const,
+    registers: [registry],
+  });
+  const httpRequests = new Counter({
+    name: "toolrun_http_requests_total",
+    help: "HTTP requests answered, by route pattern, method and status.",
+    labelNames: ["route", "method", "status"] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: "toolrun_http_request_duration_seconds",
+    help: "Time from a request's arrival to its answer, by route pattern and method.",
+    labelNames: ["route", "method"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: "toolrun_rate_limited_total",
+    help: "Requests refused with 429 rate_limited.",
+    registers: [registry],
+  });
+  const backendErrors = new Counter({
+    name: "toolrun_backend_errors_total",
+    help: "Requests that found a backend (database, rate-limiter) unreachable.",
+    labelNames: ["backend"] as const,
+    registers: [registry],
+  });
+  // Zero series from the start, so a rate() over them works before the first event.
+  rateLimited.inc(0);
+  for (const backend of ["database", "rate-limiter"]) backendErrors.inc({ backend }, 0);
+
+  return {
+    registry,
+    toolCall(event: ToolCallEvent) {
+      toolCalls.inc({ tool: event.tool, outcome: event.outcome });
+      creditsCharged.inc({ tool: event.tool }, event.credits);
+    },
+    backendError(backend) {
+      backendErrors.inc({ backend });
+    },
+    rateLimited() {
+      rateLimited.inc();
+    },
+    httpRequest(route, method, status, seconds) {
+      httpRequests.inc({ route, method, status: String(status) });
+      httpDuration.observe({ route, method }, seconds);
+    },
+  };
+}
+
+/**
+ * Registers `GET /metrics` and the hooks that count every request. With a token, only
+ * `Authorization: Bearer <token>` may read the metrics.
+ */
+export function registerMetrics(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  metrics: Metrics,
+  token: string | null,
+): void {
+  const expected = token === null ? null : digest(`Bearer ${token}`);
+  app.addHook("onError", async (_request, _reply, error) => {
+    if (error instanceof BackendUnavailableError) metrics.backendError(error.backend);
+    else if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    metrics.httpRequest(
+      request.routeOptions.url ?? UNMATCHED_ROUTE,
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get(METRICS_PATH, async (request, reply) => {
+    if (expected !== null && !timingSafeEqual(digest(request.headers.authorization ?? ""), expected)) {
+      return sendProblem(
+        reply,
+        request,
+        deps.settings.docsUrl,
+        new ApiError("invalid_api_key", "GET /metrics needs Authorization: Bearer <TOOLRUN_METRICS_TOKEN>.", {
+          headers: { "www-authenticate": 'Bearer realm="metrics"' },
+        }),
+      );
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  registerMethodNotAllowed(app, METRICS_PATH, ["GET"], deps.settings.docsUrl);
+}
+
+/** Fixed-length digests, so the comparison takes the same time whatever was sent. */
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
