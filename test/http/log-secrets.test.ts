@@ -19,7 +19,11 @@ it("never writes a key sent in a query, an odd header, a malformed or valid body
   const key = await t.key("free");
   const secret = key.slice("tr_live_".length);
   const answers = [
-    await t.app.inject({ method: "GET", url: `/v1/tools/search?q=${key}&api_key=${key}`, headers: bearer(key) }),
+    await t.app.inject({
+      method: "GET",
+      url: `/v1/tools/search?q=${key}&api_key=${key}`,
+      headers: bearer(key),
+    }),
     await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: { "x-api-key": key } }),
     await t.app.inject({
       method: "POST",
