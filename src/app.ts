@@ -6,6 +6,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createReadiness } from "./core/readiness.ts";
+import {
+  type AnsweredEarly,
+  clientErrorHandler,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  frameworkErrors,
+  registerRequestChecks,
+  slowClientOptions,
+} from "./http/client-errors.ts";
 import { registerClosingGuard } from "./http/closing.ts";
 import { type Metrics, registerMetrics } from "./http/metrics.ts";
 import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
@@ -23,9 +31,12 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions["logger"];
   /** `GET /metrics` and the request counters; `token`, where set, guards the page. */
   readonly metrics?: { readonly metrics: Metrics; readonly token: string | null };
+  /** How long a request's headers, and the whole request, may take to arrive (default 30 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
+  const answeredEarly: AnsweredEarly = new WeakSet();
   const app = Fastify({
     logger: requestLogOptions(options.logger ?? false),
     genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
@@ -34,6 +45,9 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     // registerClosingGuard answers with a problem document instead.
     return503OnClosing: false,
     logController: new OneLinePerRequest(),
+    ...slowClientOptions(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    clientErrorHandler: clientErrorHandler(deps.settings.docsUrl, answeredEarly),
+    frameworkErrors: frameworkErrors(deps.settings.docsUrl),
   });
   const { docsUrl } = deps.settings;
   const readiness = createReadiness(deps.store, () => deps.now().getTime());
@@ -49,6 +63,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   registerProblemHandlers(app, docsUrl);
+  registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
   if (options.metrics) registerMetrics(app, deps, options.metrics.metrics, options.metrics.token);
   registerToolRoutes(app, deps, readiness);

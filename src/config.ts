@@ -23,6 +23,8 @@ export interface Config {
   readonly dbTimeoutMs: number;
   /** Age after which a still-pending call is refunded by the sweep (TOOLRUN_CALL_ABANDON_S). */
   readonly callAbandonS: number;
+  /** How long a request's headers, and the whole request, may take to arrive (TOOLRUN_REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs: number;
   /** Where set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   readonly metricsToken: string | null;
   /** How long a stopping server waits for requests in flight before it closes their connections. */
@@ -180,6 +182,12 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       `TOOLRUN_CALL_ABANDON_S must be an integer from 1 to 86400 (seconds), got "${env.TOOLRUN_CALL_ABANDON_S}"`,
     );
 
+  const requestTimeoutMs = parseInteger(value("TOOLRUN_REQUEST_TIMEOUT_MS") ?? "30000", 100, 3_600_000);
+  if (requestTimeoutMs === undefined)
+    problems.push(
+      `TOOLRUN_REQUEST_TIMEOUT_MS must be an integer from 100 to 3600000 (milliseconds), got "${env.TOOLRUN_REQUEST_TIMEOUT_MS}"`,
+    );
+
   const metricsToken = value("TOOLRUN_METRICS_TOKEN") ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
     problems.push("TOOLRUN_METRICS_TOKEN must be at least 16 printable characters without spaces");
@@ -204,6 +212,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     logLevel,
     dbTimeoutMs: dbTimeoutMs ?? 5000,
     callAbandonS: callAbandonS ?? 120,
+    requestTimeoutMs: requestTimeoutMs ?? 30_000,
     metricsToken,
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     settings: {

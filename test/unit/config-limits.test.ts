@@ -34,6 +34,16 @@ describe("loadConfig: backend timeouts", () => {
     const config = loadConfig({});
     assert.equal(config.dbTimeoutMs, 5000);
     assert.equal(config.callAbandonS, 120);
+    assert.equal(config.requestTimeoutMs, 30_000);
+  });
+
+  it("reads TOOLRUN_REQUEST_TIMEOUT_MS, and names it when bad", () => {
+    assert.equal(loadConfig({ TOOLRUN_REQUEST_TIMEOUT_MS: "1500" }).requestTimeoutMs, 1500);
+    for (const bad of ["0", "soon", "99"])
+      assert.match(
+        problemsOf(() => loadConfig({ TOOLRUN_REQUEST_TIMEOUT_MS: bad })),
+        /TOOLRUN_REQUEST_TIMEOUT_MS/,
+      );
   });
 
   it("reads TOOLRUN_DB_TIMEOUT_MS and TOOLRUN_CALL_ABANDON_S, and names them when bad", () => {
