@@ -3,9 +3,9 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { registerConsole } from "./console/routes.ts";
+import { consoleEndpoints, registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { createReadiness } from "./core/readiness.ts";
+import { createFrontDoor } from "./core/front-door.ts";
 import {
   type AnsweredEarly,
   clientErrorHandler,
@@ -15,15 +15,16 @@ import {
   slowClientOptions,
 } from "./http/client-errors.ts";
 import { registerClosingGuard } from "./http/closing.ts";
-import { type Metrics, registerMetrics } from "./http/metrics.ts";
-import { registerMethodNotAllowed, registerProblemHandlers } from "./http/problem.ts";
+import { type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
+import { openApiDocument } from "./http/openapi.ts";
+import { registerProblemHandlers } from "./http/problem.ts";
+import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
-import { registerDocsRoutes } from "./http/routes/docs.ts";
-import { registerHealthRoutes } from "./http/routes/health.ts";
-import { registerAccountRoutes } from "./http/routes/me.ts";
-import { registerToolRoutes } from "./http/routes/tools.ts";
-import { MCP_PATH } from "./mcp/protocol.ts";
-import { registerMcpEndpoint } from "./mcp/route.ts";
+import { docsRoutes } from "./http/routes/docs.ts";
+import { healthRoutes } from "./http/routes/health.ts";
+import { readRoutes } from "./http/routes/reads.ts";
+import { toolRoutes } from "./http/routes/tools.ts";
+import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
 import { OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
@@ -50,7 +51,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     frameworkErrors: frameworkErrors(deps.settings.docsUrl),
   });
   const { docsUrl } = deps.settings;
-  const readiness = createReadiness(deps.store, () => deps.now().getTime());
+  const door = createFrontDoor(deps);
 
   app.decorateRequest("apiKey", null);
   app.decorateRequest("callLog", null);
@@ -65,31 +66,24 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerProblemHandlers(app, docsUrl);
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
-  if (options.metrics) registerMetrics(app, deps, options.metrics.metrics, options.metrics.token);
-  registerToolRoutes(app, deps, readiness);
-  registerAccountRoutes(app, deps, readiness);
-  registerHealthRoutes(app, deps);
-  registerDocsRoutes(app, docsUrl);
-  registerMcpEndpoint(app, deps, readiness);
-  registerConsole(app, deps);
-
-  const allowed: Record<string, string[]> = {
-    "/v1/tool/:slug": ["GET", "POST"],
-    "/v1/tools/list": ["GET"],
-    "/v1/tools/search": ["GET"],
-    "/v1/me/credits": ["GET"],
-    "/v1/me/usage": ["GET"],
-    "/healthz": ["GET"],
-    "/readyz": ["GET"],
-    "/docs": ["GET"],
-    "/docs/errors": ["GET"],
-    "/docs/errors/:code": ["GET"],
-    "/": ["GET"],
-    "/tools/:slug": ["GET"],
-    "/account": ["GET"],
-    "/console/:file": ["GET"],
-    [MCP_PATH]: ["POST"],
+  if (options.metrics) registerMetricsHooks(app, options.metrics.metrics);
+  let openApi: object | undefined;
+  const document = () => {
+    openApi ??= openApiDocument(endpoints, deps.registry, docsUrl);
+    return openApi;
   };
-  for (const [url, methods] of Object.entries(allowed)) registerMethodNotAllowed(app, url, methods, docsUrl);
+  app.decorate("openApiDocument", document);
+  const routes: HttpRoute[] = [
+    ...toolRoutes(deps),
+    ...readRoutes(deps),
+    ...healthRoutes(deps),
+    ...docsRoutes(docsUrl, document),
+    ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
+  ];
+  const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints];
+  registerRoutes(app, routes, door);
+  registerMcpEndpoint(app, deps, door);
+  registerConsole(app, deps);
+  registerMethodNotAllowed(app, endpoints, docsUrl);
   return app;
 }

@@ -9,6 +9,7 @@ import { extname, join } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { callCost } from "../core/credits.ts";
 import type { CoreDeps } from "../core/deps.ts";
+import type { EndpointSpec } from "../core/endpoint.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RegisteredTool } from "../core/registry.ts";
 import { accountPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
@@ -49,6 +50,47 @@ function loadAssets(): ReadonlyMap<string, Asset> {
   }
   return assets;
 }
+
+const pathParameter = (name: string) => ({ type: "object", properties: { [name]: { type: "string" } } });
+
+const page = (path: string, operationId: string, summary: string): EndpointSpec => ({
+  method: "GET",
+  path,
+  ...(path.includes("{slug}") && { parameters: pathParameter("slug") }),
+  operationId,
+  summary,
+  tag: "Console",
+  keyed: false,
+  answers: [
+    { status: 200, description: "The page (running a tool needs the user's key).", contentType: "text/html" },
+  ],
+  errors: path.includes("{") ? ["not_found"] : [],
+});
+
+/** The console's routes as the OpenAPI document and the 405 answers know them. */
+export const consoleEndpoints: readonly EndpointSpec[] = [
+  page("/", "consoleTools", "Console: the tools"),
+  page("/tools/{slug}", "consoleTool", "Console: one tool's form and results"),
+  page("/account", "consoleAccount", "Console: credits and usage of the key pasted in"),
+  {
+    method: "GET",
+    path: "/console/{file}",
+    operationId: "consoleAsset",
+    parameters: pathParameter("file"),
+    summary: "Console: a script, style sheet or icon",
+    tag: "Console",
+    keyed: false,
+    answers: [
+      ...Object.values(CONTENT_TYPES).map((type) => ({
+        status: 200,
+        description: "The file.",
+        contentType: type.split(";")[0] ?? type,
+      })),
+      { status: 304, description: "Not modified (If-None-Match)." },
+    ],
+    errors: ["not_found"],
+  },
+];
 
 function secure(reply: FastifyReply): FastifyReply {
   return reply

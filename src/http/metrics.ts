@@ -11,7 +11,8 @@ import type { CoreDeps } from "../core/deps.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Observer, ToolCallEvent } from "../core/observer.ts";
 import { BackendUnavailableError } from "../ports/errors.ts";
-import { registerMethodNotAllowed, sendProblem } from "./problem.ts";
+import { sendProblem } from "./problem.ts";
+import type { HttpRoute } from "./register.ts";
 
 export const METRICS_PATH = "/metrics";
 
@@ -86,17 +87,8 @@ export function createMetrics(): Metrics {
   };
 }
 
-/**
- * Registers `GET /metrics` and the hooks that count every request. With a token, only
- * `Authorization: Bearer <token>` may read the metrics.
- */
-export function registerMetrics(
-  app: FastifyInstance,
-  deps: CoreDeps,
-  metrics: Metrics,
-  token: string | null,
-): void {
-  const expected = token === null ? null : digest(`Bearer ${token}`);
+/** The hooks that count every request (and the refusals and backend errors among them). */
+export function registerMetricsHooks(app: FastifyInstance, metrics: Metrics): void {
   app.addHook("onError", async (_request, _reply, error) => {
     if (error instanceof BackendUnavailableError) metrics.backendError(error.backend);
     else if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
@@ -109,20 +101,40 @@ export function registerMetrics(
       reply.elapsedTime / 1000,
     );
   });
-  app.get(METRICS_PATH, async (request, reply) => {
-    if (expected !== null && !timingSafeEqual(digest(request.headers.authorization ?? ""), expected)) {
-      return sendProblem(
-        reply,
-        request,
-        deps.settings.docsUrl,
-        new ApiError("invalid_api_key", "GET /metrics needs Authorization: Bearer <TOOLRUN_METRICS_TOKEN>.", {
-          headers: { "www-authenticate": 'Bearer realm="metrics"' },
-        }),
-      );
-    }
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-  registerMethodNotAllowed(app, METRICS_PATH, ["GET"], deps.settings.docsUrl);
+}
+
+/** `GET /metrics`. With a token, only `Authorization: Bearer <token>` may read the metrics. */
+export function metricsRoute(deps: CoreDeps, metrics: Metrics, token: string | null): HttpRoute {
+  const expected = token === null ? null : digest(`Bearer ${token}`);
+  return {
+    method: "GET",
+    path: METRICS_PATH,
+    operationId: "metrics",
+    summary: "Prometheus metrics",
+    description:
+      "Tool-call outcomes and credits, HTTP requests by route pattern, rate-limit refusals, backend errors and process metrics, in the Prometheus text format. Takes no API key and no slot; when the operator sets `TOOLRUN_METRICS_TOKEN` it needs `Authorization: Bearer <TOOLRUN_METRICS_TOKEN>`.",
+    tag: "Operations",
+    keyed: false,
+    answers: [{ status: 200, description: "The metrics.", contentType: "text/plain" }],
+    errors: ["invalid_api_key"],
+    handler: async (request, reply) => {
+      if (expected !== null && !timingSafeEqual(digest(request.headers.authorization ?? ""), expected)) {
+        return sendProblem(
+          reply,
+          request,
+          deps.settings.docsUrl,
+          new ApiError(
+            "invalid_api_key",
+            "GET /metrics needs Authorization: Bearer <TOOLRUN_METRICS_TOKEN>.",
+            {
+              headers: { "www-authenticate": 'Bearer realm="metrics"' },
+            },
+          ),
+        );
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    },
+  };
 }
 
 /** Fixed-length digests, so the comparison takes the same time whatever was sent. */

@@ -1,15 +1,19 @@
 /**
- * Query-string readers that name the bad parameter instead of coercing silently.
+ * Query strings carry text; a read's parameter schema says which parameters are numbers. A query
+ * value that reads as a decimal number becomes one for those parameters, and everything else is left
+ * as sent, so the read's own schema (the one MCP validates with) names what is wrong.
  */
-import { ApiError } from "../core/errors.ts";
+import type { JsonSchema } from "../tools/tool.ts";
 
-export function readLimit(raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined || raw === "") return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1 && value <= max)) {
-    throw new ApiError("validation_error", `limit must be a whole number from 1 to ${max}.`, {
-      extras: { fields: { limit: `must be an integer from 1 to ${max}` } },
-    });
+const DECIMAL = /^[-+]?\d+(\.\d+)?$/;
+
+export function queryArgs(parameters: JsonSchema, query: unknown): Record<string, unknown> {
+  const properties = (parameters.properties ?? {}) as Record<string, JsonSchema>;
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    const type = properties[name]?.type;
+    const numeric = type === "integer" || type === "number";
+    args[name] = numeric && typeof value === "string" && DECIMAL.test(value) ? Number(value) : value;
   }
-  return value;
+  return args;
 }

@@ -1,16 +1,32 @@
 /**
- * One low-level SDK `Server` per HTTP request, bound to that request's key and id. The low-level
- * server is used because it publishes the JSON Schemas it is given as they are (the portable
- * rendering of the tools' own) and leaves argument validation to the pipeline, so MCP and HTTP
- * reject the same input with the same `fields`.
+ * The MCP server: how it names itself, which protocol revisions it speaks (2026-07-28 negotiated
+ * through `server/discover`, the 2025 ones through `initialize`), and one low-level SDK `Server` per
+ * HTTP request, bound to that request's key and id. The low-level server is used because it
+ * publishes the JSON Schemas it is given as they are (the portable rendering of the tools' own) and
+ * leaves argument validation to the pipeline, so MCP and HTTP reject the same input with the same
+ * `fields`.
  */
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import { translateBackendError } from "../core/backend-errors.ts";
+import pkg from "../../package.json" with { type: "json" };
 import type { CoreDeps } from "../core/deps.ts";
-import { listApiTools } from "./api-tools.ts";
-import { callTool, type McpCallContext } from "./call-tool.ts";
-import { freeTools } from "./free-tools.ts";
-import { INSTRUCTIONS, SERVER_INFO, SUPPORTED_REVISIONS } from "./protocol.ts";
+import { problemFor } from "../core/error-mapper.ts";
+import { callTool, listTools, type McpCallContext } from "./tools.ts";
+
+const MODERN_REVISION = "2026-07-28";
+
+/** The 2025-era revisions clients still use; an `initialize` naming any other is answered with the first. */
+const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+
+/** Newest first: the SDK offers the first 2025-era entry when a client asks for a revision not listed. */
+const SUPPORTED_REVISIONS: readonly string[] = [MODERN_REVISION, ...LEGACY_REVISIONS];
+
+const SERVER_INFO = { name: "toolrun", version: pkg.version } as const;
+
+const INSTRUCTIONS =
+  "Each tool named by a slug runs a toolrun tool and costs credits (the price is in its description); " +
+  "search_tools, describe_tool, get_credits and get_usage are free. A failed call returns isError with an " +
+  'RFC 9457 problem document (as text, and in _meta["toolrun/problem"]) whose `code` says what went wrong; ' +
+  "refused and failed calls cost nothing.";
 
 export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
   const server = new Server(
@@ -23,11 +39,9 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
   );
   server.setRequestHandler("tools/list", async () => {
     try {
-      return {
-        tools: [...(await listApiTools(deps, call.key)), ...[...freeTools.values()].map((t) => t.definition)],
-      };
+      return { tools: await listTools(deps, call.key) };
     } catch (error) {
-      throw listFailure(error, call);
+      throw listFailure(deps, error, call);
     }
   });
   server.setRequestHandler("tools/call", async (request) =>
@@ -40,12 +54,10 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
  * The list reads the operator's switches from the store; when that fails the client gets the code
  * HTTP would give (`backend_unavailable`...) as a JSON-RPC error, never the driver's message.
  */
-function listFailure(error: unknown, call: McpCallContext): ProtocolError {
-  const known = translateBackendError(error);
-  call.logError(error, known?.code ?? "internal_error");
-  return new ProtocolError(
-    ProtocolErrorCode.InternalError,
-    known?.detail ?? "Something failed inside the service.",
-    { code: known?.code ?? "internal_error" },
-  );
+function listFailure(deps: CoreDeps, error: unknown, call: McpCallContext): ProtocolError {
+  const { docsUrl } = deps.settings;
+  const { problem } = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
+  return new ProtocolError(ProtocolErrorCode.InternalError, problem.detail ?? problem.title, {
+    code: problem.code,
+  });
 }

@@ -22,6 +22,7 @@ import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import type { Store } from "../../src/ports/store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
+import { recordResponses } from "./response-contract.ts";
 
 export const DOCS_URL = "http://toolrun.test/docs";
 
@@ -109,9 +110,13 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     ...(options.observer ? { observer: options.observer } : {}),
   });
   const app = buildApp(deps, options.appOptions);
+  const contract = recordResponses(app);
   let closed: Promise<void> | undefined;
+  // The responses are checked against /openapi.json before the app goes away; it closes either way.
   const close = () => {
-    closed ??= app.close().then(() => deps.close());
+    closed ??= Promise.resolve()
+      .then(() => contract.check())
+      .finally(() => app.close().then(() => deps.close()));
     return closed;
   };
   lifetime.after(close);

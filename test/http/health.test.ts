@@ -88,7 +88,7 @@ describe("health and docs endpoints (no key needed)", () => {
   it("serves the docs index and the error list", async () => {
     const index = await t.app.inject({ method: "GET", url: "/docs" });
     assert.equal(index.statusCode, 200);
-    assert.match(index.body, /POST \/v1\/tool\/\{slug\}/);
+    assert.match(index.body, /href="http:\/\/toolrun.test\/docs\/errors"/);
     const errors = await t.app.inject({ method: "GET", url: "/docs/errors" });
     assert.equal(errors.statusCode, 200);
     assert.match(errors.body, /insufficient_credits/);

@@ -1,21 +1,49 @@
 /**
  * The auth failures every keyed endpoint shares: each answers 401 `invalid_api_key` with
  * `WWW-Authenticate: Bearer` (RFC 6750: `error="invalid_token"` and the detail when a key was sent),
- * and none of them takes a rate-limit slot.
+ * and none of them takes a rate-limit slot. The endpoints are the keyed operations the app declares
+ * (read from its OpenAPI document, which is made from the declarations), so a new keyed route is
+ * covered without editing this file.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin.ts";
+import { hashKey } from "../../src/core/keys.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
-const KEYED_ENDPOINTS = [
-  { method: "POST", url: "/v1/tool/echo", payload: { value: 1 } },
-  { method: "GET", url: "/v1/tool/echo" },
-  { method: "GET", url: "/v1/tools/list" },
-  { method: "GET", url: "/v1/tools/search?q=echo" },
-  { method: "GET", url: "/v1/me/credits" },
-  { method: "GET", url: "/v1/me/usage" },
-] as const;
+interface Endpoint {
+  method: "GET" | "POST";
+  url: string;
+  payload?: Record<string, unknown>;
+}
+
+/** Every keyed operation of the document, with path parameters filled with a real tool's slug. */
+async function keyedEndpoints(): Promise<Endpoint[]> {
+  const t = await createTestApp({}, { after: () => {} });
+  try {
+    const document = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const endpoints: Endpoint[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (op.security.length === 0) continue;
+        const url = path.replace("{slug}", "echo");
+        endpoints.push(
+          method === "post" ? { method: "POST", url, payload: { value: 1 } } : { method: "GET", url },
+        );
+      }
+    }
+    // `/v1/tool/{slug}` filled in is the same URL as the tool's own path.
+    return [...new Map(endpoints.map((e) => [`${e.method} ${e.url}`, e])).values()];
+  } finally {
+    await t.close();
+  }
+}
+
+interface Operation {
+  security: unknown[];
+}
+
+const KEYED_ENDPOINTS = await keyedEndpoints();
 /** RFC 6750 3.1: a request with no bearer token gets a challenge without an error code. */
 const NO_TOKEN_SENT = ["no Authorization header", "an empty Authorization header", "a non-Bearer scheme"];
 
@@ -23,6 +51,9 @@ describe("security: authentication on every keyed endpoint", () => {
   let t: TestApp;
   const suite = untilSuiteEnds();
   const cases: [string, () => Promise<Record<string, string>>][] = [];
+
+  // By the secret's hash: keys made in the same instant have no reliable order in listKeys.
+  const recordOf = (secret: string) => t.store.findKeyByHash(hashKey(secret));
 
   before(async () => {
     t = await createTestApp(
@@ -32,11 +63,11 @@ describe("security: authentication on every keyed endpoint", () => {
       suite,
     );
     const revoked = await t.key();
-    const revokedRecord = (await t.store.listKeys()).at(-1);
+    const revokedRecord = await recordOf(revoked);
     assert.ok(revokedRecord);
     await t.store.revokeKey(revokedRecord.id, "2026-11-15T00:00:00.000Z");
     const rotatedAway = await t.key();
-    const rotatedRecord = (await t.store.listKeys()).at(-1);
+    const rotatedRecord = await recordOf(rotatedAway);
     assert.ok(rotatedRecord);
     await rotateApiKey(t.store, t.deps.settings, rotatedRecord.id);
     cases.push(
@@ -79,6 +110,13 @@ describe("security: authentication on every keyed endpoint", () => {
     });
   }
 
+  it("covers every keyed route the app declares, MCP included", () => {
+    const urls = KEYED_ENDPOINTS.map((e) => `${e.method} ${e.url}`);
+    for (const expected of ["POST /v1/tool/echo", "GET /v1/tool/echo", "GET /v1/me/usage", "POST /mcp"]) {
+      assert.ok(urls.includes(expected), `${expected} not in ${urls.join(", ")}`);
+    }
+  });
+
   it("takes no slot for refused credentials: a good key still has its whole window", async () => {
     const good = await t.key();
     for (let i = 0; i < 3; i++) {
@@ -97,7 +135,7 @@ describe("security: authentication on every keyed endpoint", () => {
       headers: json(bearer(original)),
       payload: { value: 1 },
     });
-    const record = (await t.store.listKeys()).at(-1);
+    const record = await recordOf(original);
     assert.ok(record);
     const rotated = await rotateApiKey(t.store, t.deps.settings, record.id);
     const credits = await t.app.inject({

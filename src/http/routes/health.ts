@@ -1,46 +1,97 @@
 /**
  * Liveness and readiness for load balancers and orchestrators. Free and keyless.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CoreDeps } from "../../core/deps.ts";
+import { JSON_TYPE } from "../../core/endpoint.ts";
 import { ApiError, problemDocument } from "../../core/errors.ts";
 import { noteCall } from "../../request-log.ts";
+import type { JsonSchema } from "../../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "../problem.ts";
+import type { HttpRoute } from "../register.ts";
 
-type Check = "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+const CHECK_STATES = ["ok", "unreachable", "missing", "read_only", "unchecked"] as const;
+type Check = (typeof CHECK_STATES)[number];
 
-export function registerHealthRoutes(app: FastifyInstance, deps: CoreDeps): void {
-  app.get("/healthz", async () => ({ status: "ok" }));
+const checkState: JsonSchema = { type: "string", enum: [...CHECK_STATES] };
 
-  app.get("/readyz", async (request, reply) => {
-    const checks: Record<string, Check> = {
-      database: await probe(() => deps.store.ping()),
-      rate_limiter: await probe(() => deps.limiter.ping()),
-      schema: "missing",
-      // A database that can be read but not written would answer every paid call 503: not ready.
-      writes: "unchecked",
-    };
-    if (checks.database === "ok") {
-      checks.schema = (await deps.store.isMigrated().catch(() => false)) ? "ok" : "missing";
-      if (checks.schema === "ok")
-        checks.writes = (await probe(() => deps.store.probeWrite())) === "ok" ? "ok" : "read_only";
-    }
-    if (Object.values(checks).every((c) => c === "ok")) return { status: "ok", checks };
-    const error =
-      checks.database !== "ok" || checks.rate_limiter !== "ok"
-        ? new ApiError("backend_unavailable", "A backend the service needs cannot be reached.")
-        : checks.schema !== "ok"
-          ? new ApiError("api_unconfigured", "The database has no schema yet: run `toolrun migrate`.")
-          : new ApiError(
-              "backend_unavailable",
-              "The database can be read but not written (a read-only file, filesystem or database).",
-            );
-    noteCall(request, { code: error.code });
-    return reply
-      .code(503)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send({ ...problemDocument(error, deps.settings.docsUrl, request.id), checks });
-  });
+const readySchema: JsonSchema = {
+  type: "object",
+  required: ["status", "checks"],
+  properties: {
+    status: { type: "string", const: "ok" },
+    checks: {
+      type: "object",
+      required: ["database", "rate_limiter", "schema", "writes"],
+      properties: { database: checkState, rate_limiter: checkState, schema: checkState, writes: checkState },
+    },
+  },
+};
+
+export function healthRoutes(deps: CoreDeps): HttpRoute[] {
+  const health = { tag: "Health", keyed: false } as const;
+  return [
+    {
+      ...health,
+      method: "GET",
+      path: "/healthz",
+      operationId: "healthz",
+      summary: "Liveness",
+      description: "The process is up. Free, keyless, takes no slot.",
+      answers: [
+        {
+          status: 200,
+          description: "Alive.",
+          contentType: JSON_TYPE,
+          schema: { type: "object", required: ["status"], properties: { status: { const: "ok" } } },
+        },
+      ],
+      errors: [],
+      handler: async () => ({ status: "ok" }),
+    },
+    {
+      ...health,
+      method: "GET",
+      path: "/readyz",
+      operationId: "readyz",
+      summary: "Readiness",
+      description:
+        "Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. Free, keyless, takes no slot.",
+      answers: [{ status: 200, description: "Ready.", contentType: JSON_TYPE, schema: readySchema }],
+      errors: ["api_unconfigured", "backend_unavailable"],
+      handler: (request, reply) => ready(deps, request, reply),
+    },
+  ];
+}
+
+async function ready(deps: CoreDeps, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const checks: Record<string, Check> = {
+    database: await probe(() => deps.store.ping()),
+    rate_limiter: await probe(() => deps.limiter.ping()),
+    schema: "missing",
+    // A database that can be read but not written would answer every paid call 503: not ready.
+    writes: "unchecked",
+  };
+  if (checks.database === "ok") {
+    checks.schema = (await deps.store.isMigrated().catch(() => false)) ? "ok" : "missing";
+    if (checks.schema === "ok")
+      checks.writes = (await probe(() => deps.store.probeWrite())) === "ok" ? "ok" : "read_only";
+  }
+  if (Object.values(checks).every((c) => c === "ok")) return { status: "ok", checks };
+  const error =
+    checks.database !== "ok" || checks.rate_limiter !== "ok"
+      ? new ApiError("backend_unavailable", "A backend the service needs cannot be reached.")
+      : checks.schema !== "ok"
+        ? new ApiError("api_unconfigured", "The database has no schema yet: run `toolrun migrate`.")
+        : new ApiError(
+            "backend_unavailable",
+            "The database can be read but not written (a read-only file, filesystem or database).",
+          );
+  noteCall(request, { code: error.code });
+  return reply
+    .code(503)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send({ ...problemDocument(error, deps.settings.docsUrl, request.id), checks });
 }
 
 async function probe(check: () => Promise<void>): Promise<Check> {

@@ -1,54 +1,68 @@
 /**
- * Tool endpoints: run a tool (charged), and the free catalog reads.
+ * `POST /v1/tool/{slug}`: run a tool (charged) through the one pipeline MCP uses too.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { describeTool, listTools, SEARCH_LIMIT_MAX, searchTools } from "../../core/catalog.ts";
+import { envelopeSchema } from "../../core/contract-schemas.ts";
 import type { CoreDeps } from "../../core/deps.ts";
+import { JSON_TYPE } from "../../core/endpoint.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
-import type { Readiness } from "../../core/readiness.ts";
 import { noteCall } from "../../request-log.ts";
-import { keyGuard, keyOf } from "../guard.ts";
-import { readLimit } from "../query.ts";
+import { type HttpRoute, keyOf } from "../register.ts";
 
-interface SlugParams {
-  slug: string;
-}
+const TOOL_CALL_ERRORS = [
+  "validation_error",
+  "insufficient_credits",
+  "vendor_api_tier_limit_exceeded",
+  "tool_not_allowed",
+  "tool_not_found",
+  "payload_too_large",
+  "unprocessable_input",
+  "processing_error",
+  "tool_disabled",
+] as const;
 
-export function registerToolRoutes(app: FastifyInstance, deps: CoreDeps, readiness: Readiness): void {
-  // An unknown slug is a 404 that takes no slot, so it is checked between auth and the slot.
-  const guardWithSlug = keyGuard(deps, readiness, (request: FastifyRequest) => {
-    resolveTool(deps, (request.params as SlugParams).slug);
-  });
-  const guard = keyGuard(deps, readiness);
-
-  app.post<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request) => {
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    noteCall(request, { tool: request.params.slug });
-    const envelope = await invokeTool(deps, {
-      key: keyOf(request),
-      slug: request.params.slug,
-      body: { raw },
-      requestId: request.id,
-    });
-    noteCall(request, { credits: envelope.credits_used });
-    return envelope;
-  });
-
-  app.get<{ Params: SlugParams }>("/v1/tool/:slug", { onRequest: guardWithSlug }, async (request) =>
-    describeTool(deps, keyOf(request), request.params.slug),
-  );
-
-  app.get("/v1/tools/list", { onRequest: guard }, async (request) => ({
-    tools: await listTools(deps, keyOf(request)),
-  }));
-
-  app.get<{ Querystring: Record<string, string | undefined> }>(
-    "/v1/tools/search",
-    { onRequest: guard },
-    async (request) => {
-      const limit = readLimit(request.query.limit, 10, SEARCH_LIMIT_MAX);
-      const query = request.query.q ?? "";
-      return { query, tools: await searchTools(deps, keyOf(request), query, limit) };
+export function toolRoutes(deps: CoreDeps): HttpRoute[] {
+  return [
+    {
+      method: "POST",
+      path: "/v1/tool/{slug}",
+      operationId: "callTool",
+      summary: "Run a tool",
+      description:
+        "Runs the tool on the JSON body and charges the key its price; a call that fails is refunded. Each tool's own path below documents its exact body and outputs.",
+      tag: "Tools",
+      keyed: true,
+      parameters: {
+        type: "object",
+        required: ["slug"],
+        properties: { slug: { type: "string", description: "The tool's slug." } },
+      },
+      requestBody: { contentType: JSON_TYPE, schema: { type: "object" } },
+      answers: [
+        {
+          status: 200,
+          description: "The tool ran; the envelope carries its outputs and the credits charged.",
+          contentType: JSON_TYPE,
+          schema: envelopeSchema(undefined, { type: "object" }),
+        },
+      ],
+      errors: TOOL_CALL_ERRORS,
+      // `headers`: the Idempotency-Key of decisions section 11 is declared here, once, when its
+      // issue implements it; every tool's own path in the document inherits this declaration.
+      beforeSlot: (request) => {
+        resolveTool(deps, (request.params as { slug: string }).slug);
+      },
+      handler: async (request) => {
+        const { slug } = request.params as { slug: string };
+        noteCall(request, { tool: slug });
+        const envelope = await invokeTool(deps, {
+          key: keyOf(request),
+          slug,
+          body: { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0) },
+          requestId: request.id,
+        });
+        noteCall(request, { credits: envelope.credits_used });
+        return envelope;
+      },
     },
-  );
+  ];
 }

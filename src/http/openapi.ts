@@ -1,0 +1,207 @@
+/**
+ * The OpenAPI 3.1 document, assembled from the endpoint declarations and the tools' own schemas
+ * (2020-12, which 3.1 uses natively). Written here rather than with @fastify/swagger because that
+ * plugin reads Fastify's route schemas, which Fastify would also compile (draft-07 Ajv) and use to
+ * serialize; our schemas are validated by the core's 2020-12 Ajv, shared with MCP.
+ */
+import pkg from "../../package.json" with { type: "json" };
+import { envelopeSchema, problemSchema, SCHEMA_DIALECT } from "../core/contract-schemas.ts";
+import {
+  type EndpointSpec,
+  EVERY_ENDPOINT_ERRORS,
+  JSON_TYPE,
+  KEYED_ERRORS,
+  PATH_PARAMETER_ERRORS,
+} from "../core/endpoint.ts";
+import { type ErrorCode, errorCatalog } from "../core/errors.ts";
+import type { RegisteredTool, ToolRegistry } from "../core/registry.ts";
+import type { JsonSchema } from "../tools/tool.ts";
+import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
+
+type Json = Record<string, unknown>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's own OpenAPI document, as `GET /openapi.json` serves it. */
+    openApiDocument(): object;
+  }
+}
+
+const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
+
+export function openApiDocument(
+  endpoints: readonly EndpointSpec[],
+  registry: ToolRegistry,
+  docsUrl: string,
+): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  const add = (path: string, method: string, operation: Json) => {
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
+  };
+  for (const endpoint of endpoints) add(endpoint.path, endpoint.method, operation(endpoint, docsUrl));
+  // Each tool also gets its own path: the generic call's declaration with the tool's schemas.
+  const call = endpoints.find((e) => e.method === "POST" && e.path === "/v1/tool/{slug}");
+  if (call !== undefined) {
+    for (const tool of registry.all())
+      add(`/v1/tool/${tool.slug}`, "POST", operation(toolCall(call, tool), docsUrl));
+  }
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: SCHEMA_DIALECT,
+    info: {
+      title: "toolrun",
+      version: pkg.version,
+      description: `Runs named tools over HTTP and MCP, with API keys, per-key rate limits and metered credits. Every error is an RFC 9457 problem document (\`application/problem+json\`) whose \`code\` is stable; each code is explained at [${docsUrl}/errors](${docsUrl}/errors).`,
+      license: { name: pkg.license, identifier: pkg.license },
+    },
+    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Operations", "Reference", "Console"].map(
+      (name) => ({ name }),
+    ),
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key: `Authorization: Bearer <API_KEY>`.",
+        },
+      },
+      schemas: { Problem: withoutDialect(problemSchema) },
+    },
+  };
+}
+
+function toolCall(call: EndpointSpec, tool: RegisteredTool): EndpointSpec {
+  const { parameters: _slug, ...generic } = call;
+  const { definition } = tool;
+  const path = `/v1/tool/${tool.slug}`;
+  const examples = Object.fromEntries(
+    definition.examples.map((example, i) => [
+      `example${i + 1}`,
+      { summary: example.title, value: example.input },
+    ]),
+  );
+  return {
+    ...generic,
+    path,
+    operationId: `callTool.${tool.slug}`,
+    summary: definition.name,
+    description: `${definition.description}\n\nCosts the key's plan price per call (\`credits\` in \`GET ${path}\`); a call that fails is refunded. At most ${tool.maxBodyBytes} bytes of body.`,
+    requestBody: { contentType: JSON_TYPE, schema: definition.inputSchema, examples },
+    answers: [
+      {
+        status: 200,
+        description: "The tool ran.",
+        contentType: JSON_TYPE,
+        schema: envelopeSchema(tool.slug, definition.outputSchema),
+      },
+    ],
+    errors: call.errors.filter((code) => code !== "tool_not_found"),
+  };
+}
+
+function operation(endpoint: EndpointSpec, docsUrl: string): Json {
+  const op: Json = {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    security: endpoint.keyed ? [{ bearer: [] }] : [],
+  };
+  if (endpoint.description !== undefined) op.description = endpoint.description;
+  const parameters = parametersOf(endpoint);
+  if (parameters.length > 0) op.parameters = parameters;
+  if (endpoint.requestBody) {
+    const { contentType, schema, examples } = endpoint.requestBody;
+    const media = { schema: withoutDialect(schema), ...(examples && { examples }) };
+    op.requestBody = { required: true, content: { [contentType]: media } };
+  }
+  const responses: Record<string, Json> = {};
+  for (const answer of endpoint.answers) {
+    const existing = responses[String(answer.status)];
+    const media = answer.schema === undefined ? {} : { schema: withoutDialect(answer.schema) };
+    const content = { ...(existing?.content as Json | undefined) };
+    if (answer.contentType !== undefined) content[answer.contentType] = media;
+    responses[String(answer.status)] = {
+      description: existing
+        ? `${existing.description as string} Or: ${answer.description}`
+        : answer.description,
+      ...(Object.keys(content).length > 0 && { content }),
+    };
+  }
+  const codes = [
+    ...new Set<ErrorCode>([
+      ...endpoint.errors,
+      ...(endpoint.keyed ? KEYED_ERRORS : []),
+      ...EVERY_ENDPOINT_ERRORS,
+      ...(endpoint.path.includes("{") ? PATH_PARAMETER_ERRORS : []),
+    ]),
+  ];
+  for (const [status, group] of byStatus(codes)) {
+    const listed = group.map((code) => `[\`${code}\`](${docsUrl}/errors/${code})`).join(", ");
+    const existing = responses[status];
+    const content = {
+      ...(existing?.content as Json | undefined),
+      [PROBLEM_CONTENT_TYPE]: { schema: PROBLEM_REF },
+    };
+    responses[status] = {
+      description: existing
+        ? `${existing.description as string} Or a problem: ${listed}.`
+        : `A problem: ${listed}.`,
+      ...(headersOf(group) && { headers: headersOf(group) }),
+      content,
+    };
+  }
+  op.responses = responses;
+  return op;
+}
+
+function parametersOf(endpoint: EndpointSpec): Json[] {
+  const inPath = (name: string) => endpoint.path.includes(`{${name}}`);
+  return [
+    ...parametersFrom(endpoint.parameters, (name) => (inPath(name) ? "path" : "query")),
+    ...parametersFrom(endpoint.headers, () => "header"),
+  ];
+}
+
+function parametersFrom(schema: JsonSchema | undefined, where: (name: string) => string): Json[] {
+  if (schema === undefined) return [];
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
+    const { description, ...rest } = property;
+    const location = where(name);
+    return {
+      name,
+      in: location,
+      required: location === "path" || required.has(name),
+      ...(typeof description === "string" && { description }),
+      schema: rest,
+    };
+  });
+}
+
+function byStatus(codes: readonly ErrorCode[]): [string, ErrorCode[]][] {
+  const groups = new Map<string, ErrorCode[]>();
+  for (const code of codes) {
+    const status = String(errorCatalog[code].status);
+    groups.set(status, [...(groups.get(status) ?? []), code]);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b));
+}
+
+function headersOf(codes: readonly ErrorCode[]): Json | undefined {
+  if (codes.includes("rate_limited")) {
+    return { "Retry-After": { description: "Seconds until the window ends.", schema: { type: "integer" } } };
+  }
+  if (codes.includes("invalid_api_key")) {
+    return {
+      "WWW-Authenticate": { description: 'Always `Bearer realm="toolrun"`.', schema: { type: "string" } },
+    };
+  }
+  return undefined;
+}
+
+/** `$schema` belongs at a document's root; inside the OpenAPI document the dialect is declared once. */
+function withoutDialect(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}

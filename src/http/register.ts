@@ -1,0 +1,88 @@
+/**
+ * Registers declared routes. Keyed routes live in one encapsulated plugin whose only hook is the
+ * front door, so a keyed route cannot be added without auth; every other method on a declared path
+ * answers 405 with `Allow`, derived from the declarations, outside that plugin so it takes no slot.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
+import type { EndpointSpec } from "../core/endpoint.ts";
+import { ApiError } from "../core/errors.ts";
+import type { FrontDoor } from "../core/front-door.ts";
+import type { ApiKeyRecord } from "../ports/store.ts";
+import { sendProblem } from "./problem.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord | null;
+  }
+}
+
+export interface HttpRoute extends EndpointSpec {
+  readonly handler: RouteHandlerMethod;
+  readonly bodyLimit?: number;
+  /** The route's own check that must not cost a slot (an unknown slug's 404). */
+  readonly beforeSlot?: (request: FastifyRequest) => void;
+}
+
+export function keyOf(request: FastifyRequest): ApiKeyRecord {
+  if (request.apiKey === null) throw new Error("keyOf called on a route outside the keyed plugin");
+  return request.apiKey;
+}
+
+/** `/v1/tool/{slug}` -> `/v1/tool/:slug` */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+export function registerRoutes(app: FastifyInstance, routes: readonly HttpRoute[], door: FrontDoor): void {
+  const add = (scope: FastifyInstance, route: HttpRoute) =>
+    scope.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      handler: route.handler,
+      ...(route.bodyLimit === undefined ? {} : { bodyLimit: route.bodyLimit }),
+      config: { beforeSlot: route.beforeSlot },
+    });
+  app.register(async (keyed) => {
+    keyed.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+      const { beforeSlot } = request.routeOptions.config as { beforeSlot?: HttpRoute["beforeSlot"] };
+      const admitted = await door.admit(request.headers.authorization, () => beforeSlot?.(request));
+      request.apiKey = admitted.key;
+      reply.headers(admitted.headers);
+    });
+    for (const route of routes.filter((r) => r.keyed)) add(keyed, route);
+  });
+  for (const route of routes.filter((r) => !r.keyed)) add(app, route);
+}
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** 405 with `Allow` for every method a declared path does not accept (HEAD comes with GET). */
+export function registerMethodNotAllowed(
+  app: FastifyInstance,
+  endpoints: readonly EndpointSpec[],
+  docsUrl: string,
+): void {
+  const byPath = new Map<string, Set<string>>();
+  for (const endpoint of endpoints) {
+    const methods = byPath.get(endpoint.path) ?? new Set<string>();
+    methods.add(endpoint.method);
+    if (endpoint.method === "GET") methods.add("HEAD");
+    byPath.set(endpoint.path, methods);
+  }
+  for (const [path, methods] of byPath) {
+    const allow = METHODS.filter((m) => methods.has(m)).join(", ");
+    app.route({
+      method: METHODS.filter((m) => !methods.has(m)),
+      url: fastifyPath(path),
+      handler: (request, reply) =>
+        sendProblem(
+          reply,
+          request,
+          docsUrl,
+          new ApiError("method_not_allowed", `${request.method} is not allowed here; use ${allow}.`, {
+            headers: { allow },
+          }),
+        ),
+    });
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The MCP tools, along the SDK's `tools/list` and `tools/call`: every API tool under its slug (priced
+ * for the key, its input schema and the HTTP envelope as output schema) and the free reads of the
+ * core table under their MCP names, all in the portable schema rendering MCP clients accept.
+ *
+ * A call goes through the same core function HTTP calls (invokeTool or the read), so it is priced,
+ * metered, refunded and validated alike. Success: the HTTP JSON as `structuredContent` and again as
+ * one text item for clients that only read text. Failure: an `isError` result (the tool ran and
+ * failed, not a protocol error) whose text is the problem document, with no `structuredContent`
+ * because clients in use today validate it against the success schema even on errors; programs read
+ * the document from `_meta` (decisions.md section 8).
+ */
+import {
+  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Tool,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/server";
+import { envelopeSchema } from "../core/contract-schemas.ts";
+import { callCost, planOf } from "../core/credits.ts";
+import type { CoreDeps } from "../core/deps.ts";
+import { type FailureLog, problemFor } from "../core/error-mapper.ts";
+import type { ProblemDocument } from "../core/errors.ts";
+import { invokeTool } from "../core/invoke.ts";
+import { toPortableJsonSchema } from "../core/portable-schema.ts";
+import { type FreeRead, freeReads } from "../core/reads.ts";
+import type { RegisteredTool } from "../core/registry.ts";
+import { BackendUnavailableError } from "../ports/errors.ts";
+import type { ApiKeyRecord } from "../ports/store.ts";
+import type { CallNote } from "../request-log.ts";
+
+/** Where a failed call's problem document travels as data. */
+export const PROBLEM_META_KEY = "toolrun/problem";
+
+/** Who is calling, within which HTTP request. */
+export interface McpCallContext {
+  readonly key: ApiKeyRecord;
+  /** The HTTP request's id (`x-request-id`): the envelope's and the usage ledger's `request_id`. */
+  readonly requestId: string;
+  /** Where internal failures are reported; they never reach the client. */
+  readonly log: FailureLog;
+  /** What each call did, for the request's log line (tool, credits, problem code). */
+  readonly noteCall?: (note: CallNote) => void;
+}
+
+/**
+ * The behaviour hints, true to what a call does to the caller's account: the tools reach nothing
+ * outside the service (never open-world, never destructive), but a charged call spends credits, so
+ * it is neither read-only nor idempotent. A free read, or any call while metering is off, changes
+ * nothing (a rate-limit slot is traffic, not state the tool changes).
+ */
+export function toolAnnotations(title: string, charged: boolean): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: !charged,
+    destructiveHint: false,
+    idempotentHint: !charged,
+    openWorldHint: false,
+  };
+}
+
+type NamedRead = FreeRead & { readonly mcpName: string };
+
+const reads: ReadonlyMap<string, NamedRead> = new Map(
+  freeReads
+    .filter((read): read is NamedRead => read.mcpName !== undefined)
+    .map((read) => [read.mcpName, read]),
+);
+
+const readDefinitions: readonly Tool[] = [...reads.values()].map((read) => ({
+  name: read.mcpName,
+  title: read.title,
+  description: `${read.description} Free: costs no credits (it does take a rate-limit slot).`,
+  inputSchema: toPortableJsonSchema(read.parameters) as Tool["inputSchema"],
+  outputSchema: toPortableJsonSchema(read.response) as Tool["outputSchema"],
+  annotations: toolAnnotations(read.title, false),
+}));
+
+export async function listTools(deps: CoreDeps, key: ApiKeyRecord): Promise<Tool[]> {
+  const plan = planOf(key, deps.settings);
+  const rows = await Promise.all(
+    deps.registry.all().map(async (tool) => ({ tool, switches: await deps.switches.of(tool) })),
+  );
+  // A tool without API surface is not offered; a disabled one is, and answers tool_disabled.
+  const paid = rows
+    .filter((row) => row.switches.api)
+    .map((row) => apiToolDefinition(row.tool, callCost(row.tool.weight, plan, deps.settings)));
+  return [...paid, ...readDefinitions];
+}
+
+/** The schemas of a tool never change while it is registered: rendered once per tool. */
+const rendered = new WeakMap<RegisteredTool, Pick<Tool, "inputSchema" | "outputSchema">>();
+
+function schemasOf(tool: RegisteredTool): Pick<Tool, "inputSchema" | "outputSchema"> {
+  let schemas = rendered.get(tool);
+  if (schemas === undefined) {
+    const { inputSchema, outputSchema } = tool.definition;
+    schemas = {
+      inputSchema: toPortableJsonSchema(inputSchema) as Tool["inputSchema"],
+      outputSchema: toPortableJsonSchema(envelopeSchema(tool.slug, outputSchema)) as Tool["outputSchema"],
+    };
+    rendered.set(tool, schemas);
+  }
+  return schemas;
+}
+
+function apiToolDefinition(tool: RegisteredTool, credits: number): Tool {
+  const { definition } = tool;
+  return {
+    name: tool.slug,
+    title: definition.name,
+    description: `${definition.description}\n\nCosts ${credits} credit${credits === 1 ? "" : "s"} per call for this key; a call that fails is refunded.`,
+    ...schemasOf(tool),
+    annotations: toolAnnotations(definition.name, credits > 0),
+  };
+}
+
+export async function callTool(
+  deps: CoreDeps,
+  call: McpCallContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const read = reads.get(name);
+  if (read === undefined && deps.registry.get(name) === undefined) {
+    // Not a tool that ran and failed: the request names nothing we have (a protocol error).
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list lists them.`);
+  }
+  const input = args ?? {};
+  try {
+    if (read !== undefined) return successResult({ ...(await read.call(deps, call.key, input)) });
+    call.noteCall?.({ tool: name });
+    const envelope = await invokeTool(deps, {
+      key: call.key,
+      slug: name,
+      body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
+      requestId: call.requestId,
+    });
+    call.noteCall?.({ credits: envelope.credits_used });
+    return successResult({ ...envelope });
+  } catch (error) {
+    // HTTP counts these in its onError hook; a failed tool call never reaches Fastify's.
+    if (error instanceof BackendUnavailableError) deps.observer?.backendError(error.backend);
+    const { docsUrl } = deps.settings;
+    const { problem } = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
+    call.noteCall?.({ code: problem.code });
+    return problemResult(problem);
+  }
+}
+
+function successResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+function problemResult(problem: ProblemDocument): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(problem) }],
+    isError: true,
+    _meta: { [PROBLEM_META_KEY]: { ...problem } },
+  };
+}

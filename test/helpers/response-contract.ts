@@ -1,0 +1,130 @@
+/**
+ * Checks every response an in-process test app sends against the app's own `/openapi.json`: its
+ * path and method must be documented (or it is a 404/405 problem), its status listed, its content
+ * type one the document gives for that status, and its body valid against that schema. The test
+ * helper records responses as they leave and checks them all when the app closes, so the whole HTTP
+ * suite runs against the document and a mismatch fails the test file that caused it.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { FastifyInstance } from "fastify";
+
+interface Seen {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly body: string;
+}
+
+type Json = Record<string, unknown>;
+
+export interface ResponseContract {
+  /** Throws naming every recorded response that does not match the document. */
+  check(): void;
+}
+
+export function recordResponses(app: FastifyInstance): ResponseContract {
+  const seen: Seen[] = [];
+  let recording = true;
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!recording || request.method === "HEAD") return payload;
+    const body =
+      typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+    const type = reply.getHeader("content-type");
+    seen.push({
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      contentType: typeof type === "string" ? type : undefined,
+      body,
+    });
+    return payload;
+  });
+  return {
+    check() {
+      recording = false;
+      // From the app itself, not a request: a test may have closed the app already.
+      const document = app.openApiDocument() as Json;
+      const mismatches = seen.map((response) => mismatch(document, response)).filter((m) => m !== "");
+      if (mismatches.length > 0) {
+        throw new Error(`Responses that do not match /openapi.json:\n${[...new Set(mismatches)].join("\n")}`);
+      }
+    },
+  };
+}
+
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+const validators = new Map<Json, Map<string, ReturnType<typeof ajv.compile>>>();
+
+function validatorFor(document: Json, pointer: string) {
+  let byPointer = validators.get(document);
+  if (byPointer === undefined) {
+    ajv.removeSchema("openapi.json");
+    ajv.addSchema(document, "openapi.json");
+    byPointer = new Map();
+    validators.clear();
+    validators.set(document, byPointer);
+  }
+  let validate = byPointer.get(pointer);
+  if (validate === undefined) {
+    validate = ajv.compile({ $ref: `openapi.json#${pointer}` });
+    byPointer.set(pointer, validate);
+  }
+  return validate;
+}
+
+function mismatch(document: Json, response: Seen): string {
+  const label = `${response.method} ${response.url} -> ${response.status} ${response.contentType ?? "(no type)"}`;
+  const path = documentedPath(document, response.url, response.method.toLowerCase());
+  if (path === undefined) {
+    if (response.status !== 404 && response.status !== 405) return `${label}: path and method not documented`;
+    return checkBody(document, "/components/schemas/Problem", response, label);
+  }
+  const responses = ((document.paths as Json)[path] as Json)[response.method.toLowerCase()] as Json;
+  const answer = (responses.responses as Json)[String(response.status)] as Json | undefined;
+  if (answer === undefined) return `${label}: status not documented for ${path}`;
+  const content = (answer.content ?? {}) as Json;
+  // An answer without content (304) may still name the representation's type.
+  if (response.body === "" && (response.contentType === undefined || Object.keys(content).length === 0))
+    return "";
+  const mediaType = (response.contentType ?? "").split(";")[0]?.trim() ?? "";
+  const media = content[mediaType] as Json | undefined;
+  if (media === undefined)
+    return `${label}: content type not documented (${Object.keys(content).join(", ")})`;
+  if (media.schema === undefined) return "";
+  const pointer = `/paths/${pointerSegment(path)}/${response.method.toLowerCase()}/responses/${response.status}/content/${pointerSegment(mediaType)}/schema`;
+  return checkBody(document, pointer, response, label);
+}
+
+function checkBody(document: Json, pointer: string, response: Seen, label: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return `${label}: body is not JSON`;
+  }
+  const validate = validatorFor(document, pointer);
+  if (validate(body)) return "";
+  return `${label}: ${ajv.errorsText(validate.errors)} in ${response.body.slice(0, 300)}`;
+}
+
+/** The documented path a URL is served by: a concrete path before a templated one. */
+function documentedPath(document: Json, url: string, method: string): string | undefined {
+  const pathname = url.split("?")[0] ?? "";
+  const candidates = Object.entries(document.paths as Json)
+    .filter(([, item]) => method in (item as Json))
+    .map(([path]) => path)
+    .filter((path) => {
+      const pattern = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+      return new RegExp(`^${pattern}$`).test(pathname);
+    });
+  return candidates.sort((a, b) => templates(a) - templates(b))[0];
+}
+
+function templates(path: string): number {
+  return (path.match(/\{/g) ?? []).length;
+}
+
+function pointerSegment(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}

@@ -1,0 +1,136 @@
+/**
+ * `GET /openapi.json`: a valid OpenAPI 3.1 document of every endpoint, made from the declarations
+ * that serve them, keyless and slot-free. (That every response of the HTTP suite conforms to it is
+ * checked by the test helper, see test/helpers/response-contract.ts.)
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { validate } from "@readme/openapi-parser";
+import { errorCatalog } from "../../src/core/errors.ts";
+import { tools } from "../../src/tools/index.ts";
+import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { fixtureTools } from "../helpers/fixture-tools.ts";
+
+type Json = Record<string, unknown>;
+
+describe("GET /openapi.json", () => {
+  let t: TestApp;
+  let document: Json;
+  const suite = untilSuiteEnds();
+  const operations = () =>
+    Object.entries(document.paths as Json).flatMap(([path, item]) =>
+      Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+    );
+
+  before(async () => {
+    t = await createTestApp({ tools: [...tools, ...fixtureTools] }, suite);
+    const res = await t.app.inject({ method: "GET", url: "/openapi.json" });
+    assert.equal(res.statusCode, 200);
+    document = res.json();
+  });
+
+  it("is a valid OpenAPI 3.1 document by a real validator", async () => {
+    assert.equal(document.openapi, "3.1.0");
+    const result = await validate(structuredClone(document) as unknown as Parameters<typeof validate>[0]);
+    assert.equal(result.valid, true, JSON.stringify(result, null, 1));
+  });
+
+  it("needs no key and takes no slot", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/openapi.json" });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers.ratelimit, undefined);
+  });
+
+  it("documents every endpoint: tools, catalog, account, MCP, health and the reference", () => {
+    const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    for (const expected of [
+      "POST /v1/tool/{slug}",
+      "GET /v1/tool/{slug}",
+      "GET /v1/tools/list",
+      "GET /v1/tools/search",
+      "GET /v1/me/credits",
+      "GET /v1/me/usage",
+      "POST /mcp",
+      "GET /healthz",
+      "GET /readyz",
+      "GET /openapi.json",
+      "GET /docs",
+      "GET /docs/errors/{code}",
+      ...[...tools, ...fixtureTools].map((tool) => `POST /v1/tool/${tool.slug}`),
+    ]) {
+      assert.ok(documented.includes(expected), `${expected} is missing from ${documented.join(", ")}`);
+    }
+  });
+
+  it("answers 405 with Allow on every documented path, from the same declarations", async () => {
+    const paths = document.paths as Record<string, Json>;
+    const matches = (template: string, url: string) =>
+      new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(url);
+    for (const path of Object.keys(paths)) {
+      const url = path.replace(/\{[^}]+\}/g, "echo");
+      // A tool's own path is also served by `/v1/tool/{slug}`: the URL allows what both declare.
+      const methods = new Set(
+        Object.keys(paths)
+          .filter((template) => matches(template, url))
+          .flatMap((template) => Object.keys(paths[template] as Json).map((m) => m.toUpperCase())),
+      );
+      if (methods.has("GET")) methods.add("HEAD");
+      const res = await t.app.inject({ method: "PATCH", url });
+      assert.equal(res.statusCode, 405, `PATCH ${url}`);
+      assert.deepEqual(String(res.headers.allow).split(", ").sort(), [...methods].sort(), url);
+    }
+  });
+
+  it("gives each tool its own input schema, envelope and examples", () => {
+    for (const tool of tools) {
+      const op = ((document.paths as Json)[`/v1/tool/${tool.slug}`] as Json).post as Json;
+      const media = ((op.requestBody as Json).content as Json)["application/json"] as Json;
+      const { $schema: _dialect, ...input } = tool.inputSchema;
+      assert.deepEqual(media.schema, input);
+      assert.deepEqual(
+        Object.values(media.examples as Json).map((e) => (e as Json).value),
+        tool.examples.map((e) => e.input),
+      );
+      const ok = (((op.responses as Json)["200"] as Json).content as Json)["application/json"] as Json;
+      const envelope = ok.schema as Json;
+      assert.deepEqual((envelope.properties as Json).tool, { type: "string", const: tool.slug });
+    }
+  });
+
+  it("answers every error as application/problem+json with the problem schema, by code", () => {
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const content = (response as Json).content as Json;
+        const problem = content["application/problem+json"] as Json | undefined;
+        if (path === "/mcp" && problem === undefined) continue; // JSON-RPC errors of the transport
+        assert.deepEqual(
+          problem?.schema,
+          { $ref: "#/components/schemas/Problem" },
+          `${method} ${path} ${status}`,
+        );
+      }
+    }
+    const problem = (document.components as Json).schemas as Json;
+    const code = ((problem.Problem as Json).properties as Json).code as Json;
+    assert.deepEqual(code.enum, Object.keys(errorCatalog));
+  });
+
+  it("secures keyed operations with the bearer scheme and documents their 401 and 429", () => {
+    assert.deepEqual(((document.components as Json).securitySchemes as Json).bearer, {
+      type: "http",
+      scheme: "bearer",
+      description: "An API key: `Authorization: Bearer <API_KEY>`.",
+    });
+    const keyed = operations().filter(({ op }) => (op.security as Json[]).length > 0);
+    assert.ok(keyed.length >= 8);
+    for (const { path, method, op } of keyed) {
+      assert.deepEqual(op.security, [{ bearer: [] }]);
+      const responses = op.responses as Json;
+      assert.ok(responses["401"] && responses["429"], `${method} ${path}`);
+    }
+    for (const path of ["/healthz", "/readyz", "/openapi.json", "/docs"]) {
+      assert.deepEqual((((document.paths as Json)[path] as Json).get as Json).security, []);
+    }
+  });
+});
