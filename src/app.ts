@@ -18,6 +18,7 @@ import { registerClosingGuard } from "./http/closing.ts";
 import { type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
+import { parseQuery } from "./http/query.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { docsRoutes } from "./http/routes/docs.ts";
@@ -49,6 +50,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     ...slowClientOptions(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     clientErrorHandler: clientErrorHandler(deps.settings.docsUrl, answeredEarly),
     frameworkErrors: frameworkErrors(deps.settings.docsUrl),
+    routerOptions: { querystringParser: parseQuery },
   });
   const { docsUrl } = deps.settings;
   const door = createFrontDoor(deps);

@@ -59,4 +59,44 @@ describe("hostile request bodies", () => {
       assert.ok(!detail.includes('"value'), `${detail} quotes the body`);
     }
   });
+
+  it("names a query parameter given twice, on every read that takes one", async () => {
+    for (const [url, name] of [
+      ["/v1/tools/search?q=a&q=b", "q"],
+      ["/v1/tools/search?q=a&limit=1&limit=2", "limit"],
+      ["/v1/me/usage?limit=1&limit=2", "limit"],
+      ["/v1/me/usage?cursor=a&cursor=b", "cursor"],
+    ] as const) {
+      const res = await t.app.inject({ method: "GET", url, headers: bearer(key) });
+      const problem = assertProblem(res, 400, "validation_error");
+      assert.deepEqual(problem.fields, { [name]: "is given more than once" }, url);
+    }
+  });
+
+  it("names query parameters called like Object.prototype members as unknown", async () => {
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/v1/tools/search?q=a&${name}=1`,
+        headers: bearer(key),
+      });
+      const problem = assertProblem(res, 400, "validation_error");
+      assert.deepEqual(Object.keys(problem.fields as object), [name], res.body);
+    }
+  });
+
+  it("answers TRACE, PROPFIND and other methods Node accepts on a declared path with 405 and Allow", async () => {
+    for (const method of ["TRACE", "PROPFIND", "MKCOL", "LOCK", "PURGE"]) {
+      for (const [url, allow] of [
+        ["/v1/tools/list", "GET, HEAD"],
+        ["/v1/tool/echo", "GET, HEAD, POST"],
+        ["/healthz", "GET, HEAD"],
+        ["/mcp", "POST"],
+      ] as const) {
+        const res = await t.app.inject({ method: method as "GET", url, headers: bearer(key) });
+        assertProblem(res, 405, "method_not_allowed");
+        assert.equal(res.headers.allow, allow, `${method} ${url}`);
+      }
+    }
+  });
 });
