@@ -7,40 +7,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { AdminError, createApiKey } from "../../src/core/admin.ts";
 import { planOf } from "../../src/core/credits.ts";
 import { DEFAULT_PLANS, type ServiceSettings } from "../../src/core/settings.ts";
 import type { Store } from "../../src/ports/store.ts";
-import { dropSchema, uniqueSchema } from "../adapters/postgres-fixture.ts";
 import { bearer, createTestApp, json } from "../helpers/app.ts";
 import { assertProblem } from "../helpers/problem.ts";
-import { testDatabaseUrl } from "../helpers/services.ts";
+import { storesToTest } from "../helpers/stores.ts";
 
-const database = testDatabaseUrl();
-const schemas: string[] = [];
-after(async () => {
-  if (database.url !== undefined) for (const schema of schemas) await dropSchema(database.url, schema);
-});
-
-/** Every store this machine can run: SQLite always, PostgreSQL when its test URL is set. */
-const stores: { name: string; make: () => Promise<Store> }[] = [
-  { name: "SQLite", make: async () => createSqliteStore(":memory:") },
-];
-if (database.url !== undefined) {
-  const url = database.url;
-  stores.push({
-    name: "PostgreSQL",
-    make: async () => {
-      const schema = uniqueSchema();
-      schemas.push(schema);
-      return createPostgresStore({ url, schema, keyCache: false });
-    },
-  });
-}
+const stores = storesToTest();
 
 const encode = (text: string) => Buffer.from(text).toString("base64url");
 

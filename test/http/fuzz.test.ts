@@ -5,14 +5,11 @@
  * own protocol errors are JSON-RPC error objects with theirs).
  */
 import assert from "node:assert/strict";
-import { after, it } from "node:test";
+import { it } from "node:test";
 import fc from "fast-check";
-import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
-import type { Store } from "../../src/ports/store.ts";
-import { dropSchema, uniqueSchema } from "../adapters/postgres-fixture.ts";
 import { createTestApp } from "../helpers/app.ts";
-import { testDatabaseUrl } from "../helpers/services.ts";
+import { storesToTest } from "../helpers/stores.ts";
 
 type Json = Record<string, unknown>;
 
@@ -76,21 +73,7 @@ const headerValue = fc.oneof(
   ),
 );
 
-const database = testDatabaseUrl();
-const stores: { name: string; make: () => Promise<Store | undefined> }[] = [
-  { name: "SQLite", make: async () => undefined },
-];
-if (database.url !== undefined) {
-  const url = database.url;
-  stores.push({
-    name: "PostgreSQL",
-    make: async () => {
-      const schema = uniqueSchema();
-      after(() => dropSchema(url, schema));
-      return createPostgresStore({ url, schema, keyCache: false });
-    },
-  });
-}
+const stores = storesToTest();
 
 for (const { name, make } of stores)
   it(`answers every fuzzed query, path and header without a 500, always with a code (${name})`, async (context) => {

@@ -46,7 +46,7 @@ const SETTLE = statement(
 const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
 const REFUND_UNCONFIRMED = statement(
   "ledger_refund_unconfirmed",
-  "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
+  "SELECT toolrun_refund($1::text, 503, true) AS refunded",
 );
 const ABANDONED = statement(
   "ledger_abandoned",
