@@ -33,8 +33,7 @@ export interface Envelope {
 
 export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
   const tool = deps.registry.get(slug);
-  if (!tool)
-    throw new ApiError("tool_not_found", `No tool is named "${slug}". GET /v1/tools/list lists them.`);
+  if (!tool) throw new ApiError("tool_not_found", "No tool has this slug. GET /v1/tools/list lists them.");
   return tool;
 }
 

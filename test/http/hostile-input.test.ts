@@ -99,4 +99,13 @@ describe("hostile request bodies", () => {
       }
     }
   });
+
+  it("does not echo a path or slug it cannot find", async () => {
+    const secret = key.slice("tr_live_".length);
+    for (const url of [`/v1/tool/${key}`, `/v1/${key}/x`, `/tools/${key}`]) {
+      const res = await t.app.inject({ method: "GET", url, headers: bearer(key) });
+      assert.equal(res.statusCode, 404, url);
+      assert.ok(!res.body.includes(secret), `${url} echoed: ${res.body}`);
+    }
+  });
 });
