@@ -12,9 +12,10 @@ import { runCli } from "../../helpers/process.ts";
 describe("toolrun keys create with hostile arguments", () => {
   let dir: string;
   let env: Record<string, string>;
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolrun-cli-"));
     env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
+    assert.equal((await runCli(["migrate"], env)).code, 0);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
