@@ -12,7 +12,13 @@ import { scaleOutCases } from "./cases/scale-out.ts";
 import { parseBenchArgs, USAGE } from "./lib/args.ts";
 import type { BenchCase } from "./lib/context.ts";
 import { findExecutable, pinSelf } from "./lib/procs.ts";
-import { type CaseResult, renderChecksAndNotes, renderTable } from "./lib/report.ts";
+import {
+  type CaseResult,
+  compare,
+  renderChecksAndNotes,
+  renderComparisons,
+  renderTable,
+} from "./lib/report.ts";
 import { SkipCase } from "./lib/service.ts";
 
 const ALL: readonly BenchCase[] = [...embeddedCases, ...scaleOutCases];
@@ -97,6 +103,7 @@ async function main(argv: readonly string[]): Promise<number> {
     else rmSync(root, { recursive: true, force: true });
   }
 
+  const comparisons = compare(results);
   const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`;
   const date = new Date().toISOString();
   process.stdout.write(
@@ -112,6 +119,8 @@ async function main(argv: readonly string[]): Promise<number> {
       "",
       renderTable(results),
       "",
+      renderComparisons(comparisons),
+      "",
       renderChecksAndNotes(results),
       "",
     ].join("\n"),
@@ -121,7 +130,7 @@ async function main(argv: readonly string[]): Promise<number> {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ date, command, machine, options: args, cases: results }, null, 2)}\n`,
+    `${JSON.stringify({ date, command, machine, options: args, comparisons, cases: results }, null, 2)}\n`,
   );
   process.stdout.write(`JSON written to ${out}\n`);
   return results.some((r) => r.status === "failed") ? 1 : 0;

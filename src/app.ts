@@ -58,7 +58,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.decorateRequest("apiKey", null);
   app.decorateRequest("callLog", null);
   app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("x-request-id", request.id);
+    // An idempotent replay already carries the id of the request whose answer it repeats.
+    if (!reply.hasHeader("x-request-id")) reply.header("x-request-id", request.id);
     done(null, payload);
   });
   // Bodies are kept raw: the pipeline checks each tool's own size limit before parsing JSON.

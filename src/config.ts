@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
+import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/idempotency.ts";
 import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
 
 export type DatabaseConfig =
@@ -21,10 +22,10 @@ export interface Config {
   readonly logLevel: string;
   /** Longest wait for one database or Redis operation of a request (TOOLRUN_DB_TIMEOUT_MS). */
   readonly dbTimeoutMs: number;
-  /** Age after which a still-pending call is refunded by the sweep (TOOLRUN_CALL_ABANDON_S). */
-  readonly callAbandonS: number;
   /** How long a request's headers, and the whole request, may take to arrive (TOOLRUN_REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs: number;
+  /** Seconds after which a call still pending belongs to a dead process and is refunded. */
+  readonly callAbandonS: number;
   /** Where set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   readonly metricsToken: string | null;
   /** How long a stopping server waits for requests in flight before it closes their connections. */
@@ -176,18 +177,21 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     problems.push(
       `TOOLRUN_DB_TIMEOUT_MS must be an integer from 50 to 600000 (milliseconds), got "${env.TOOLRUN_DB_TIMEOUT_MS}"`,
     );
-  const callAbandonS = parseInteger(value("TOOLRUN_CALL_ABANDON_S") ?? "120", 1, 86_400);
-  if (callAbandonS === undefined)
-    problems.push(
-      `TOOLRUN_CALL_ABANDON_S must be an integer from 1 to 86400 (seconds), got "${env.TOOLRUN_CALL_ABANDON_S}"`,
-    );
-
   const requestTimeoutMs = parseInteger(value("TOOLRUN_REQUEST_TIMEOUT_MS") ?? "30000", 100, 3_600_000);
   if (requestTimeoutMs === undefined)
     problems.push(
       `TOOLRUN_REQUEST_TIMEOUT_MS must be an integer from 100 to 3600000 (milliseconds), got "${env.TOOLRUN_REQUEST_TIMEOUT_MS}"`,
     );
 
+  const ttlRaw = value("TOOLRUN_IDEMPOTENCY_TTL_S") ?? String(DEFAULT_IDEMPOTENCY_TTL_S);
+  const idempotencyTtlS = parseInteger(ttlRaw, 1, 31_536_000);
+  if (idempotencyTtlS === undefined)
+    problems.push(`TOOLRUN_IDEMPOTENCY_TTL_S must be whole seconds from 1 to 31536000, got "${ttlRaw}"`);
+
+  const abandonRaw = value("TOOLRUN_CALL_ABANDON_S") ?? "120";
+  const callAbandonS = parseInteger(abandonRaw, 1, 86_400);
+  if (callAbandonS === undefined)
+    problems.push(`TOOLRUN_CALL_ABANDON_S must be whole seconds from 1 to 86400, got "${abandonRaw}"`);
   const metricsToken = value("TOOLRUN_METRICS_TOKEN") ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
     problems.push("TOOLRUN_METRICS_TOKEN must be at least 16 printable characters without spaces");
@@ -211,8 +215,8 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     publicUrl,
     logLevel,
     dbTimeoutMs: dbTimeoutMs ?? 5000,
-    callAbandonS: callAbandonS ?? 120,
     requestTimeoutMs: requestTimeoutMs ?? 30_000,
+    callAbandonS: callAbandonS ?? 120,
     metricsToken,
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
     settings: {
@@ -222,6 +226,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       keyPrefix,
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set(allowedOrigins)],
+      idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
     },
   };
 }

@@ -13,11 +13,7 @@ import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts"
 import { databaseError, listenError } from "./startup.ts";
 import { logBackends } from "./startup-log.ts";
 
-/**
- * A call still pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died or lost its
- * database: its credits go back. The sweep runs a few times per that age (at most every 30 s).
- */
-const SWEEP_EVERY_MAX_MS = 30_000;
+const SWEEP_EVERY_MS = 30_000;
 const LOG_FLUSH_MS = 200;
 
 export interface RunningServer {
@@ -116,17 +112,23 @@ export async function startServer(
     }
   }
 
-  // Only a store whose calls take several steps can leave one half-made (PostgreSQL).
+  // Only a store whose calls take several steps can leave one half-made (PostgreSQL). A call still
+  // pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died: its credits go back, and
+  // with them its idempotency key, which a retry then takes over.
   const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
+  const abandonedAfterMs = config.callAbandonS * 1000;
   const sweep = () =>
-    refundAbandoned(new Date(deps.now().getTime() - config.callAbandonS * 1000).toISOString())
-      .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"))
-      .catch((error: unknown) => {
-        // Before `toolrun migrate` there is nothing to sweep.
-        if (!(error instanceof SchemaNotReadyError))
-          app.log.warn({ err: error }, "sweep of abandoned calls failed");
-      });
-  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MAX_MS, (config.callAbandonS * 1000) / 4));
+    Promise.all([
+      refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString()).then(
+        (n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"),
+      ),
+      deps.store.purgeExpiredAnswers(deps.now().toISOString()),
+    ]).catch((error: unknown) => {
+      // Before `toolrun migrate` there is nothing to sweep.
+      if (!(error instanceof SchemaNotReadyError))
+        app.log.warn({ err: error }, "sweep of abandoned calls failed");
+    });
+  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MS, abandonedAfterMs / 2));
   sweeper.unref();
   void sweep();
 

@@ -16,6 +16,7 @@ import { BASELINE_SCRIPT, type ServerHandle, startServer } from "../lib/procs.ts
 import type { CaseResult, Check } from "../lib/report.ts";
 import { loadRow, pacedRow, probe, type Target, warmUp, warmUpPaced } from "../lib/runs.ts";
 import { authHeaders, prepareService, type Service, SkipCase, serveToolrun } from "../lib/service.ts";
+import { peerSqlite } from "./peer.ts";
 
 /** Node flags of the latency tuning in docs/configuration.md. */
 const LATENCY_NODE_FLAGS = ["--initial-old-space-size=256"];
@@ -191,7 +192,7 @@ function pacedOnServer(
 const calculatorSqlite: BenchCase = {
   name: "calculator-sqlite",
   title: "retaining-wall calculator through the whole pipeline on SQLite (LOG_LEVEL=info, the default)",
-  run: (context, result) => calculatorPeak(context, result, "info", true),
+  run: (context, result) => calculatorPeak(context, result, "info", !context.options.peakOnly),
 };
 
 const calculatorSqliteWarn: BenchCase = {
@@ -311,6 +312,7 @@ export const embeddedCases: readonly BenchCase[] = [
   baseline,
   calculatorSqlite,
   calculatorSqliteWarn,
+  peerSqlite,
   inspectorPush,
   inspector1MiB,
 ];

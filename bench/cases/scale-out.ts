@@ -4,13 +4,15 @@
  * followed by the accounting check: 200s x cost == /v1/me/credits == /v1/me/usage credits_used.
  * Each case gets a database of its own, dropped at the end.
  */
+import { checkedAccounting } from "../lib/accounting.ts";
 import type { BenchCase, BenchContext } from "../lib/context.ts";
 import { runLoad } from "../lib/load.ts";
 import { CALCULATOR_SLUG, calculatorBody } from "../lib/payloads.ts";
 import type { ServerHandle } from "../lib/procs.ts";
-import type { CaseResult } from "../lib/report.ts";
+import type { CaseResult, Row } from "../lib/report.ts";
 import { loadRow, probe, type Target } from "../lib/runs.ts";
 import { authHeaders, createDatabase, prepareService, type Service, serveToolrun } from "../lib/service.ts";
+import { peerPostgres } from "./peer.ts";
 
 /** A builder key pays max(weight 1, minimum 1) = 1 credit per calculator call. */
 const CALCULATOR_COST = 1;
@@ -122,20 +124,37 @@ const double: BenchCase = {
         result.notes.push(
           `instance 1 on CPU ${context.serverCpu}, instance 2 on CPU ${(context.serverCpu + 1) % 2} beside the load generator; PostgreSQL and Redis float over both`,
         );
-      const before = await account(first, service);
-
       // A fixed number of requests, so every charge made has its response counted: about
       // `duration` seconds of load if two instances serve twice what one does.
       const oneRps = context.peaks.get("calculator-pg-redis") ?? 1000;
       const amount = Math.max(200, Math.round(oneRps * 2 * options.duration));
       const connections = Math.max(2, options.connections - (options.connections % 2));
       const hardStopS = options.duration * 4 + 10;
-      const { row, load } = await loadRow(
-        result.name,
-        servers.map((s) => s.pid),
-        { ...first, url: all.map((t) => t.url), connections, amount, clientHeaders: perConnection(service) },
-        hardStopS,
+      let row: Row | undefined;
+      const accounting = await checkedAccounting(
+        new URL(first.url).origin,
+        perConnection(service),
+        CALCULATOR_COST,
+        amount,
+        async () => {
+          const measuredRun = await loadRow(
+            result.name,
+            servers.map((s) => s.pid),
+            {
+              ...first,
+              url: all.map((t) => t.url),
+              connections,
+              amount,
+              clientHeaders: perConnection(service),
+            },
+            hardStopS,
+          );
+          row = measuredRun.row;
+          return measuredRun.load;
+        },
+        "exact accounting across instances",
       );
+      if (row === undefined) throw new Error("no row");
       result.rows.push(row);
       if (context.peaks.has("calculator-pg-redis")) {
         result.details.speedupOverOneInstance = row.rps / oneRps;
@@ -145,40 +164,11 @@ const double: BenchCase = {
           detail: `${row.rps.toFixed(0)} req/s vs ${oneRps.toFixed(0)} req/s (x${(row.rps / oneRps).toFixed(2)})`,
         });
       }
-
-      const after = await account(first, service);
-      const charged = load.ok * CALCULATOR_COST;
-      const credits = after.credits - before.credits;
-      const usage = after.usage - before.usage;
-      const complete = load.requests === amount;
-      result.details.accounting = { amount, completed: load.requests, ok: load.ok, charged, credits, usage };
-      result.checks.push({
-        name: "exact accounting across instances",
-        ok: complete && charged === credits && credits === usage,
-        detail: `${load.ok} x 200 x ${CALCULATOR_COST} credit = ${charged}; /v1/me/credits +${credits}; /v1/me/usage +${usage}${complete ? "" : ` (run stopped by its time bound after ${load.requests} of ${amount} requests, so in-flight calls were not counted)`}`,
-      });
+      result.details.accounting = accounting.details;
+      result.checks.push(accounting.check);
     }),
 };
 
-/** credits_used summed over every key, from /v1/me/credits and from /v1/me/usage. */
-async function account(target: Target, service: Service): Promise<{ credits: number; usage: number }> {
-  const base = new URL(target.url).origin;
-  let credits = 0;
-  let usage = 0;
-  for (const key of service.keys) {
-    const headers = authHeaders(service, key);
-    const own = (await probe({ url: `${base}/v1/me/credits`, method: "GET", headers })) as {
-      credits_used: number;
-    };
-    const used = (await probe({ url: `${base}/v1/me/usage?limit=1`, method: "GET", headers })) as {
-      credits_used: number;
-    };
-    credits += own.credits_used;
-    usage += used.credits_used;
-  }
-  return { credits, usage };
-}
-
 const perConnection = (service: Service) => service.keys.map((key) => authHeaders(service, key));
 
-export const scaleOutCases: readonly BenchCase[] = [single, double];
+export const scaleOutCases: readonly BenchCase[] = [single, peerPostgres, double];

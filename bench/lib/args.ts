@@ -22,6 +22,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cpu-prof DIR    write a V8 CPU profile of every toolrun server into DIR (node --cpu-prof)
   --node-flags F    Node flags for every toolrun server, space-separated
                     (--node-flags=--initial-old-space-size=256)
+  --peak-only       calculator-sqlite without its half-rate runs (for short before/after runs)
   --keep            keep the temporary directory (server logs, SQLite files) and print its path
   --no-pin          do not pin servers and load generator to separate CPUs
 
@@ -55,6 +56,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
       "cpu-prof": { type: "string" },
       "node-flags": { type: "string" },
       keep: { type: "boolean" },
+      "peak-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -88,5 +90,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs | "help" {
     nodeFlags: (values["node-flags"] ?? "").split(/\s+/).filter(Boolean),
     quick,
     keep: values.keep === true,
+    peakOnly: values["peak-only"] === true,
   };
 }

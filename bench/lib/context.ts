@@ -18,6 +18,8 @@ export interface BenchOptions {
   readonly redisUrl: string;
   /** Where toolrun servers write V8 CPU profiles; null for none. */
   readonly cpuProfDir: string | null;
+  /** calculator-sqlite without its half-rate runs (`--peak-only`). */
+  readonly peakOnly: boolean;
   /** Node flags every toolrun server starts with (`--node-flags`). */
   readonly nodeFlags: readonly string[];
 }

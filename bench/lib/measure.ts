@@ -2,7 +2,7 @@
  * What the bench reads off the server processes around a load run: resident memory (VmRSS) before,
  * during and after, and the CPU time they used, from /proc (Linux); null where /proc is missing.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { rssKiB } from "./procs.ts";
 
 /** Linux reports utime and stime in clock ticks of 1/100 s (USER_HZ). */
@@ -17,6 +17,40 @@ export function cpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** The backends' process names, as in /proc/<pid>/comm: PostgreSQL's postmaster and backends, Redis. */
+const BACKEND_COMMANDS = new Set(["postgres", "redis-server"]);
+
+/**
+ * CPU seconds used so far by each PostgreSQL and Redis process, by pid: a call's cost on the
+ * backends' side, whoever else uses them (on a shared machine other work's queries count too).
+ */
+function backendCpu(): Map<number, number> {
+  const seconds = new Map<number, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return seconds;
+  }
+  for (const pid of pids) {
+    try {
+      if (!BACKEND_COMMANDS.has(readFileSync(`/proc/${pid}/comm`, "utf8").trim())) continue;
+    } catch {
+      continue;
+    }
+    const cpu = cpuSeconds(Number(pid));
+    if (cpu !== null) seconds.set(Number(pid), cpu);
+  }
+  return seconds;
+}
+
+/** CPU the backends used between two readings; a process born in between counts from zero. */
+function backendCpuBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, cpu] of after) total += cpu - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** CPU seconds every process on the machine spent busy so far (all CPUs), from /proc/stat. */
@@ -43,6 +77,11 @@ export interface Usage {
   readonly serverCpuPercent: number | null;
   /** CPU seconds the server processes used during the run. */
   readonly serverCpuSeconds: number | null;
+  /**
+   * CPU seconds PostgreSQL's and Redis's processes used during the run (those that exited during it
+   * are missed); null without /proc.
+   */
+  readonly backendCpuSeconds: number | null;
   /** CPU used by this process (the load generator) during the run, as a share of one core. */
   readonly loadCpuPercent: number;
   /**
@@ -65,6 +104,7 @@ export async function measured<T>(
   const cpuBefore = sum(pids.map(cpuSeconds));
   const ownBefore = process.cpuUsage();
   const machineBefore = machineBusySeconds();
+  const backendsBefore = backendCpu();
   const start = performance.now();
   const samples: [number, number][] = [];
   const sampler = setInterval(() => {
@@ -78,6 +118,7 @@ export async function measured<T>(
     const cpuAfter = sum(pids.map(cpuSeconds));
     const own = process.cpuUsage(ownBefore);
     const machineAfter = machineBusySeconds();
+    const backendsAfter = backendCpu();
     const percent = (seconds: number) => Math.round((seconds / elapsedS) * 100);
     const peak = Math.max(rssBefore ?? 0, rssAfter ?? 0, ...samples.map(([, kib]) => kib));
     return {
@@ -89,6 +130,7 @@ export async function measured<T>(
         rssSamples: samples,
         serverCpuPercent: cpuBefore === null || cpuAfter === null ? null : percent(cpuAfter - cpuBefore),
         serverCpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+        backendCpuSeconds: machineAfter === null ? null : backendCpuBetween(backendsBefore, backendsAfter),
         loadCpuPercent: percent((own.user + own.system) / 1e6),
         otherCpuPercent:
           machineBefore === null || machineAfter === null || cpuBefore === null || cpuAfter === null

@@ -20,6 +20,11 @@ export interface Row {
   readonly serverCpuPercent: number | null;
   /** Server CPU time per completed request, in microseconds: the cost of one call, whatever else ran. */
   readonly serverCpuUsPerRequest: number | null;
+  /**
+   * CPU time per completed request of the servers and of every PostgreSQL and Redis process
+   * together, in microseconds: what a call costs the machine, not only the Node process.
+   */
+  readonly allCpuUsPerRequest: number | null;
   readonly loadCpuPercent: number;
   /** Every other process on the machine (PostgreSQL and Redis included), as a share of one core. */
   readonly otherCpuPercent: number | null;
@@ -61,6 +66,7 @@ export function renderTable(cases: readonly CaseResult[]): string {
     "non-2xx",
     "srv CPU%",
     "CPU us/req",
+    "all CPU us/req",
     "gen CPU%",
     "other CPU%",
     "rps/base",
@@ -86,6 +92,7 @@ export function renderTable(cases: readonly CaseResult[]): string {
         String(row.non2xx + row.errors),
         row.serverCpuPercent === null ? "?" : String(row.serverCpuPercent),
         row.serverCpuUsPerRequest === null ? "?" : row.serverCpuUsPerRequest.toFixed(0),
+        row.allCpuUsPerRequest === null ? "?" : row.allCpuUsPerRequest.toFixed(0),
         String(row.loadCpuPercent),
         row.otherCpuPercent === null ? "?" : String(row.otherCpuPercent),
         ratio(row.rps, base?.rps),
@@ -118,4 +125,53 @@ export function renderChecksAndNotes(cases: readonly CaseResult[]): string {
     for (const note of result.notes) out.push(`  note ${result.name}: ${note}`);
   }
   return out.join("\n");
+}
+
+export interface Comparison {
+  readonly name: string;
+  readonly row: string;
+  readonly against: string;
+  /** Requests per second of `row` over `against`'s. */
+  readonly rps: number;
+  /** CPU per call over every process (servers, PostgreSQL, Redis) of `row` over `against`'s. */
+  readonly allCpu: number | null;
+}
+
+/** The ratios the issue's targets are stated in, each between two rows of the same run. */
+const COMPARED: readonly (readonly [name: string, row: string, against: string])[] = [
+  ["toolrun/bare, SQLite, LOG_LEVEL=info", "calculator-sqlite", "baseline"],
+  ["toolrun/bare, SQLite, LOG_LEVEL=warn", "calculator-sqlite-warn", "baseline"],
+  ["toolrun/peer, SQLite, LOG_LEVEL=info", "calculator-sqlite", "peer-sqlite"],
+  ["toolrun/peer, SQLite, LOG_LEVEL=warn", "calculator-sqlite-warn", "peer-sqlite-warn"],
+  ["toolrun/peer, PostgreSQL + Redis", "calculator-pg-redis", "peer-pg-redis"],
+  ["toolrun PostgreSQL + Redis / toolrun SQLite", "calculator-pg-redis", "calculator-sqlite"],
+];
+
+export function compare(cases: readonly CaseResult[]): Comparison[] {
+  const rows = new Map(
+    cases.filter((c) => c.status === "ok").flatMap((c) => c.rows.map((r) => [r.label, r])),
+  );
+  const out: Comparison[] = [];
+  for (const [name, label, againstLabel] of COMPARED) {
+    const row = rows.get(label);
+    const against = rows.get(againstLabel);
+    if (row === undefined || against === undefined || against.rps === 0) continue;
+    const allCpu =
+      row.allCpuUsPerRequest === null ||
+      against.allCpuUsPerRequest === null ||
+      against.allCpuUsPerRequest === 0
+        ? null
+        : row.allCpuUsPerRequest / against.allCpuUsPerRequest;
+    out.push({ name, row: label, against: againstLabel, rps: row.rps / against.rps, allCpu });
+  }
+  return out;
+}
+
+export function renderComparisons(comparisons: readonly Comparison[]): string {
+  return comparisons
+    .map(
+      (c) =>
+        `${c.name}: req/s x${c.rps.toFixed(2)}, CPU per call over every process x${c.allCpu === null ? "?" : c.allCpu.toFixed(2)} (${c.row} / ${c.against})`,
+    )
+    .join("\n");
 }

@@ -40,6 +40,10 @@ function usageColumns(usage: Usage, requests: number) {
   return {
     serverCpuUsPerRequest:
       usage.serverCpuSeconds === null || requests === 0 ? null : (usage.serverCpuSeconds / requests) * 1e6,
+    allCpuUsPerRequest:
+      usage.serverCpuSeconds === null || usage.backendCpuSeconds === null || requests === 0
+        ? null
+        : ((usage.serverCpuSeconds + usage.backendCpuSeconds) / requests) * 1e6,
     rssBeforeKiB: usage.rssBeforeKiB,
     rssAfterKiB: usage.rssAfterKiB,
     rssPeakKiB: usage.rssPeakKiB,

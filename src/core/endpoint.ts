@@ -8,9 +8,16 @@ import type { ErrorCode } from "./errors.ts";
 
 export type HttpMethod = "GET" | "POST";
 
+/** A response header an answer may carry, as the OpenAPI document describes it. */
+export interface ResponseHeader {
+  readonly description: string;
+  readonly schema: JsonSchema;
+}
+
 export interface SuccessAnswer {
   readonly status: number;
   readonly description: string;
+  readonly headers?: Readonly<Record<string, ResponseHeader>>;
   /** Absent for answers without content (304). */
   readonly contentType?: string;
   /** Absent for bodies that are not JSON (HTML pages, assets). */

@@ -8,6 +8,7 @@
  */
 import { BackendUnavailableError, SchemaNotReadyError } from "../ports/errors.ts";
 import { ApiError, type ProblemDocument, problemDocument } from "./errors.ts";
+import { isReplayedError } from "./idempotency.ts";
 
 /** Where failures are reported: the request's logger (pino's signature). */
 export interface FailureLog {
@@ -60,9 +61,10 @@ export function problemFor(
   context: { readonly docsUrl: string; readonly requestId: string | undefined; readonly log: FailureLog },
 ): { readonly error: ApiError; readonly problem: ProblemDocument } {
   const apiError = toApiError(error);
+  // A replayed 500 is a stored answer: it was logged when it first happened.
   if (apiError.code === "backend_unavailable") {
     context.log.warn({ err: apiError.cause, code: apiError.code }, "backend unavailable");
-  } else if (apiError.status === 500) {
+  } else if (apiError.status === 500 && !isReplayedError(apiError)) {
     context.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
   }
   return { error: apiError, problem: problemDocument(apiError, context.docsUrl, context.requestId) };

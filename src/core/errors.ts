@@ -76,6 +76,12 @@ export const errorCatalog = {
     explanation:
       "The request's headers or body did not arrive within the server's limit (`TOOLRUN_REQUEST_TIMEOUT_MS`, 30 s by default), so the connection was closed. Nothing is charged. Send the request again, whole.",
   },
+  idempotency_key_in_use: {
+    status: 409,
+    title: "A request with this Idempotency-Key is still running",
+    explanation:
+      "Another request with the same `Idempotency-Key` (for the same API key's account) has not finished yet. Wait `Retry-After` seconds (1) and send the same request again with the same key: once the first one has finished you get its answer, and you are charged for it only once. Nothing is charged for this answer.",
+  },
   payload_too_large: {
     status: 413,
     title: "Request body too large",
@@ -93,6 +99,12 @@ export const errorCatalog = {
     title: "No result for this input",
     explanation:
       "The request is well formed but the tool cannot return a result for it; `detail` says why. The call is refunded: `credits_used` is 0.",
+  },
+  idempotency_key_mismatch: {
+    status: 422,
+    title: "This Idempotency-Key was used for another request",
+    explanation:
+      "An earlier request with the same `Idempotency-Key` asked for something else: another tool, or another body (compared byte for byte). A key stands for one request; retry that request exactly as first sent, or use a new key for a new request. Keys are kept for `TOOLRUN_IDEMPOTENCY_TTL_S` seconds (a day by default). Nothing is charged.",
   },
   rate_limited: {
     status: 429,
@@ -168,6 +180,8 @@ export interface ApiErrorOptions {
   /** Response headers the error needs (`Retry-After`, `Allow`, `WWW-Authenticate`...). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly cause?: unknown;
+  /** The request this answer belongs to, when not the current one (a replayed answer's first request). */
+  readonly requestId?: string;
 }
 
 export class ApiError extends Error {
@@ -178,6 +192,7 @@ export class ApiError extends Error {
   readonly detail: string | undefined;
   readonly extras: ProblemExtras;
   readonly headers: Readonly<Record<string, string>>;
+  readonly requestId: string | undefined;
 
   constructor(code: ErrorCode, detail?: string, options: ApiErrorOptions = {}) {
     super(detail ?? errorCatalog[code].title, { cause: options.cause });
@@ -187,6 +202,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.extras = options.extras ?? {};
     this.headers = options.headers ?? {};
+    this.requestId = options.requestId;
   }
 }
 
@@ -211,6 +227,7 @@ export function problemDocument(
     code: error.code,
   };
   if (error.detail !== undefined) problem.detail = error.detail;
-  if (requestId !== undefined) problem.request_id = requestId;
+  const id = error.requestId ?? requestId;
+  if (id !== undefined) problem.request_id = id;
   return { ...problem, ...error.extras };
 }

@@ -1,13 +1,22 @@
 /**
  * The one path every tool call takes, from HTTP and from MCP: resolve the tool, check its size and
- * switches, validate, then one metered call through the ledger: reserve the credits, run the pure
- * compute, charge or refund. Pricing and the errors a call ends with live here only.
+ * switches, validate, then one metered call through the ledger: claim the idempotency key if one
+ * was sent, reserve the credits, run the pure compute, charge or refund (with the stored answer).
+ * Pricing and the answers a call ends with live here only.
  */
-import type { ApiKeyRecord, WorkResult } from "../ports/store.ts";
+import type { ApiKeyRecord, CallOutcome, RanOutcome, RefusalReason, WorkResult } from "../ports/store.ts";
 import { UnprocessableInputError } from "../tools/tool.ts";
 import { callCost, monthlyAllowance, periodOf, planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
 import { ApiError } from "./errors.ts";
+import {
+  answerForClaimed,
+  type CallAnswer,
+  claimFor,
+  fingerprintOf,
+  isIdempotencyRefusal,
+  storeAnswer,
+} from "./idempotency.ts";
 import { describeJsonSyntaxError } from "./json-syntax.ts";
 import type { RegisteredTool } from "./registry.ts";
 import { FREE_PLAN_ID } from "./settings.ts";
@@ -20,6 +29,14 @@ export interface ToolCall {
   readonly slug: string;
   readonly body: CallBody;
   readonly requestId: string;
+  /** The client's idempotency key, already checked by readIdempotencyKey. */
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** What a call answers: the envelope, and whether it is the stored answer of an earlier request. */
+export interface ToolAnswer {
+  readonly envelope: Envelope;
+  readonly replayed: boolean;
 }
 
 export interface Envelope {
@@ -37,7 +54,7 @@ export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
   return tool;
 }
 
-export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelope> {
+export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
   const tool = resolveTool(deps, call.slug);
   const body = readBody(tool, call.body);
   const switches = await deps.switches.of(tool);
@@ -59,6 +76,24 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelo
   const credits = callCost(tool.weight, plan, settings);
   const input = validation.value;
   const now = deps.now();
+  const fingerprint =
+    call.idempotencyKey === undefined
+      ? undefined
+      : fingerprintOf(tool.slug, "raw" in call.body ? call.body.raw : JSON.stringify(call.body.parsed));
+  const answerOf = (outcome: CallOutcome<Record<string, unknown>>): CallAnswer => {
+    if (outcome.status === "claimed") return answerForClaimed(outcome.existing, fingerprint ?? "");
+    const remaining = allowance === null ? null : Math.max(0, allowance - outcome.creditsUsed);
+    if (outcome.status === "refused") return refusal(outcome.reason, tool, plan.label, credits, remaining);
+    if (outcome.status === "refunded") return failure(outcome.error, tool, remaining);
+    return {
+      tool: tool.slug,
+      tool_version: tool.definition.version,
+      outputs: outcome.value,
+      credits_used: credits,
+      credits_remaining: remaining,
+      request_id: call.requestId,
+    };
+  };
   const outcome = await deps.store.runCall(
     {
       callId: deps.newCallId(),
@@ -70,51 +105,59 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<Envelo
       allowance,
       monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
       at: now.toISOString(),
+      ...(call.idempotencyKey !== undefined &&
+        fingerprint !== undefined && {
+          idempotency: claimFor(call.idempotencyKey, fingerprint, now, settings.idempotencyTtlS),
+        }),
     },
     () => runTool(tool, input),
+    (ran: RanOutcome<Record<string, unknown>>) => storeAnswer(answerOf(ran), call.requestId),
   );
+  const answer = answerOf(outcome);
+  const replayed = outcome.status === "claimed" && !isIdempotencyRefusal(answer);
   deps.observer?.toolCall({
     tool: tool.slug,
     keyId: call.key.id,
     requestId: call.requestId,
-    outcome: outcome.status,
+    outcome: outcome.status === "claimed" ? (replayed ? "replayed" : "refused") : outcome.status,
     credits: outcome.status === "charged" ? credits : 0,
   });
-  const remaining = allowance === null ? null : Math.max(0, allowance - outcome.creditsUsed);
-  if (outcome.status === "refused") {
-    if (outcome.reason === "tier_limit") {
-      throw new ApiError(
-        "vendor_api_tier_limit_exceeded",
-        `The ${plan.label} plan allows ${tool.freeTierMonthlyCalls} calls of "${tool.slug}" per month, all used.`,
-        { extras: { credits_used: 0, credits_remaining: remaining ?? 0 } },
-      );
-    }
-    throw new ApiError(
-      "insufficient_credits",
-      `This call costs ${credits} credits and ${remaining ?? 0} remain this month. The allowance renews on the 1st (UTC).`,
-      { extras: { credits_used: 0, credits_remaining: remaining ?? 0 } },
+  if (answer instanceof ApiError) throw answer;
+  return { envelope: answer, replayed };
+}
+
+function refusal(
+  reason: RefusalReason,
+  tool: RegisteredTool,
+  planLabel: string,
+  credits: number,
+  remaining: number | null,
+): ApiError {
+  const extras = { credits_used: 0, credits_remaining: remaining ?? 0 };
+  if (reason === "tier_limit") {
+    return new ApiError(
+      "vendor_api_tier_limit_exceeded",
+      `The ${planLabel} plan allows ${tool.freeTierMonthlyCalls} calls of "${tool.slug}" per month, all used.`,
+      { extras },
     );
   }
-  if (outcome.status === "refunded") {
-    const refunded: { credits_used: number; credits_remaining?: number } = { credits_used: 0 };
-    if (remaining !== null) refunded.credits_remaining = remaining;
-    const { error } = outcome;
-    if (error instanceof UnprocessableInputError) {
-      throw new ApiError("unprocessable_input", error.message, { extras: refunded, cause: error });
-    }
-    throw new ApiError("processing_error", `The tool "${tool.slug}" failed to run. The call was refunded.`, {
-      extras: refunded,
-      cause: error,
-    });
+  return new ApiError(
+    "insufficient_credits",
+    `This call costs ${credits} credits and ${remaining ?? 0} remain this month. The allowance renews on the 1st (UTC).`,
+    { extras },
+  );
+}
+
+function failure(error: unknown, tool: RegisteredTool, remaining: number | null): ApiError {
+  const refunded: { credits_used: number; credits_remaining?: number } = { credits_used: 0 };
+  if (remaining !== null) refunded.credits_remaining = remaining;
+  if (error instanceof UnprocessableInputError) {
+    return new ApiError("unprocessable_input", error.message, { extras: refunded, cause: error });
   }
-  return {
-    tool: tool.slug,
-    tool_version: tool.definition.version,
-    outputs: outcome.value,
-    credits_used: credits,
-    credits_remaining: remaining,
-    request_id: call.requestId,
-  };
+  return new ApiError("processing_error", `The tool "${tool.slug}" failed to run. The call was refunded.`, {
+    extras: refunded,
+    cause: error,
+  });
 }
 
 /** The tool's pure compute; a failure becomes the status the refunded call ends with. */

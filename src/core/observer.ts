@@ -3,15 +3,18 @@
  * tests). Kept as a plain interface so the core knows nothing of the metrics library.
  */
 
-/** How a metered call ended: charged, refunded after the tool failed, or refused by the ledger. */
-export type ToolCallOutcome = "charged" | "refunded" | "refused";
+/**
+ * How a metered call ended: charged, refunded after the tool failed, refused by the ledger (or its
+ * idempotency key: in use, mismatch), or answered with the stored answer of an earlier request.
+ */
+export type ToolCallOutcome = "charged" | "refunded" | "refused" | "replayed";
 
 export interface ToolCallEvent {
   readonly tool: string;
   readonly keyId: string;
   readonly requestId: string;
   readonly outcome: ToolCallOutcome;
-  /** Credits this call charged: its cost when charged, 0 when refunded or refused. */
+  /** Credits this call charged: its cost when charged, else 0. */
   readonly credits: number;
 }
 

@@ -30,6 +30,8 @@ export interface ServiceSettings {
   readonly docsUrl: string;
   /** Browser origins allowed to call the MCP endpoint (DNS-rebinding protection). */
   readonly allowedOrigins: readonly string[];
+  /** How long an idempotency key's answer is kept (`TOOLRUN_IDEMPOTENCY_TTL_S`). */
+  readonly idempotencyTtlS: number;
 }
 
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {

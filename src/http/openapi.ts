@@ -14,6 +14,7 @@ import {
   PATH_PARAMETER_ERRORS,
 } from "../core/endpoint.ts";
 import { type ErrorCode, errorCatalog } from "../core/errors.ts";
+import { replayedHeader } from "../core/idempotency.ts";
 import type { RegisteredTool, ToolRegistry } from "../core/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
@@ -94,6 +95,8 @@ function toolCall(call: EndpointSpec, tool: RegisteredTool): EndpointSpec {
         description: "The tool ran.",
         contentType: JSON_TYPE,
         schema: envelopeSchema(tool.slug, definition.outputSchema),
+        // The generic call's response headers (Idempotent-Replayed) hold for every tool.
+        ...(call.answers[0]?.headers && { headers: call.answers[0].headers }),
       },
     ],
     errors: call.errors.filter((code) => code !== "tool_not_found"),
@@ -125,6 +128,7 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
       description: existing
         ? `${existing.description as string} Or: ${answer.description}`
         : answer.description,
+      ...(answer.headers && { headers: answer.headers }),
       ...(Object.keys(content).length > 0 && { content }),
     };
   }
@@ -192,6 +196,12 @@ function headersOf(codes: readonly ErrorCode[]): Json | undefined {
   if (codes.includes("rate_limited")) {
     return { "Retry-After": { description: "Seconds until the window ends.", schema: { type: "integer" } } };
   }
+  if (codes.includes("idempotency_key_in_use")) {
+    return { "Retry-After": { description: "Always 1: retry in a second.", schema: { type: "integer" } } };
+  }
+  // The answers an Idempotency-Key stores, and replays.
+  if (codes.includes("unprocessable_input") || codes.includes("processing_error"))
+    return { ...replayedHeader };
   if (codes.includes("invalid_api_key")) {
     return {
       "WWW-Authenticate": { description: 'Always `Bearer realm="toolrun"`.', schema: { type: "string" } },

@@ -45,7 +45,7 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
     }
   });
   server.setRequestHandler("tools/call", async (request) =>
-    callTool(deps, call, request.params.name, request.params.arguments),
+    callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),
   );
   return server;
 }

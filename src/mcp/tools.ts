@@ -22,6 +22,12 @@ import { callCost, planOf } from "../core/credits.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import { type FailureLog, problemFor } from "../core/error-mapper.ts";
 import type { ProblemDocument } from "../core/errors.ts";
+import {
+  IDEMPOTENCY_META_KEY,
+  isReplayedError,
+  REPLAYED_META_KEY,
+  readIdempotencyKey,
+} from "../core/idempotency.ts";
 import { invokeTool } from "../core/invoke.ts";
 import { toPortableJsonSchema } from "../core/portable-schema.ts";
 import { type FreeRead, freeReads } from "../core/reads.ts";
@@ -121,6 +127,7 @@ export async function callTool(
   call: McpCallContext,
   name: string,
   args: Record<string, unknown> | undefined,
+  meta?: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const read = reads.get(name);
   if (read === undefined && deps.registry.get(name) === undefined) {
@@ -131,22 +138,28 @@ export async function callTool(
   try {
     if (read !== undefined) return successResult({ ...(await read.call(deps, call.key, input)) });
     call.noteCall?.({ tool: name });
-    const envelope = await invokeTool(deps, {
+    const { envelope, replayed } = await invokeTool(deps, {
       key: call.key,
       slug: name,
       body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
       requestId: call.requestId,
+      idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
     });
-    call.noteCall?.({ credits: envelope.credits_used });
-    return successResult({ ...envelope });
+    call.noteCall?.({ credits: replayed ? 0 : envelope.credits_used });
+    return markReplayed(successResult({ ...envelope }), replayed);
   } catch (error) {
     // HTTP counts these in its onError hook; a failed tool call never reaches Fastify's.
     if (error instanceof BackendUnavailableError) deps.observer?.backendError(error.backend);
     const { docsUrl } = deps.settings;
-    const { problem } = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
-    call.noteCall?.({ code: problem.code });
-    return problemResult(problem);
+    const mapped = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
+    call.noteCall?.({ code: mapped.problem.code });
+    return markReplayed(problemResult(mapped.problem), isReplayedError(mapped.error));
   }
+}
+
+/** A replayed answer says so in `_meta`, as HTTP does with `Idempotent-Replayed: true`. */
+function markReplayed(result: CallToolResult, replayed: boolean): CallToolResult {
+  return replayed ? { ...result, _meta: { ...result._meta, [REPLAYED_META_KEY]: true } } : result;
 }
 
 function successResult(value: Record<string, unknown>): CallToolResult {

@@ -62,6 +62,31 @@ export interface Reservation {
   /** Most calls of this tool the key may make this period; null for no cap. */
   readonly monthlyCallCap: number | null;
   readonly at: string;
+  /** The client's Idempotency-Key for this call, when it sent one. */
+  readonly idempotency?: IdempotencyClaim;
+}
+
+/** A call's claim on an idempotency key of its account, taken atomically with its reservation. */
+export interface IdempotencyClaim {
+  /** The client's key, unique per account (the API key's id, which survives rotation). */
+  readonly key: string;
+  /** A hash of what the call asked for (slug and body): a retry must ask for the same. */
+  readonly fingerprint: string;
+  /** When the stored answer may be forgotten; a claim past it is free for a new call. */
+  readonly expiresAt: string;
+}
+
+/** The answer a call that ran gave, kept for the retries of its idempotency key. */
+export interface StoredAnswer {
+  readonly status: number;
+  /** The answer's JSON text, as the core wrote it. */
+  readonly body: string;
+}
+
+/** What another call already holds under an idempotency key: its answer, or null while it runs. */
+export interface IdempotentRecord {
+  readonly fingerprint: string;
+  readonly answer: StoredAnswer | null;
 }
 
 export type RefusalReason = "insufficient_credits" | "tier_limit";
@@ -80,7 +105,12 @@ export type CallOutcome<T> =
       readonly error: unknown;
       readonly creditsUsed: number;
     }
-  | { readonly status: "refused"; readonly reason: RefusalReason; readonly creditsUsed: number };
+  | { readonly status: "refused"; readonly reason: RefusalReason; readonly creditsUsed: number }
+  /** The idempotency key is held by another call (running, answered, or for something else). */
+  | { readonly status: "claimed"; readonly existing: IdempotentRecord };
+
+/** A call that ran: the outcomes whose answer an idempotency key keeps. */
+export type RanOutcome<T> = Extract<CallOutcome<T>, { status: "charged" | "refunded" }>;
 
 export type CallStatus = "pending" | "charged" | "refunded";
 
@@ -127,8 +157,20 @@ export interface Ledger {
    * an adapter may run it inside its own atomic unit (SQLite: one transaction for the whole call)
    * and run it again when it retries that unit, or split the call into steps of its own
    * (PostgreSQL: reserve, run, then settle or refund).
+   *
+   * With `reservation.idempotency`, the key is claimed before anything else: a live claim of
+   * another call gives `claimed` (nothing charged, work not run). Otherwise the call runs, and the
+   * answer `answerOf` gives (pure, like work) is stored under the key in the same commit as the
+   * charge or the refund, so neither is ever kept without the other. A refusal keeps no claim. A
+   * claim whose call ended without an answer (abandoned, its charge not confirmed) is free again.
    */
-  runCall<T>(reservation: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>>;
+  runCall<T>(
+    reservation: Reservation,
+    work: () => WorkResult<T>,
+    answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+  ): Promise<CallOutcome<T>>;
+  /** Forgets the idempotency keys that expired at or before `now`. Returns how many. */
+  purgeExpiredAnswers(now: string): Promise<number>;
   /** Credits held this period by pending and charged calls. */
   creditsUsed(keyId: string, period: string): Promise<number>;
   usage(query: UsageQuery): Promise<UsageReport>;

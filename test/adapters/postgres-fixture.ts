@@ -5,7 +5,7 @@
 import { Client } from "pg";
 import { refund, reserve, settle } from "../../src/adapters/postgres/ledger.ts";
 import type { PostgresStore } from "../../src/adapters/postgres/store.ts";
-import type { Reservation } from "../../src/ports/store.ts";
+import type { Reservation, StoredAnswer } from "../../src/ports/store.ts";
 import { uniqueName } from "../helpers/services.ts";
 
 export function uniqueSchema(): string {
@@ -35,7 +35,8 @@ export function withLedgerSteps(store: PostgresStore) {
   return {
     ...store,
     reserve: (r: Reservation) => reserve(store.pool, r),
-    settle: (callId: string, httpStatus: number) => settle(store.pool, callId, httpStatus),
+    settle: (callId: string, httpStatus: number, answer?: StoredAnswer) =>
+      settle(store.pool, callId, httpStatus, answer),
     async refund(callId: string, httpStatus: number) {
       await refund(store.pool, callId, httpStatus);
     },

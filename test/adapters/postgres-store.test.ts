@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { Client } from "pg";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../../src/ports/errors.ts";
+import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
@@ -59,6 +60,14 @@ if (db.url === undefined) {
         await store.close();
         await dropSchema(url, schema);
       },
+    };
+  });
+
+  describeIdempotencyContract("postgres", async () => {
+    const schema = uniqueSchema();
+    return {
+      open: () => createPostgresStore({ url, schema, poolSize: 10 }),
+      cleanup: () => dropSchema(url, schema),
     };
   });
 
@@ -121,7 +130,7 @@ if (db.url === undefined) {
           url,
           `SELECT version FROM ${schema}.schema_migrations ORDER BY version`,
         );
-        assert.deepEqual(rows, [{ version: 1 }]);
+        assert.deepEqual(rows, [{ version: 1 }, { version: 2 }, { version: 3 }]);
         for (const s of stores) assert.equal(await s.isMigrated(), true);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
@@ -209,7 +218,9 @@ if (db.url === undefined) {
         );
         // 4 tools x cap 3 = 12 calls allowed by the caps, 20 / 2 = 10 by the allowance.
         assert.equal(outcomes.filter((o) => o.ok).length, 10);
-        for (const o of outcomes) assert.ok(o.creditsUsed >= 0 && o.creditsUsed <= 20, JSON.stringify(o));
+        for (const o of outcomes) {
+          assert.ok("creditsUsed" in o && o.creditsUsed >= 0 && o.creditsUsed <= 20, JSON.stringify(o));
+        }
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 20);
         const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
         assert.equal(report.creditsUsed, 20);

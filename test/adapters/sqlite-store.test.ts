@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
+import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 
@@ -24,6 +25,16 @@ describeStoreContract("sqlite file", async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+});
+
+// Instances of the service on one machine share the file; each opens its own connection.
+describeIdempotencyContract("sqlite file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+  const path = join(dir, "toolrun.db");
+  return {
+    open: async () => createSqliteStore(path),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });
 

@@ -104,16 +104,34 @@ describe("TypeScript client", () => {
     const key = await t.key("free");
     const api = client(key, { random: () => 0.5, baseDelayMs: 100, maxRetries: 3 });
     const before = await api.getCredits();
-    await assert.rejects(api.callTool("echo" as never, { value: 1, mode: "crash" } as never), {
-      code: "processing_error",
-      status: 500,
-    });
+    await t.store.setSwitch("echo", { enabled: false });
+    try {
+      await assert.rejects(api.callTool("echo" as never, { value: 1 } as never), {
+        code: "tool_disabled",
+        status: 503,
+      });
+    } finally {
+      await t.store.setSwitch("echo", { enabled: true });
+    }
     // Full jitter: half of 100, 200, 400 ms.
     assert.deepEqual(slept, [50, 100, 200]);
     const calls = sent.filter((s) => s.url.endsWith("/v1/tool/echo"));
     assert.equal(calls.length, 4);
     assert.equal(new Set(calls.map((c) => c.idempotencyKey)).size, 1);
-    assert.equal((await api.getCredits()).credits_used, before.credits_used, "every attempt was refunded");
+    assert.equal((await api.getCredits()).credits_used, before.credits_used, "nothing was charged");
+  });
+
+  it("stops retrying at a replayed answer: a 500 processing_error its key has stored", async () => {
+    reset();
+    const api = client(await t.key("free"), { random: () => 0.5, baseDelayMs: 100, maxRetries: 3 });
+    await assert.rejects(api.callTool("echo" as never, { value: 1, mode: "crash" } as never), {
+      code: "processing_error",
+      status: 500,
+    });
+    assert.deepEqual(slept, [50]);
+    const calls = sent.filter((s) => s.url.endsWith("/v1/tool/echo"));
+    assert.equal(calls.length, 2);
+    assert.equal(calls[1]?.idempotencyKey, calls[0]?.idempotencyKey);
   });
 
   it("gives each tool call its own key", async () => {

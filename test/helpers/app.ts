@@ -31,6 +31,8 @@ export interface TestAppOptions {
   toolSettings?: Record<string, ToolSettings>;
   plans?: Record<string, Plan>;
   metering?: boolean;
+  /** TOOLRUN_IDEMPOTENCY_TTL_S (default a day). */
+  idempotencyTtlS?: number;
   store?: Store;
   limiter?: RateLimiter;
   /** Starting time; move it with `clock.set`/`clock.advance`. */
@@ -98,6 +100,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     keyPrefix: "tr_live",
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
+    idempotencyTtlS: options.idempotencyTtlS ?? 86_400,
   };
   const deps = assembleDeps({
     store,

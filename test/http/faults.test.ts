@@ -145,6 +145,7 @@ describe("plan names that Object.prototype also has", () => {
     keyPrefix: "tr_live",
     docsUrl: "http://toolrun.test/docs",
     allowedOrigins: [],
+    idempotencyTtlS: 86_400,
   };
   for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`"${plan}" is no plan: a key cannot be created on it`, async () => {

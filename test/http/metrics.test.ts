@@ -153,6 +153,28 @@ describe("GET /metrics", () => {
     }
   });
 
+  it("counts a retry answered from its Idempotency-Key as replayed, charging no credits", async (context) => {
+    const { options } = withMetrics({ plans: PLANS });
+    const t = await createTestApp(options, context);
+    const key = await t.key("free");
+    const post = (payload: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json({ ...bearer(key), "idempotency-key": "metered-once" }),
+        payload,
+      });
+    const statuses = [];
+    for (const payload of ['{"value": 1}', '{"value": 1}', '{"value": 1}', '{"value": 2}'])
+      statuses.push((await post(payload)).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 422]);
+    const samples = await scrape(t);
+    assert.equal(samples.get('toolrun_tool_calls_total{tool="echo",outcome="charged"}'), 1);
+    assert.equal(samples.get('toolrun_tool_calls_total{tool="echo",outcome="replayed"}'), 2);
+    assert.equal(samples.get('toolrun_tool_calls_total{tool="echo",outcome="refused"}'), 1);
+    assert.equal(samples.get('toolrun_credits_charged_total{tool="echo"}'), 3);
+  });
+
   it("counts 429 rate_limited answers", async (context) => {
     const { options } = withMetrics({ plans: { free: { ...PLANS.free, rpm: 2 } } });
     const t = await createTestApp(options, context);

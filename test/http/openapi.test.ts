@@ -133,4 +133,26 @@ describe("GET /openapi.json", () => {
       assert.deepEqual((((document.paths as Json)[path] as Json).get as Json).security, []);
     }
   });
+
+  it("declares the Idempotency-Key header and the answers it adds on every tool call", () => {
+    for (const path of ["/v1/tool/{slug}", ...tools.map((tool) => `/v1/tool/${tool.slug}`)]) {
+      const op = ((document.paths as Json)[path] as Json).post as Json;
+      const header = (op.parameters as Json[]).find((p) => p.in === "header");
+      assert.deepEqual(header && { ...header, description: undefined }, {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: undefined,
+        schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
+      });
+      const responses = op.responses as Record<string, Json>;
+      for (const status of ["200", "422", "500"]) {
+        const headers = responses[status]?.headers as Json | undefined;
+        assert.ok(headers?.["Idempotent-Replayed"], `${path} ${status}`);
+      }
+      assert.match(String(responses["409"]?.description), /idempotency_key_in_use/);
+      assert.ok((responses["409"]?.headers as Json | undefined)?.["Retry-After"]);
+      assert.match(String(responses["422"]?.description), /idempotency_key_mismatch/);
+    }
+  });
 });

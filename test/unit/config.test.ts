@@ -208,6 +208,19 @@ describe("configuration mistakes", () => {
     assert.equal(loadConfig({}).metricsToken, null);
   });
 
+  it("reads how long idempotency keys are kept and when a pending call is abandoned", () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.settings.idempotencyTtlS, 86_400);
+    assert.equal(defaults.callAbandonS, 120);
+    const config = loadConfig({ TOOLRUN_IDEMPOTENCY_TTL_S: "3600", TOOLRUN_CALL_ABANDON_S: "30" });
+    assert.equal(config.settings.idempotencyTtlS, 3600);
+    assert.equal(config.callAbandonS, 30);
+    assert.deepEqual(problemsOf({ TOOLRUN_IDEMPOTENCY_TTL_S: "0", TOOLRUN_CALL_ABANDON_S: "2m" }), [
+      'TOOLRUN_IDEMPOTENCY_TTL_S must be whole seconds from 1 to 31536000, got "0"',
+      'TOOLRUN_CALL_ABANDON_S must be whole seconds from 1 to 86400, got "2m"',
+    ]);
+  });
+
   it("warns about unknown TOOLRUN_ variables with the closest known name", () => {
     assert.deepEqual(
       unknownVariableWarnings({

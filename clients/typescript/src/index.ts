@@ -1,8 +1,9 @@
 /**
  * A TypeScript client for toolrun. Its types come from the service's OpenAPI document (generated
  * into `schema.ts` by openapi-typescript) and its requests go through openapi-fetch. On top it
- * adds what those libraries leave to the caller: retries of 429 and 5xx (and network failures) that
- * honour `Retry-After` and otherwise back off exponentially with full jitter, an `Idempotency-Key`
+ * adds what those libraries leave to the caller: retries of 429, 409 `idempotency_key_in_use` and 5xx
+ * (and network failures) that honour `Retry-After` and otherwise back off exponentially with full
+ * jitter (a replayed answer is final, so it is never retried), an `Idempotency-Key`
  * on every tool call that its own retries reuse, and problem documents thrown as `ToolrunError`
  * carrying the stable `code`.
  */
@@ -129,7 +130,11 @@ function isProblem(value: unknown): value is Problem {
   return typeof value === "object" && value !== null && typeof (value as Problem).code === "string";
 }
 
-/** A fetch that retries 429, 5xx and network failures, waiting as the answer says or backing off. */
+/**
+ * A fetch that retries 429, 409 (the same key's first request still running), 5xx and network
+ * failures, waiting as the answer says or backing off. An answer marked `Idempotent-Replayed` is the
+ * stored answer of the call, which every retry would get again.
+ */
 function retrying(options: ToolrunClientOptions): (request: Request) => Promise<Response> {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const maxRetries = options.maxRetries ?? 3;
@@ -149,7 +154,11 @@ function retrying(options: ToolrunClientOptions): (request: Request) => Promise<
       } catch (error) {
         failure = error;
       }
-      if (response !== undefined && response.status !== 429 && response.status < 500) return response;
+      if (
+        response !== undefined &&
+        (isFinal(response) || response.headers.get("idempotent-replayed") === "true")
+      )
+        return response;
       const told = response === undefined ? undefined : retryAfterMs(response.headers.get("retry-after"));
       const wait = told ?? Math.floor(random() * Math.min(cap, base * 2 ** attempt));
       if (attempt >= maxRetries || wait > maxRetryAfter) {
@@ -160,6 +169,10 @@ function retrying(options: ToolrunClientOptions): (request: Request) => Promise<
       await sleep(wait);
     }
   };
+}
+
+function isFinal(response: Response): boolean {
+  return response.status !== 409 && response.status !== 429 && response.status < 500;
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date, in milliseconds. */

@@ -380,7 +380,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "rate_limited" | "too_many_jobs" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -531,7 +531,10 @@ export interface operations {
     callTool: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The tool's slug. */
                 slug: string;
@@ -547,6 +550,8 @@ export interface operations {
             /** @description The tool ran; the envelope carries its outputs and the credits charged. */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -616,6 +621,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
             413: {
                 headers: {
@@ -634,9 +650,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input). */
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -666,6 +684,8 @@ export interface operations {
             /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
             500: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1958,7 +1978,10 @@ export interface operations {
     "callTool.retaining-wall-pressure-calculator": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2013,6 +2036,8 @@ export interface operations {
             /** @description The tool ran. */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2170,6 +2195,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
             413: {
                 headers: {
@@ -2179,9 +2215,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input). */
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2211,6 +2249,8 @@ export interface operations {
             /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
             500: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2231,7 +2271,10 @@ export interface operations {
     "callTool.webhook-payload-inspector": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2255,6 +2298,8 @@ export interface operations {
             /** @description The tool ran. */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2440,6 +2485,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
             413: {
                 headers: {
@@ -2449,9 +2505,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input). */
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2481,6 +2539,8 @@ export interface operations {
             /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
             500: {
                 headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

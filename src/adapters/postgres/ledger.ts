@@ -3,10 +3,12 @@
  * `usage_calls`; the usage report is in usage.ts.
  *
  * A call is three steps private to this adapter (exported for its tests, not on the port):
- * reserve, then settle or refund. A step whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends
- * the call in 503 and hands its id to unconfirmed-refunds.ts, which refunds it, charged or not, as
- * soon as the database answers again; a settle that finds its call already refunded by the sweep
- * answers 503 too. So the credits of the 200s a key received are exactly what the ledger holds.
+ * reserve, then settle or refund. A call with an idempotency key claims it in the reservation's
+ * transaction and stores its answer in the settlement's or the refund's (migrations/0002). A step
+ * whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands its id to
+ * unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database answers again
+ * (migrations/0003); a settle that finds its call already refunded by the sweep answers 503 too.
+ * So the credits of the 200s a key received are exactly what the ledger holds.
  * One round trip each: reserve and refund call a plpgsql function
  * (migrations/0001_initial.sql) with ONE statement in autocommit, so the function body is the
  * whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
@@ -27,7 +29,16 @@
  */
 import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
-import type { CallOutcome, Ledger, RefusalReason, Reservation, WorkResult } from "../../ports/store.ts";
+import type {
+  CallOutcome,
+  IdempotentRecord,
+  Ledger,
+  RanOutcome,
+  RefusalReason,
+  Reservation,
+  StoredAnswer,
+  WorkResult,
+} from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
 import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 import { usageReport } from "./usage.ts";
@@ -37,16 +48,34 @@ const RESERVE = statement(
   `SELECT outcome, credits_used FROM toolrun_reserve($1::text, $2::text, $3::text, $4::text, $5::text,
      $6::integer, $7::integer, $8::integer, $9::timestamptz)`,
 );
+const RESERVE_CLAIMED = statement(
+  "ledger_reserve_claimed",
+  `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
+     $1::text, $2::text, $3::text, $4::text, $5::text, $6::integer, $7::integer, $8::integer,
+     $9::timestamptz, $10::text, $11::text, $12::timestamptz)`,
+);
+const SETTLE_ANSWERED = statement(
+  "ledger_settle_answered",
+  "SELECT toolrun_settle_answered($1::text, $2::integer, $3::integer, $4::text) AS settled",
+);
+const REFUND_ANSWERED = statement(
+  "ledger_refund_answered",
+  "SELECT toolrun_refund_answered($1::text, $2::integer, $3::integer, $4::text) AS refunded",
+);
+const PURGE = statement(
+  "ledger_purge_answers",
+  "DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING 1",
+);
 const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
 const SETTLE = statement(
   "ledger_settle",
   `UPDATE usage_calls SET status = 'charged', http_status = $2
-   WHERE call_id = $1 AND status = 'pending' RETURNING call_id`,
+   WHERE call_id = $1 AND status = 'pending' RETURNING 1`,
 );
 const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
 const REFUND_UNCONFIRMED = statement(
   "ledger_refund_unconfirmed",
-  "SELECT toolrun_refund($1::text, 503, true) AS refunded",
+  "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
 );
 const ABANDONED = statement(
   "ledger_abandoned",
@@ -55,16 +84,23 @@ const ABANDONED = statement(
 
 export type ReserveOutcome =
   | { readonly ok: true; readonly creditsUsed: number }
-  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number };
+  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number }
+  | { readonly ok: false; readonly reason: "claimed"; readonly existing: IdempotentRecord };
 
 interface ReserveRow {
-  outcome: "ok" | "tier_limit" | "insufficient_credits";
+  outcome: "ok" | "tier_limit" | "insufficient_credits" | "claimed";
   credits_used: number;
+  fingerprint?: string;
+  answer_status?: number | null;
+  answer_body?: string | null;
 }
 
-/** Atomically checks the cap and the allowance, holds the credits and records a pending call. */
+/**
+ * Atomically claims the idempotency key (when the call has one), checks the cap and the allowance,
+ * holds the credits and records a pending call.
+ */
 export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
-  const [row] = await run<ReserveRow>(pool, RESERVE, [
+  const values = [
     r.callId,
     r.requestId,
     r.keyId,
@@ -74,24 +110,63 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
     r.allowance,
     r.monthlyCallCap,
     r.at,
-  ]);
+  ];
+  const claim = r.idempotency;
+  const [row] = claim
+    ? await run<ReserveRow>(pool, RESERVE_CLAIMED, [...values, claim.key, claim.fingerprint, claim.expiresAt])
+    : await run<ReserveRow>(pool, RESERVE, values);
   if (!row) throw new Error("toolrun_reserve returned no row");
   if (row.outcome === "ok") return { ok: true, creditsUsed: row.credits_used };
+  if (row.outcome === "claimed") {
+    const answer =
+      row.answer_status == null || row.answer_body == null
+        ? null
+        : { status: row.answer_status, body: row.answer_body };
+    return { ok: false, reason: "claimed", existing: { fingerprint: row.fingerprint ?? "", answer } };
+  }
   return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
 }
 
 /**
- * Pending -> charged. False when the call was not pending: the sweep refunded it meanwhile (this
- * process lost the database for longer than TOOLRUN_CALL_ABANDON_S), so it must not be delivered.
+ * Pending -> charged, with the answer stored under the call's idempotency key when it has one.
+ * False when the call was no longer pending (the sweep refunded it): nothing was charged.
  */
-export async function settle(pool: Pool, callId: string, httpStatus: number): Promise<boolean> {
-  const rows = await run(pool, SETTLE, [callId, httpStatus]);
-  return rows.length === 1;
+export async function settle(
+  pool: Pool,
+  callId: string,
+  httpStatus: number,
+  answer?: StoredAnswer,
+): Promise<boolean> {
+  if (answer) {
+    const [row] = await run<{ settled: boolean }>(pool, SETTLE_ANSWERED, [
+      callId,
+      httpStatus,
+      answer.status,
+      answer.body,
+    ]);
+    return row?.settled === true;
+  }
+  return (await run(pool, SETTLE, [callId, httpStatus])).length > 0;
 }
 
-/** Pending -> refunded with its credits and call given back; false when it was not pending. */
-export async function refund(pool: Pool, callId: string, httpStatus: number | null): Promise<boolean> {
-  const [row] = await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
+/**
+ * Pending -> refunded with its credits and call given back, and the answer stored under the call's
+ * idempotency key when given; false when it was not pending.
+ */
+export async function refund(
+  pool: Pool,
+  callId: string,
+  httpStatus: number | null,
+  answer?: StoredAnswer,
+): Promise<boolean> {
+  const [row] = answer
+    ? await run<{ refunded: boolean }>(pool, REFUND_ANSWERED, [
+        callId,
+        httpStatus,
+        answer.status,
+        answer.body,
+      ])
+    : await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
   return row?.refunded === true;
 }
 
@@ -114,6 +189,7 @@ async function runCall<T>(
   unconfirmed: UnconfirmedRefunds,
   r: Reservation,
   work: () => WorkResult<T>,
+  answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
 ): Promise<CallOutcome<T>> {
   let reserved: ReserveOutcome;
   try {
@@ -124,25 +200,35 @@ async function runCall<T>(
     void unconfirmed.add(r.callId);
     throw error;
   }
-  if (!reserved.ok) return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
+  if (!reserved.ok) {
+    if ("existing" in reserved) return { status: "claimed", existing: reserved.existing };
+    return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
+  }
   const result = work();
+  const answer = (outcome: RanOutcome<T>) => (r.idempotency ? answerOf?.(outcome) : undefined);
   if (!result.ok) {
-    try {
-      await refund(pool, r.callId, result.httpStatus);
-    } catch (error) {
-      void unconfirmed.add(r.callId);
-      throw error;
-    }
-    return {
+    const outcome: RanOutcome<T> = {
       status: "refunded",
       httpStatus: result.httpStatus,
       error: result.error,
       creditsUsed: reserved.creditsUsed - r.credits,
     };
+    try {
+      await refund(pool, r.callId, result.httpStatus, answer(outcome));
+    } catch (error) {
+      void unconfirmed.add(r.callId);
+      throw error;
+    }
+    return outcome;
   }
+  const outcome: RanOutcome<T> = {
+    status: "charged",
+    value: result.value,
+    creditsUsed: reserved.creditsUsed,
+  };
   let settled: boolean;
   try {
-    settled = await settle(pool, r.callId, 200);
+    settled = await settle(pool, r.callId, 200, answer(outcome));
   } catch (error) {
     // The client gets 503, so the charge must not stand, whether or not it committed. With the
     // database reachable (the statement itself failed) the refund is done before answering.
@@ -150,13 +236,10 @@ async function runCall<T>(
     if (!(error instanceof BackendUnavailableError)) await refunded;
     throw error;
   }
-  if (!settled) {
-    throw new BackendUnavailableError(
-      "database",
-      new Error("the call's reservation was refunded as abandoned before its charge"),
-    );
-  }
-  return { status: "charged", value: result.value, creditsUsed: reserved.creditsUsed };
+  // The sweep refunded the reservation first: the result was never paid for, so it is not given.
+  if (!settled)
+    throw new BackendUnavailableError("database", "the call's reservation was refunded before its charge");
+  return outcome;
 }
 
 export interface PostgresLedger extends Required<Ledger> {
@@ -167,13 +250,16 @@ export interface PostgresLedger extends Required<Ledger> {
 export function createLedger(pool: Pool): PostgresLedger {
   const unconfirmed = createUnconfirmedRefunds((callId) => refundUnconfirmed(pool, callId));
   return {
-    runCall: (r, work) => runCall(pool, unconfirmed, r, work),
+    runCall: (r, work, answerOf) => runCall(pool, unconfirmed, r, work, answerOf),
     stopRefunds: () => unconfirmed.stop(),
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
       return row?.used ?? 0;
     },
     usage: (query) => usageReport(pool, query),
+    async purgeExpiredAnswers(now) {
+      return (await run(pool, PURGE, [now])).length;
+    },
     async refundAbandoned(before) {
       // One transaction per call, through the same idempotent refund: a call settled meanwhile by a
       // live process is skipped, and another instance sweeping at once refunds nothing twice.

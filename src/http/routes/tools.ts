@@ -4,6 +4,13 @@
 import { envelopeSchema } from "../../core/contract-schemas.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { JSON_TYPE } from "../../core/endpoint.ts";
+import {
+  IDEMPOTENCY_HEADER,
+  idempotencyKeySchema,
+  REPLAYED_HEADER,
+  readIdempotencyKey,
+  replayedHeader,
+} from "../../core/idempotency.ts";
 import { invokeTool, resolveTool } from "../../core/invoke.ts";
 import { noteCall } from "../../request-log.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
@@ -18,6 +25,8 @@ const TOOL_CALL_ERRORS = [
   "unprocessable_input",
   "processing_error",
   "tool_disabled",
+  "idempotency_key_mismatch",
+  "idempotency_key_in_use",
 ] as const;
 
 export function toolRoutes(deps: CoreDeps): HttpRoute[] {
@@ -36,6 +45,7 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
         required: ["slug"],
         properties: { slug: { type: "string", description: "The tool's slug." } },
       },
+      headers: { type: "object", properties: { [IDEMPOTENCY_HEADER]: idempotencyKeySchema } },
       requestBody: { contentType: JSON_TYPE, schema: { type: "object" } },
       answers: [
         {
@@ -43,24 +53,27 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
           description: "The tool ran; the envelope carries its outputs and the credits charged.",
           contentType: JSON_TYPE,
           schema: envelopeSchema(undefined, { type: "object" }),
+          headers: replayedHeader,
         },
       ],
       errors: TOOL_CALL_ERRORS,
-      // `headers`: the Idempotency-Key of decisions section 11 is declared here, once, when its
-      // issue implements it; every tool's own path in the document inherits this declaration.
+      // Every tool's own path in the document inherits these declarations, the header's included.
       beforeSlot: (request) => {
         resolveTool(deps, (request.params as { slug: string }).slug);
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const { slug } = request.params as { slug: string };
         noteCall(request, { tool: slug });
-        const envelope = await invokeTool(deps, {
+        const { envelope, replayed } = await invokeTool(deps, {
           key: keyOf(request),
           slug,
           body: { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0) },
           requestId: request.id,
+          idempotencyKey: readIdempotencyKey(request.headers["idempotency-key"], IDEMPOTENCY_HEADER),
         });
-        noteCall(request, { credits: envelope.credits_used });
+        // A replay is the first answer whole, its request id included, and charges nothing.
+        if (replayed) reply.header(REPLAYED_HEADER, "true").header("x-request-id", envelope.request_id);
+        noteCall(request, { credits: replayed ? 0 : envelope.credits_used });
         return envelope;
       },
     },

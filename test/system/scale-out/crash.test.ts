@@ -27,6 +27,7 @@ import { createPostgresStore } from "../../../src/adapters/postgres/index.ts";
 import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
 import { CALCULATOR, type CallRecord, callTool, getJson } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
+import { holdSettlements } from "./hold.ts";
 
 const TOTAL = 150;
 const IN_FLIGHT = 24;
@@ -39,25 +40,6 @@ const CONFIG = { plans: { builder: { rpm: 1000, minCredits: COST } } };
 const HOLD_S = 5;
 /** Calls held in settlement on the victim when it is killed, at least. */
 const MIN_HELD = 3;
-
-/**
- * Holds the victim's settlements (pending -> charged) for HOLD_S seconds and names the session after
- * the call meanwhile, so the test can see which calls are there. Test instrumentation only.
- */
-function holdTrigger(victimApp: string): string {
-  return `
-    CREATE FUNCTION hold_victim_settle() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF OLD.status = 'pending' AND NEW.status = 'charged'
-         AND current_setting('application_name') = '${victimApp}' THEN
-        PERFORM set_config('application_name', 'held:' || NEW.request_id, true);
-        PERFORM pg_sleep(${HOLD_S});
-      END IF;
-      RETURN NEW;
-    END $fn$;
-    CREATE TRIGGER hold_victim_settle BEFORE UPDATE ON usage_calls
-      FOR EACH ROW EXECUTE FUNCTION hold_victim_settle();`;
-}
 
 interface Row {
   request_id: string;
@@ -119,7 +101,7 @@ if (database.url === undefined || redis.url === undefined) {
       const victimUrl = new URL(databaseUrl);
       victimUrl.searchParams.set("application_name", victimApp);
       key = await c.createKey("builder", BALANCE);
-      await c.query(holdTrigger(victimApp));
+      await c.query(holdSettlements(victimApp, HOLD_S));
       const [first, third] = await c.start(2);
       // Its statements may outlive the hold (TOOLRUN_DB_TIMEOUT_MS would cancel them at 5 s).
       const [victim] = await c.start(1, {

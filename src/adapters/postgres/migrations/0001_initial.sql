@@ -153,12 +153,9 @@ END;
 $$;
 
 -- Pending -> refunded, giving back the call and its credits. False when the call was not pending
--- (settled, refunded already, unknown). With p_unconfirmed, a charged call is refunded too: the
--- process answered 503 because it could not confirm the charge (its acknowledgement was lost), so
--- it must not stand. Refunding the same call again does nothing, so retrying is safe. Lock order:
--- the call's own usage row (which reserve never locks: it only inserts new ones), then the counter,
--- then the balance, as in toolrun_reserve.
-CREATE FUNCTION toolrun_refund(p_call_id text, p_http_status integer, p_unconfirmed boolean DEFAULT false)
+-- (settled, refunded already, unknown). Lock order: the call's own usage row (which reserve never
+-- locks: it only inserts new ones), then the counter, then the balance, as in toolrun_reserve.
+CREATE FUNCTION toolrun_refund(p_call_id text, p_http_status integer)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -166,8 +163,7 @@ DECLARE
 BEGIN
   UPDATE usage_calls u
   SET status = 'refunded', http_status = p_http_status
-  WHERE u.call_id = p_call_id
-    AND (u.status = 'pending' OR (p_unconfirmed AND u.status = 'charged'))
+  WHERE u.call_id = p_call_id AND u.status = 'pending'
   RETURNING u.key_id, u.period, u.tool, u.credits INTO c;
   IF NOT FOUND THEN
     RETURN false;
