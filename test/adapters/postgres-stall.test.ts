@@ -111,6 +111,36 @@ if (db.url === undefined) {
       proxy.release();
     });
 
+    it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
+      const stalled = await behindProxy(300);
+      const key = newKey();
+      await other.createKey(key);
+      const idempotency = { key: "retry-me", fingerprint: "f1", expiresAt: "2099-01-01T00:00:00.000Z" };
+      const answerOf = () => ({ status: 200, body: '{"paid":true}' });
+      const held = proxy.freezeOn(SETTLE, "response");
+      const call = stalled.runCall(
+        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
+        () => ({ ok: true, value: "result" }),
+        answerOf,
+      );
+      await held;
+      await assert.rejects(call, BackendUnavailableError);
+      await eventually("the unconfirmed charge is refunded", async () => {
+        const [row] = (await other.usage({ keyId: key.id, period: "2026-11", limit: 1, cursor: null }))
+          .recent;
+        return row?.status === "refunded";
+      });
+      proxy.release();
+      // The stored answer was never delivered: a retry with the same key runs, and is charged once.
+      const retry = await other.runCall(
+        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
+        () => ({ ok: true, value: "again" }),
+        answerOf,
+      );
+      assert.equal(retry.status, "charged");
+      assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+    });
+
     it("bounds a statement's wait by queryTimeoutMs while the network is frozen", async () => {
       const stalled = await behindProxy(300);
       const key = newKey();
