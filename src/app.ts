@@ -6,10 +6,19 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { consoleEndpoints, registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createFrontDoor } from "./core/front-door.ts";
+import {
+  type AnsweredEarly,
+  clientErrorHandler,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  frameworkErrors,
+  registerRequestChecks,
+  slowClientOptions,
+} from "./http/client-errors.ts";
 import { registerClosingGuard } from "./http/closing.ts";
 import { type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
+import { parseQuery } from "./http/query.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
@@ -25,9 +34,12 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions["logger"];
   /** `GET /metrics` and the request counters; `token`, where set, guards the page. */
   readonly metrics?: { readonly metrics: Metrics; readonly token: string | null };
+  /** How long a request's headers, and the whole request, may take to arrive (default 30 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
+  const answeredEarly: AnsweredEarly = new WeakSet();
   const app = Fastify({
     logger: requestLogOptions(options.logger ?? false),
     genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
@@ -36,6 +48,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     // registerClosingGuard answers with a problem document instead.
     return503OnClosing: false,
     logController: new OneLinePerRequest(),
+    ...slowClientOptions(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    clientErrorHandler: clientErrorHandler(deps.settings.docsUrl, answeredEarly),
+    frameworkErrors: frameworkErrors(deps.settings.docsUrl),
+    routerOptions: { querystringParser: parseQuery },
   });
   const { docsUrl } = deps.settings;
   const door = createFrontDoor(deps);
@@ -53,6 +69,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   registerProblemHandlers(app, docsUrl);
+  registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
   if (options.metrics) registerMetricsHooks(app, options.metrics.metrics);
   let openApi: object | undefined;

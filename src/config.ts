@@ -20,6 +20,10 @@ export interface Config {
   readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly logLevel: string;
+  /** Longest wait for one database or Redis operation of a request (TOOLRUN_DB_TIMEOUT_MS). */
+  readonly dbTimeoutMs: number;
+  /** How long a request's headers, and the whole request, may take to arrive (TOOLRUN_REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs: number;
   /** Seconds after which a call still pending belongs to a dead process and is refunded. */
   readonly callAbandonS: number;
   /** Where set, `GET /metrics` needs `Authorization: Bearer <token>`. */
@@ -180,6 +184,17 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       );
   }
 
+  const dbTimeoutMs = parseInteger(value("TOOLRUN_DB_TIMEOUT_MS") ?? "5000", 50, 600_000);
+  if (dbTimeoutMs === undefined)
+    problems.push(
+      `TOOLRUN_DB_TIMEOUT_MS must be an integer from 50 to 600000 (milliseconds), got "${env.TOOLRUN_DB_TIMEOUT_MS}"`,
+    );
+  const requestTimeoutMs = parseInteger(value("TOOLRUN_REQUEST_TIMEOUT_MS") ?? "30000", 100, 3_600_000);
+  if (requestTimeoutMs === undefined)
+    problems.push(
+      `TOOLRUN_REQUEST_TIMEOUT_MS must be an integer from 100 to 3600000 (milliseconds), got "${env.TOOLRUN_REQUEST_TIMEOUT_MS}"`,
+    );
+
   const ttlRaw = value("TOOLRUN_IDEMPOTENCY_TTL_S") ?? String(DEFAULT_IDEMPOTENCY_TTL_S);
   const idempotencyTtlS = parseInteger(ttlRaw, 1, 31_536_000);
   if (idempotencyTtlS === undefined)
@@ -211,6 +226,8 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     redisPrefix,
     publicUrl,
     logLevel,
+    dbTimeoutMs: dbTimeoutMs ?? 5000,
+    requestTimeoutMs: requestTimeoutMs ?? 30_000,
     callAbandonS: callAbandonS ?? 120,
     metricsToken,
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
@@ -294,7 +311,12 @@ function readConfigFile(
     if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
     else {
       for (const [id, raw] of Object.entries(parsed.plans)) {
-        const plan = readPlan(id, raw, settings.plans[id], problems);
+        const plan = readPlan(
+          id,
+          raw,
+          Object.hasOwn(settings.plans, id) ? settings.plans[id] : undefined,
+          problems,
+        );
         if (plan) settings.plans[id] = plan;
       }
     }
@@ -374,10 +396,13 @@ function readTool(slug: string, raw: unknown, problems: string[]): ToolSettings 
   return tool;
 }
 
+/** Every count is stored in 32-bit integer columns (PostgreSQL `integer`), so none may exceed this. */
+export const MAX_COUNT = 2_147_483_647;
+
 function readCount(raw: unknown, where: string, min: number, problems: string[]): number | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min) {
-    problems.push(`${where} must be an integer of at least ${min}`);
+  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min || raw > MAX_COUNT) {
+    problems.push(`${where} must be an integer from ${min} to ${MAX_COUNT}`);
     return undefined;
   }
   return raw;

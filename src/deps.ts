@@ -39,11 +39,19 @@ export interface DepsParts {
   readonly observer?: Observer;
 }
 
-export async function createDeps(
-  config: Config,
-  extra: { readonly observer?: Observer } = {},
-): Promise<Deps> {
-  const { store, limiter } = await createBackends(config);
+export interface BackendOptions {
+  /**
+   * The CLI may wait for another process's SQLite lock synchronously (busy_timeout): nothing else
+   * runs in its process. The server never does (default false).
+   */
+  readonly blockOnLocks?: boolean;
+  /** Hears how each metered call ends (the metrics). */
+  readonly observer?: Observer;
+}
+
+export async function createDeps(config: Config, options: BackendOptions = {}): Promise<Deps> {
+  const { blockOnLocks, ...extra } = options;
+  const { store, limiter } = await createBackends(config, { blockOnLocks });
   return assembleDeps({ store, limiter, settings: config.settings, ...extra });
 }
 
@@ -72,15 +80,35 @@ export function assembleDeps(parts: DepsParts): Deps {
  * SQLite keeps windows in memory (one process) unless Redis is named; PostgreSQL shares them
  * through Redis when named, else through its own table on the store's pool.
  */
-async function createBackends(config: Config): Promise<{ store: Store; limiter: RateLimiter }> {
+async function createBackends(
+  config: Config,
+  options: BackendOptions,
+): Promise<{ store: Store; limiter: RateLimiter }> {
+  const timeoutMs = config.dbTimeoutMs;
   const redis =
     config.redisUrl === null
       ? null
-      : createRedisRateLimiter({ url: config.redisUrl, prefix: config.redisPrefix });
+      : createRedisRateLimiter({
+          url: config.redisUrl,
+          prefix: config.redisPrefix,
+          commandTimeoutMs: timeoutMs,
+        });
   if (config.database.kind === "sqlite") {
-    return { store: createSqliteStore(config.database.path), limiter: redis ?? createMemoryRateLimiter() };
+    // The server never waits for another process's lock on the event loop: a write finding the
+    // file locked retries off it until the timeout (busyTimeoutMs 0, lockWaitMs).
+    const store = createSqliteStore(
+      config.database.path,
+      options.blockOnLocks ? { busyTimeoutMs: timeoutMs } : { busyTimeoutMs: 0, lockWaitMs: timeoutMs },
+    );
+    return { store, limiter: redis ?? createMemoryRateLimiter() };
   }
   const { url, poolSize, schema } = config.database;
-  const store = await createPostgresStore({ url, poolSize, schema });
+  const store = await createPostgresStore({
+    url,
+    poolSize,
+    schema,
+    connectTimeoutMs: timeoutMs,
+    queryTimeoutMs: timeoutMs,
+  });
   return { store, limiter: redis ?? createPostgresRateLimiter({ pool: store.pool }) };
 }

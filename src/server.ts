@@ -75,6 +75,7 @@ export async function startServer(
       stream: logDestination,
     },
     metrics: { metrics, token: config.metricsToken },
+    requestTimeoutMs: config.requestTimeoutMs,
   });
   const flushLog = () => {
     clearInterval(logFlusher);

@@ -3,6 +3,7 @@
  * port's records, and the usage report's paging, written once for SQLite and PostgreSQL.
  * Timestamps arrive as ISO text from SQLite and as Date from PostgreSQL.
  */
+import { InvalidCursorError } from "../ports/errors.ts";
 import type {
   AdminKeyRecord,
   ApiKeyRecord,
@@ -149,10 +150,13 @@ export interface CallRow {
 }
 
 const CURSOR = /^\d{1,19}$/;
+/** The largest `seq` either store can hold (a signed 64-bit integer). */
+const MAX_SEQ = 9_223_372_036_854_775_807n;
 
-/** The `seq` a cursor stands for; throws RangeError for anything a store did not issue. */
+/** The `seq` a cursor stands for; throws InvalidCursorError for anything a store did not issue. */
 export function parseCursor(cursor: string | null): string | null {
-  if (cursor !== null && !CURSOR.test(cursor)) throw new RangeError("invalid cursor");
+  if (cursor !== null && (!CURSOR.test(cursor) || BigInt(cursor) > MAX_SEQ))
+    throw new InvalidCursorError("invalid usage cursor");
   return cursor;
 }
 

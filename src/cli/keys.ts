@@ -4,6 +4,7 @@
  * and the operating-system user).
  */
 import { type Command, InvalidArgumentError } from "commander";
+import { MAX_COUNT } from "../config.ts";
 import { createApiKey, grantCredits, revokeApiKey, rotateApiKey, updateApiKey } from "../core/admin.ts";
 import { parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
 import { keyView } from "../core/key-view.ts";
@@ -182,8 +183,8 @@ function keyBody(options: KeyOptions): Record<string, unknown> {
 }
 
 function wholeNumber(raw: string): number {
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
-    throw new InvalidArgumentError("must be a whole number");
+  if (!/^\d+$/.test(raw) || Number(raw) > MAX_COUNT)
+    throw new InvalidArgumentError(`must be a whole number from 0 to ${MAX_COUNT}`);
   return Number(raw);
 }
 

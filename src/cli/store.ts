@@ -51,7 +51,7 @@ export async function openExisting(
 
 export async function openDeps(config: Config): Promise<Deps> {
   try {
-    return await createDeps(config);
+    return await createDeps(config, { blockOnLocks: true });
   } catch (error) {
     throw databaseError(config, "cannot open the database", error);
   }

@@ -129,7 +129,7 @@ export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
 
   app.get<{ Params: { slug: string } }>("/tools/:slug", async (request, reply) => {
     const tool = (await apiTools()).find((t) => t.slug === request.params.slug);
-    if (!tool) throw new ApiError("not_found", `No tool is named "${request.params.slug}".`);
+    if (!tool) throw new ApiError("not_found", "No tool has this slug.");
     return sendPage(reply, toolPage(ctx, tool, costs(tool)));
   });
 

@@ -18,11 +18,19 @@ export function periodOf(now: Date): Period {
   return { id: start.toISOString().slice(0, 7), start, end };
 }
 
+/**
+ * The configured plan named `id`. Own members only: a name like `constructor` or `__proto__` is
+ * no plan, whatever Object.prototype holds.
+ */
+export function findPlan(settings: Pick<ServiceSettings, "plans">, id: string): Plan | undefined {
+  return Object.hasOwn(settings.plans, id) ? settings.plans[id] : undefined;
+}
+
 /** A key whose plan was removed from the configuration falls back to the most restrictive one. */
 export function planOf(key: ApiKeyRecord, settings: ServiceSettings): Plan {
-  const plan = settings.plans[key.plan];
+  const plan = findPlan(settings, key.plan);
   if (plan) return plan;
-  const fallback = settings.plans.free ?? Object.values(settings.plans)[0];
+  const fallback = findPlan(settings, "free") ?? Object.values(settings.plans)[0];
   if (!fallback) throw new Error("No plans are configured");
   return fallback;
 }

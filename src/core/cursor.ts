@@ -15,10 +15,13 @@ export function encodeCursor(tag: string, position: string): string {
 export function decodeCursor(tag: string, cursor: string, valid: RegExp = SEQUENCE): string {
   const decoded = Buffer.from(cursor, "base64url").toString("utf8");
   const position = decoded.slice(tag.length + 1);
-  if (!decoded.startsWith(`${tag}:`) || !valid.test(position)) {
-    throw new ApiError("validation_error", "The cursor was not issued by this endpoint.", {
-      extras: { fields: { cursor: "is not a valid cursor" } },
-    });
-  }
+  if (!decoded.startsWith(`${tag}:`) || !valid.test(position)) throw invalidCursor();
   return position;
+}
+
+/** 400 `validation_error` naming `cursor`: for a cursor that decodes but that the store refuses. */
+export function invalidCursor(): ApiError {
+  return new ApiError("validation_error", "The cursor was not issued by this endpoint.", {
+    extras: { fields: { cursor: "is not a valid cursor" } },
+  });
 }

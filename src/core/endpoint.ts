@@ -72,7 +72,19 @@ export const ADMIN_ERRORS: readonly ErrorCode[] = [
   "internal_error",
 ];
 
-/** What any endpoint can answer: a draining instance refuses every new request. */
-export const EVERY_ENDPOINT_ERRORS: readonly ErrorCode[] = ["shutting_down"];
+/**
+ * What any endpoint can answer: a draining instance refuses every new request, and the server
+ * itself answers requests it cannot read (bad percent-encoding, no Host, headers over 16 KiB, a
+ * client slower than TOOLRUN_REQUEST_TIMEOUT_MS) before any route runs.
+ */
+export const EVERY_ENDPOINT_ERRORS: readonly ErrorCode[] = [
+  "malformed_request",
+  "request_timeout",
+  "request_header_fields_too_large",
+  "shutting_down",
+];
+
+/** What an endpoint with a path parameter can also answer: a segment over 100 characters. */
+export const PATH_PARAMETER_ERRORS: readonly ErrorCode[] = ["uri_too_long"];
 
 export const JSON_TYPE = "application/json";

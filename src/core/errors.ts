@@ -17,6 +17,12 @@ export const errorCatalog = {
     explanation:
       "A field is missing, has the wrong type or is out of bounds, or the body is not a JSON object. `fields` maps each bad field to a message (a single string when the failure is not tied to one field, absent when the body is not JSON at all). Fix the request; retrying it unchanged fails the same way. Nothing is charged.",
   },
+  malformed_request: {
+    status: 400,
+    title: "The request is not valid HTTP",
+    explanation:
+      "The request line, the path or the headers could not be read: a path that is not valid percent-encoding, an unknown method, a body framed by both `Content-Length` and `Transfer-Encoding`, a missing `Host` header. Fix the client or the proxy in front of it. Nothing is charged.",
+  },
   invalid_api_key: {
     status: 401,
     title: "Missing or invalid API key",
@@ -76,6 +82,12 @@ export const errorCatalog = {
     explanation:
       "The path exists but does not accept this method. The `Allow` header lists the methods it does accept.",
   },
+  request_timeout: {
+    status: 408,
+    title: "The request took too long to arrive",
+    explanation:
+      "The request's headers or body did not arrive within the server's limit (`TOOLRUN_REQUEST_TIMEOUT_MS`, 30 s by default), so the connection was closed. Nothing is charged. Send the request again, whole.",
+  },
   idempotency_key_in_use: {
     status: 409,
     title: "A request with this Idempotency-Key is still running",
@@ -87,6 +99,12 @@ export const errorCatalog = {
     title: "Request body too large",
     explanation:
       "The request body is larger than the tool accepts (`limits.max_body_bytes` in `GET /v1/tool/{slug}`). Nothing is charged.",
+  },
+  uri_too_long: {
+    status: 414,
+    title: "Path too long",
+    explanation:
+      "A segment of the path is longer than any name the service uses (100 characters). No tool has such a slug. Nothing is charged.",
   },
   unprocessable_input: {
     status: 422,
@@ -117,6 +135,12 @@ export const errorCatalog = {
     title: "The tool failed to run",
     explanation:
       "The tool failed while running. The call is refunded (`credits_used` is 0). Retrying may succeed; if it keeps failing, report the `request_id`.",
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    title: "Request headers too large",
+    explanation:
+      "The request line and headers together are larger than the server reads (16 KiB). Send fewer or smaller headers. Nothing is charged.",
   },
   internal_error: {
     status: 500,

@@ -17,6 +17,7 @@ import {
   isIdempotencyRefusal,
   storeAnswer,
 } from "./idempotency.ts";
+import { describeJsonSyntaxError } from "./json-syntax.ts";
 import type { RegisteredTool } from "./registry.ts";
 import { FREE_PLAN_ID } from "./settings.ts";
 
@@ -49,8 +50,7 @@ export interface Envelope {
 
 export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
   const tool = deps.registry.get(slug);
-  if (!tool)
-    throw new ApiError("tool_not_found", `No tool is named "${slug}". GET /v1/tools/list lists them.`);
+  if (!tool) throw new ApiError("tool_not_found", "No tool has this slug. GET /v1/tools/list lists them.");
   return tool;
 }
 
@@ -180,12 +180,12 @@ function readBody(tool: RegisteredTool, body: CallBody): unknown {
   }
   if (!("raw" in body)) return body.parsed;
   if (body.raw.length === 0) throw malformed("The request body is empty; send a JSON object.");
+  const text = body.raw.toString("utf8");
   try {
-    return JSON.parse(body.raw.toString("utf8"));
-  } catch (error) {
-    throw malformed(
-      `The request body is not valid JSON (${error instanceof Error ? error.message : "parse error"}).`,
-    );
+    return JSON.parse(text);
+  } catch {
+    // Where, never what: JSON.parse's message quotes the body, which may hold a secret.
+    throw malformed(`The request body is not valid JSON: a syntax error${describeJsonSyntaxError(text)}.`);
   }
 }
 

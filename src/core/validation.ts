@@ -50,7 +50,8 @@ export function compileInputValidator(schema: JsonSchema): InputValidator {
     const valid = validate(input);
     if (valid && tooLarge.length === 0) return { ok: true, value: input };
     const fields = valid ? {} : fieldMessages(validate);
-    for (const name of tooLarge) fields[name] ??= "must be a finite number";
+    for (const name of tooLarge)
+      if (!Object.hasOwn(fields, name)) setField(fields, name, "must be a finite number");
     return { ok: false, fields };
   };
 }
@@ -68,9 +69,17 @@ function fieldMessages(validate: ValidateFunction): Record<string, string> {
   for (const error of validate.errors ?? []) {
     const field = fieldName(error);
     // The first message per field is the most specific one Ajv gives (type before bounds).
-    if (fields[field] === undefined) fields[field] = message(error);
+    if (!Object.hasOwn(fields, field)) setField(fields, field, message(error));
   }
   return fields;
+}
+
+/**
+ * Field names come from the client, so they may be `constructor` or `__proto__`: only own
+ * members count, and defining one (never assigning it) keeps `__proto__` a field like any other.
+ */
+function setField(fields: Record<string, string>, name: string, text: string): void {
+  Object.defineProperty(fields, name, { value: text, enumerable: true, writable: true, configurable: true });
 }
 
 function fieldName(error: ErrorObject): string {

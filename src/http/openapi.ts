@@ -12,6 +12,7 @@ import {
   EVERY_ENDPOINT_ERRORS,
   JSON_TYPE,
   KEYED_ERRORS,
+  PATH_PARAMETER_ERRORS,
 } from "../core/endpoint.ts";
 import { type ErrorCode, errorCatalog } from "../core/errors.ts";
 import { replayedHeader } from "../core/idempotency.ts";
@@ -144,6 +145,7 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
       ...(endpoint.keyed ? KEYED_ERRORS : []),
       ...(endpoint.admin ? ADMIN_ERRORS : []),
       ...EVERY_ENDPOINT_ERRORS,
+      ...(endpoint.path.includes("{") ? PATH_PARAMETER_ERRORS : []),
     ]),
   ];
   for (const [status, group] of byStatus(codes)) {

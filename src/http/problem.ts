@@ -33,7 +33,7 @@ export function registerProblemHandlers(app: FastifyInstance, docsUrl: string): 
       reply,
       request,
       docsUrl,
-      new ApiError("not_found", `Nothing lives at ${request.method} ${request.url.split("?")[0]}.`),
+      new ApiError("not_found", `Nothing lives at this path for ${request.method}.`),
     ),
   );
 }

@@ -3,6 +3,7 @@
  * front door, so a keyed route cannot be added without auth; every other method on a declared path
  * answers 405 with `Allow`, derived from the declarations, outside that plugin so it takes no slot.
  */
+import { METHODS as HTTP_METHODS } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { EndpointSpec } from "../core/endpoint.ts";
 import { ApiError } from "../core/errors.ts";
@@ -81,6 +82,12 @@ export function registerMethodNotAllowed(
   endpoints: readonly EndpointSpec[],
   docsUrl: string,
 ): void {
+  // Every method Node's parser accepts reaches a route (PROPFIND, MKCOL, ...), so on a declared
+  // path it answers 405 rather than 404. CONNECT never does: Node hands it to 'connect' instead.
+  for (const method of HTTP_METHODS) {
+    if (method !== "CONNECT" && !app.supportedMethods.includes(method))
+      app.addHttpMethod(method, { hasBody: true });
+  }
   const byPath = new Map<string, Set<string>>();
   for (const endpoint of endpoints) {
     const methods = byPath.get(endpoint.path) ?? new Set<string>();
@@ -91,7 +98,7 @@ export function registerMethodNotAllowed(
   for (const [path, methods] of byPath) {
     const allow = METHODS.filter((m) => methods.has(m)).join(", ");
     app.route({
-      method: METHODS.filter((m) => !methods.has(m)),
+      method: app.supportedMethods.filter((m) => !methods.has(m) && m !== "CONNECT"),
       url: fastifyPath(path),
       handler: (request, reply) =>
         sendProblem(

@@ -24,6 +24,7 @@ import { type EndpointSpec, JSON_TYPE } from "../core/endpoint.ts";
 import type { FrontDoor } from "../core/front-door.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { noteCall } from "../request-log.ts";
+import { invalidParamsAsSuch } from "./invalid-params.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
 import { createToolServer } from "./server.ts";
 import type { McpCallContext } from "./tools.ts";
@@ -240,5 +241,7 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
     return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
   }
-  return reply.send(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  if (!response.headers.get("content-type")?.startsWith("application/json")) return reply.send(body);
+  return reply.send(Buffer.from(invalidParamsAsSuch(body.toString("utf8"))));
 }

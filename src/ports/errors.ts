@@ -16,3 +16,8 @@ export class BackendUnavailableError extends Error {
 export class SchemaNotReadyError extends Error {
   override readonly name = "SchemaNotReadyError";
 }
+
+/** A usage cursor the store did not issue (forged, or out of the range of its sequence numbers). */
+export class InvalidCursorError extends Error {
+  override readonly name = "InvalidCursorError";
+}

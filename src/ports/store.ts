@@ -235,7 +235,10 @@ export interface UsageQuery {
   readonly keyId: string;
   readonly period: string;
   readonly limit: number;
-  /** `nextCursor` of a previous page (a decimal sequence number); null for the newest calls. */
+  /**
+   * `nextCursor` of a previous page (a decimal sequence number); null for the newest calls.
+   * Anything else makes usage() reject with InvalidCursorError.
+   */
   readonly cursor: string | null;
 }
 

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { Client } from "pg";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { readMigrations } from "../../src/adapters/sql-migrations.ts";
-import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
+import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
@@ -332,7 +332,7 @@ if (db.url === undefined) {
         await store.migrate();
         await assert.rejects(
           store.usage({ keyId: "k", period: "2026-11", limit: 5, cursor: "not-a-seq" }),
-          RangeError,
+          InvalidCursorError,
         );
       } finally {
         await store.close();

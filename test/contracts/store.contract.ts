@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { InvalidCursorError } from "../../src/ports/errors.ts";
 import { MAX_GRANTED_CREDITS, type NewApiKey, type Reservation, type Store } from "../../src/ports/store.ts";
 
 export interface StoreFixture {
@@ -374,6 +375,25 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(third.nextCursor, null);
         const other = await store.usage({ keyId: key.id, period: "2026-10", limit: 2, cursor: null });
         assert.deepEqual(other, { creditsUsed: 0, calls: 0, byTool: [], recent: [], nextCursor: null });
+      });
+
+      it("rejects a cursor it did not issue, beyond its sequence numbers included, as InvalidCursorError", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        for (const cursor of ["9999999999999999999", "9223372036854775808", "-1", "1e3", "abc", ""]) {
+          await assert.rejects(
+            store.usage({ keyId: key.id, period: "2026-11", limit: 2, cursor }),
+            InvalidCursorError,
+            `cursor ${JSON.stringify(cursor)}`,
+          );
+        }
+        const last = await store.usage({
+          keyId: key.id,
+          period: "2026-11",
+          limit: 2,
+          cursor: "9223372036854775807",
+        });
+        assert.deepEqual(last.recent, []);
       });
     });
 

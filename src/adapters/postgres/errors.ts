@@ -31,6 +31,7 @@ function isUnavailableSqlState(code: string): boolean {
     code === "57P01" || // admin_shutdown (also pg_terminate_backend)
     code === "57P02" || // crash_shutdown
     code === "57P03" || // cannot_connect_now (starting up, in recovery)
+    code === "57014" || // query_canceled: statement_timeout (TOOLRUN_DB_TIMEOUT_MS) ran out
     code === "53300" // too_many_connections
   );
 }
@@ -39,6 +40,7 @@ function isUnavailableSqlState(code: string): boolean {
 const UNAVAILABLE_MESSAGES = [
   "Connection terminated",
   "timeout exceeded when trying to connect",
+  "Query read timeout", // query_timeout: no answer within TOOLRUN_DB_TIMEOUT_MS
   "is not queryable",
   "Cannot use a pool after calling end on the pool",
 ];

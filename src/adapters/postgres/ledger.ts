@@ -4,7 +4,12 @@
  *
  * A call is three steps private to this adapter (exported for its tests, not on the port):
  * reserve, then settle or refund. A call with an idempotency key claims it in the reservation's
- * transaction and stores its answer in the settlement's or the refund's (migrations/0002). One round trip each: reserve and refund call a plpgsql function
+ * transaction and stores its answer in the settlement's or the refund's (migrations/0002). A step
+ * whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands its id to
+ * unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database answers again
+ * (migrations/0003); a settle that finds its call already refunded by the sweep answers 503 too.
+ * So the credits of the 200s a key received are exactly what the ledger holds.
+ * One round trip each: reserve and refund call a plpgsql function
  * (migrations/0001_initial.sql) with ONE statement in autocommit, so the function body is the
  * whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
  *
@@ -35,6 +40,7 @@ import type {
   WorkResult,
 } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
+import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 import { usageReport } from "./usage.ts";
 
 const RESERVE = statement(
@@ -67,6 +73,10 @@ const SETTLE = statement(
    WHERE call_id = $1 AND status = 'pending' RETURNING 1`,
 );
 const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
+const REFUND_UNCONFIRMED = statement(
+  "ledger_refund_unconfirmed",
+  "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
+);
 const ABANDONED = statement(
   "ledger_abandoned",
   `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2`,
@@ -160,6 +170,12 @@ export async function refund(
   return row?.refunded === true;
 }
 
+/** Pending or charged -> refunded; false when it was refunded already (or never reserved). */
+export async function refundUnconfirmed(pool: Pool, callId: string): Promise<boolean> {
+  const [row] = await run<{ refunded: boolean }>(pool, REFUND_UNCONFIRMED, [callId]);
+  return row?.refunded === true;
+}
+
 const ABANDONED_BATCH = 500;
 
 /**
@@ -170,11 +186,20 @@ const ABANDONED_BATCH = 500;
  */
 async function runCall<T>(
   pool: Pool,
+  unconfirmed: UnconfirmedRefunds,
   r: Reservation,
   work: () => WorkResult<T>,
   answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
 ): Promise<CallOutcome<T>> {
-  const reserved = await reserve(pool, r);
+  let reserved: ReserveOutcome;
+  try {
+    reserved = await reserve(pool, r);
+  } catch (error) {
+    // The reservation may have committed with its answer lost: give it back rather than wait
+    // for the sweep.
+    void unconfirmed.add(r.callId);
+    throw error;
+  }
   if (!reserved.ok) {
     if ("existing" in reserved) return { status: "claimed", existing: reserved.existing };
     return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
@@ -188,7 +213,12 @@ async function runCall<T>(
       error: result.error,
       creditsUsed: reserved.creditsUsed - r.credits,
     };
-    await refund(pool, r.callId, result.httpStatus, answer(outcome));
+    try {
+      await refund(pool, r.callId, result.httpStatus, answer(outcome));
+    } catch (error) {
+      void unconfirmed.add(r.callId);
+      throw error;
+    }
     return outcome;
   }
   const outcome: RanOutcome<T> = {
@@ -200,8 +230,10 @@ async function runCall<T>(
   try {
     settled = await settle(pool, r.callId, 200, answer(outcome));
   } catch (error) {
-    // A result is only delivered once its charge is recorded; otherwise the call is refunded.
-    await refund(pool, r.callId, 503).catch(() => undefined);
+    // The client gets 503, so the charge must not stand, whether or not it committed. With the
+    // database reachable (the statement itself failed) the refund is done before answering.
+    const refunded = unconfirmed.add(r.callId);
+    if (!(error instanceof BackendUnavailableError)) await refunded;
     throw error;
   }
   // The sweep refunded the reservation first: the result was never paid for, so it is not given.
@@ -210,9 +242,16 @@ async function runCall<T>(
   return outcome;
 }
 
-export function createLedger(pool: Pool): Required<Ledger> {
+export interface PostgresLedger extends Required<Ledger> {
+  /** Stops retrying refunds of unconfirmed calls (the pool is about to end). */
+  stopRefunds(): void;
+}
+
+export function createLedger(pool: Pool): PostgresLedger {
+  const unconfirmed = createUnconfirmedRefunds((callId) => refundUnconfirmed(pool, callId));
   return {
-    runCall: (r, work, answerOf) => runCall(pool, r, work, answerOf),
+    runCall: (r, work, answerOf) => runCall(pool, unconfirmed, r, work, answerOf),
+    stopRefunds: () => unconfirmed.stop(),
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
       return row?.used ?? 0;

@@ -13,8 +13,14 @@ export interface PostgresConnectionOptions {
   readonly poolSize?: number;
   /** Schema for every table (default `public`); tests use a throwaway one. Plain identifiers only. */
   readonly schema?: string;
-  /** How long to wait for a new connection before failing with BackendUnavailableError (default 5000). */
+  /** How long to wait for a connection (pool wait and connect) before failing with BackendUnavailableError (default 5000). */
   readonly connectTimeoutMs?: number;
+  /**
+   * Longest wait for one statement's answer (default 5000): the server cancels it
+   * (statement_timeout) and the client stops waiting (query_timeout) and drops the connection,
+   * so a stalled network cannot hold a request; TCP keepalive finds dead idle connections.
+   */
+  readonly queryTimeoutMs?: number;
   /** `application_name` shown in pg_stat_activity (default `toolrun`). */
   readonly applicationName?: string;
   /**
@@ -25,6 +31,7 @@ export interface PostgresConnectionOptions {
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 5000;
 export const DEFAULT_APPLICATION_NAME = "toolrun";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -39,10 +46,15 @@ export function schemaName(options: Pick<PostgresConnectionOptions, "schema">): 
 /** Creates a pool; it connects lazily, so a database that is down does not stop start-up. */
 export function createPostgresPool(options: PostgresConnectionOptions): Pool {
   const schema = schemaName(options);
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: Math.max(1000, queryTimeoutMs),
     application_name: options.applicationName ?? DEFAULT_APPLICATION_NAME,
     // Sent in the startup packet: every connection, including ones re-opened after an outage, gets
     // the schema without an extra round trip or a race with the first query.

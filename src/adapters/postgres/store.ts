@@ -64,12 +64,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           options.keyCache,
         );
   let closed: Promise<void> | undefined;
+  const { stopRefunds, ...ledger } = createLedger(pool);
   return {
     pool,
     ...createKeyStore(pool, cache),
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
-    ...createLedger(pool),
+    ...ledger,
     ...createSwitchStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
@@ -88,6 +89,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
     close() {
       // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.
+      stopRefunds();
       closed ??= (cache?.close() ?? Promise.resolve()).then(() => pool.end());
       return closed;
     },

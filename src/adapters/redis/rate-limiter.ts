@@ -7,7 +7,8 @@
  * `commandTimeoutMs` with BackendUnavailableError("rate-limiter"); ioredis keeps reconnecting
  * (backoff capped at 1 s) and hits succeed again once Redis is back. A hit whose connection
  * drops is never replayed after reconnecting (maxRetriesPerRequest 0), since it may already
- * have been counted.
+ * have been counted, and a hit that reaches Redis after its caller stopped waiting is not counted
+ * (the script checks the deadline it carries).
  */
 import { Redis } from "ioredis";
 import { BackendUnavailableError } from "../../ports/errors.ts";
@@ -29,9 +30,16 @@ export interface RedisRateLimiterOptions {
 /** Kept past the window's end so a hit from a slightly slow clock still finds its count. */
 const EXPIRY_MARGIN_MS = 1_000;
 
-// KEYS[1] the window's key; ARGV[1] its time to live in ms. The TTL is computed by the caller from
-// the same clock that chose the window, so Redis's own clock does not matter.
+// KEYS[1] the window's key; ARGV[1] its time to live in ms; ARGV[2] the hit's deadline (ms since
+// the epoch). The TTL is computed by the caller from the same clock that chose the window. The
+// deadline is when the caller stops waiting and answers 503: a hit that reaches Redis later (it sat
+// in a stalled connection or the offline queue) is not counted, and returns -1. That comparison
+// uses Redis's clock, so the two clocks must agree (NTP) to within the command timeout.
 const HIT_SCRIPT = `
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) >= tonumber(ARGV[2]) then
+  return -1
+end
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -40,15 +48,17 @@ return count
 `;
 
 /** ioredis adds `rateLimitHit` from defineCommand (EVALSHA, falling back to EVAL once). */
-type ScriptedRedis = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<number> };
+type ScriptedRedis = Redis & { rateLimitHit(key: string, ttlMs: number, deadline: number): Promise<number> };
 
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   const prefix = options.prefix ?? "toolrun:";
+  const commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
   const redis = new Redis(options.url, {
     connectionName: options.connectionName ?? "toolrun-rate-limiter",
     // Commands issued while (re)connecting wait in the offline queue, bounded by commandTimeout and
     // flushed with an error at every failed reconnect: start-up does not fail, outages fail fast.
-    commandTimeout: options.commandTimeoutMs ?? 1_000,
+    commandTimeout: commandTimeoutMs,
+    keepAlive: commandTimeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
     // How long close() waits for the socket to shut before destroying it. ioredis also arms this
@@ -72,9 +82,18 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   }
 
   return {
-    hit(key, windowStartMs, windowMs) {
-      const ttlMs = Math.max(windowStartMs + windowMs - Date.now(), 0) + EXPIRY_MARGIN_MS;
-      return call(() => redis.rateLimitHit(`${prefix}rl:${key}:${windowStartMs}`, Math.ceil(ttlMs)));
+    async hit(key, windowStartMs, windowMs) {
+      const now = Date.now();
+      const ttlMs = Math.max(windowStartMs + windowMs - now, 0) + EXPIRY_MARGIN_MS;
+      const count = await call(() =>
+        redis.rateLimitHit(`${prefix}rl:${key}:${windowStartMs}`, Math.ceil(ttlMs), now + commandTimeoutMs),
+      );
+      if (count < 0)
+        throw new BackendUnavailableError(
+          "rate-limiter",
+          new Error("the hit reached Redis after its deadline"),
+        );
+      return count;
     },
     async ping() {
       await call(() => redis.ping());

@@ -36,8 +36,13 @@ export interface Db {
 }
 
 export interface OpenOptions {
-  /** How long a write waits for another process's write lock before failing (503). */
+  /** How long a statement waits, blocking, for another process's lock before failing (503). */
   readonly busyTimeoutMs?: number;
+  /**
+   * How long a ledger write waits for another process's write lock off the event loop, retrying
+   * on a timer (group-commit.ts); meant with `busyTimeoutMs: 0`. Unset: it waits busyTimeoutMs.
+   */
+  readonly lockWaitMs?: number;
 }
 
 /** Runs `call`, turning what it throws into a port error. */
@@ -57,7 +62,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   db.exec(
     `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA foreign_keys = ON;`,
   );
-  const queue: WriteQueue = createWriteQueue(db);
+  const queue: WriteQueue = createWriteQueue(db, options.lockWaitMs);
   // Read on every key lookup: an array row saves building an object each time.
   const dataVersion = db.prepare("PRAGMA data_version");
   dataVersion.setReturnArrays(true);

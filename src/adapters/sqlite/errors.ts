@@ -28,6 +28,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof errcode === "number" && UNAVAILABLE_CODES.has(errcode & 0xff);
 }
 
+/** True when another connection holds the lock `error` failed on (SQLITE_BUSY, SQLITE_LOCKED). */
+export function isLocked(error: unknown): boolean {
+  if (typeof error !== "object" || error === null || !("errcode" in error)) return false;
+  const { errcode } = error;
+  return typeof errcode === "number" && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
+}
+
 /** The error the port promises for `error`, or `error` itself when it is not an outage or missing schema. */
 export function toPortError(error: unknown): unknown {
   if (error instanceof BackendUnavailableError || error instanceof SchemaNotReadyError) return error;

@@ -13,19 +13,29 @@
  * computations only, so running one again after a rollback is the same as running it once. When
  * the failure is the database's own (locked by another process past the busy timeout, disk full),
  * every write would meet it again, so the whole batch is rejected at once instead.
+ *
+ * Another process holding the write lock (a backup, a `sqlite3` shell): with `lockWaitMs`, the
+ * connection's busy_timeout is expected to be 0, so BEGIN fails at once instead of blocking the
+ * event loop; the batch then waits on a timer and tries again, and each write still waiting after
+ * `lockWaitMs` is rejected with the BUSY error (503 `backend_unavailable`).
  */
 import type { DatabaseSync } from "node:sqlite";
-import { isDatabaseUnavailable } from "./errors.ts";
+import { isDatabaseUnavailable, isLocked } from "./errors.ts";
 
 export type WriteQueue = <T>(work: () => T) => Promise<T>;
 
 interface Queued {
+  /** Date.now() past which the write stops waiting for another process's lock. */
+  readonly deadline: number;
   readonly work: () => unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
 
-export function createWriteQueue(db: DatabaseSync): WriteQueue {
+const FIRST_RETRY_MS = 2;
+const MAX_RETRY_MS = 50;
+
+export function createWriteQueue(db: DatabaseSync, lockWaitMs?: number): WriteQueue {
   const begin = db.prepare("BEGIN IMMEDIATE");
   const commit = db.prepare("COMMIT");
   const rollback = () => {
@@ -33,10 +43,11 @@ export function createWriteQueue(db: DatabaseSync): WriteQueue {
   };
   let queue: Queued[] = [];
   let scheduled = false;
+  let retryMs = FIRST_RETRY_MS;
 
   /** Runs the writes in one transaction; throws (keeping nothing) if any write or the commit does. */
-  const runTogether = (batch: readonly Queued[]): unknown[] => {
-    begin.run();
+  const runTogether = (batch: readonly Queued[], begun = false): unknown[] => {
+    if (!begun) begin.run();
     try {
       const values = batch.map((item) => item.work());
       commit.run();
@@ -47,13 +58,40 @@ export function createWriteQueue(db: DatabaseSync): WriteQueue {
     }
   };
 
+  /** Takes the write lock; false when another process holds it and the batch waits on a timer. */
+  const lock = (): boolean => {
+    try {
+      begin.run();
+      retryMs = FIRST_RETRY_MS;
+      return true;
+    } catch (error) {
+      if (lockWaitMs === undefined || !isLocked(error)) throw error;
+      const now = Date.now();
+      for (const item of queue) if (item.deadline <= now) item.reject(error);
+      queue = queue.filter((item) => item.deadline > now);
+      if (queue.length > 0) {
+        scheduled = true;
+        setTimeout(flush, retryMs);
+        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      }
+      return false;
+    }
+  };
+
   const flush = () => {
     scheduled = false;
+    try {
+      if (!lock()) return;
+    } catch (error) {
+      for (const item of queue) item.reject(error);
+      queue = [];
+      return;
+    }
     const batch = queue;
     queue = [];
     let values: unknown[];
     try {
-      values = runTogether(batch);
+      values = runTogether(batch, true);
     } catch (error) {
       if (batch.length === 1 || isDatabaseUnavailable(error)) for (const item of batch) item.reject(error);
       else for (const item of batch) runAlone(item);
@@ -73,7 +111,8 @@ export function createWriteQueue(db: DatabaseSync): WriteQueue {
 
   return <T>(work: () => T): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      const deadline = lockWaitMs === undefined ? 0 : Date.now() + lockWaitMs;
+      queue.push({ deadline, work, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

@@ -19,9 +19,9 @@ import { createPostgresStore } from "../../../src/adapters/postgres/index.ts";
 import { assertProblem } from "../../helpers/problem.ts";
 import type { ServerProcess } from "../../helpers/process.ts";
 import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy.ts";
 import { type CallRecord, callMcpTool, callTool, getJson, type Json } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
-import { startTcpProxy, type TcpProxy } from "./tcp-proxy.ts";
 
 const BALANCE = 1000;
 const COST = 1;

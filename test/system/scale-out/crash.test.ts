@@ -103,7 +103,11 @@ if (database.url === undefined || redis.url === undefined) {
       key = await c.createKey("builder", BALANCE);
       await c.query(holdSettlements(victimApp, HOLD_S));
       const [first, third] = await c.start(2);
-      const [victim] = await c.start(1, { TOOLRUN_DATABASE: victimUrl.toString() });
+      // Its statements may outlive the hold (TOOLRUN_DB_TIMEOUT_MS would cancel them at 5 s).
+      const [victim] = await c.start(1, {
+        TOOLRUN_DATABASE: victimUrl.toString(),
+        TOOLRUN_DB_TIMEOUT_MS: "30000",
+      });
       assert.ok(first && victim && third);
       urls = [first.url, victim.url, third.url];
 

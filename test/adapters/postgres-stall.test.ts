@@ -1,0 +1,162 @@
+/**
+ * The PostgreSQL ledger when its connection stalls mid-call (decisions.md section 10): one store
+ * reaches the database through a TCP proxy the test freezes, another (a second instance) directly.
+ * A call is never delivered for credits the ledger does not hold, and a call answered 503 holds no
+ * credits once the database answers again.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
+import { newKey, reservation } from "../contracts/store.contract.ts";
+import { testDatabaseUrl } from "../helpers/services.ts";
+import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
+import { dropSchema, uniqueSchema } from "./postgres-fixture.ts";
+
+const SETTLE = "toolrun_ledger_settle";
+const db = testDatabaseUrl();
+
+/** Polls until `check` holds, for at most ~10 s. */
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let n = 0; n < 100; n++) {
+    if (await check()) return;
+    await sleep(100);
+  }
+  assert.fail(`never happened: ${what}`);
+}
+
+if (db.url === undefined) {
+  it("PostgreSQL ledger under a stalled connection", { skip: db.skip }, () => {});
+} else {
+  const url = db.url;
+  const schema = uniqueSchema();
+  let proxy: TcpProxy;
+  let other: PostgresStore;
+  const stores: PostgresStore[] = [];
+  const behindProxy = async (queryTimeoutMs: number) => {
+    const target = new URL(url);
+    target.host = `127.0.0.1:${proxy.port}`;
+    const store = await createPostgresStore({
+      url: target.href,
+      schema,
+      queryTimeoutMs,
+      connectTimeoutMs: queryTimeoutMs,
+      keyCache: false,
+    });
+    stores.push(store);
+    return store;
+  };
+  before(async () => {
+    proxy = await startTcpProxy(new URL(url).hostname, Number(new URL(url).port || 5432));
+    other = await createPostgresStore({ url, schema, keyCache: false });
+    await other.migrate();
+  });
+  after(async () => {
+    proxy.release();
+    for (const store of stores) await store.close();
+    await other.close();
+    await proxy.close();
+    await dropSchema(url, schema);
+  });
+
+  describe("PostgreSQL ledger: a connection that stalls between reserve and settle", () => {
+    it("answers 503, not a result, when the sweep refunded the call before its settle arrived", async () => {
+      const stalled = await behindProxy(60_000);
+      const key = newKey();
+      await other.createKey(key);
+      const held = proxy.freezeOn(SETTLE, "request");
+      const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
+        ok: true,
+        value: "result",
+      }));
+      const outcome = call.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      await held;
+      // Another instance's sweep: the call is pending and (for this test) old enough.
+      assert.equal(await other.refundAbandoned(new Date(Date.now() + 60_000).toISOString()), 1);
+      proxy.release();
+      const settled = await outcome;
+      assert.ok("error" in settled, `the call was delivered: ${JSON.stringify(settled)}`);
+      assert.ok(settled.error instanceof BackendUnavailableError);
+      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+      const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+      assert.equal(usage.creditsUsed, 0);
+      assert.deepEqual(
+        usage.recent.map((c) => [c.status, c.credits]),
+        [["refunded", 0]],
+      );
+    });
+
+    it("refunds a call answered 503 whose charge did commit, once the database answers", async () => {
+      const stalled = await behindProxy(300);
+      const key = newKey();
+      await other.createKey(key);
+      // The settle reaches the server and commits; its answer never comes back.
+      const held = proxy.freezeOn(SETTLE, "response");
+      const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
+        ok: true,
+        value: "result",
+      }));
+      await held;
+      await assert.rejects(call, BackendUnavailableError);
+      await eventually("the unconfirmed charge is refunded", async () => {
+        const [row] = (await other.usage({ keyId: key.id, period: "2026-11", limit: 1, cursor: null }))
+          .recent;
+        return row?.status === "refunded";
+      });
+      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+      proxy.release();
+    });
+
+    it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
+      const stalled = await behindProxy(300);
+      const key = newKey();
+      await other.createKey(key);
+      const idempotency = { key: "retry-me", fingerprint: "f1", expiresAt: "2099-01-01T00:00:00.000Z" };
+      const answerOf = () => ({ status: 200, body: '{"paid":true}' });
+      const held = proxy.freezeOn(SETTLE, "response");
+      const call = stalled.runCall(
+        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
+        () => ({ ok: true, value: "result" }),
+        answerOf,
+      );
+      await held;
+      await assert.rejects(call, BackendUnavailableError);
+      await eventually("the unconfirmed charge is refunded", async () => {
+        const [row] = (await other.usage({ keyId: key.id, period: "2026-11", limit: 1, cursor: null }))
+          .recent;
+        return row?.status === "refunded";
+      });
+      proxy.release();
+      // The stored answer was never delivered: a retry with the same key runs, and is charged once.
+      const retry = await other.runCall(
+        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
+        () => ({ ok: true, value: "again" }),
+        answerOf,
+      );
+      assert.equal(retry.status, "charged");
+      assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+    });
+
+    it("bounds a statement's wait by queryTimeoutMs while the network is frozen", async () => {
+      const stalled = await behindProxy(300);
+      const key = newKey();
+      await other.createKey(key);
+      await stalled.ping();
+      proxy.freeze();
+      await assert.rejects(stalled.getKey(key.id), BackendUnavailableError);
+      await assert.rejects(
+        stalled.runCall(reservation(key.id), () => ({ ok: true, value: 1 })),
+        BackendUnavailableError,
+      );
+      proxy.release();
+      await eventually(
+        "the reservation made before the freeze is not held",
+        async () => (await other.creditsUsed(key.id, "2026-11")) === 0,
+      );
+    });
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * Issue 15: plan names and numbers the stores cannot take are refused at the command line, so no
+ * key exists that every call would fail for.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { runCli } from "../../helpers/process.ts";
+
+describe("toolrun keys create with hostile arguments", () => {
+  let dir: string;
+  let env: Record<string, string>;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "toolrun-cli-"));
+    env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
+    assert.equal((await runCli(["migrate"], env)).code, 0);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses plans named like Object.prototype members, and creates no key", async () => {
+    for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const result = await runCli(["keys", "create", "--plan", plan, "--json"], env);
+      assert.notEqual(result.code, 0, `--plan ${plan} was accepted: ${result.stdout}`);
+      assert.match(result.stderr, new RegExp(`Unknown plan "${plan}"`));
+      assert.equal(result.stdout, "");
+    }
+    const listed = await runCli(["keys", "list", "--json"], env);
+    assert.deepEqual(JSON.parse(listed.stdout), []);
+  });
+
+  it("refuses --credits beyond what a 32-bit integer column holds", async () => {
+    const result = await runCli(["keys", "create", "--plan", "free", "--credits", "3000000000"], env);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /--credits/);
+    const fits = await runCli(["keys", "create", "--plan", "free", "--credits", "2147483647", "--json"], env);
+    assert.equal(fits.code, 0, fits.stderr);
+    assert.equal(JSON.parse(fits.stdout).monthly_allowance, 2147483647);
+  });
+});

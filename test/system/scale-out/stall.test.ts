@@ -1,0 +1,144 @@
+/**
+ * Issue 15: an instance whose PostgreSQL connection stalls (a network freeze) while calls are in
+ * flight, with another instance on the same database sweeping abandoned calls
+ * (TOOLRUN_CALL_ABANDON_S=2). Instance A reaches PostgreSQL through a TCP proxy the test freezes and
+ * releases; instance B directly. The invariant of decisions.md section 10: the credits of the 200s
+ * the client received equal what /v1/me/credits and /v1/me/usage report as used.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { assertProblem } from "../../helpers/problem.ts";
+import type { ServerProcess } from "../../helpers/process.ts";
+import { testDatabaseUrl, uniqueName } from "../../helpers/services.ts";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy.ts";
+import { type CallRecord, callTool, getJson } from "./calls.ts";
+import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
+
+const COST = 1; // the calculator on builder
+const database = testDatabaseUrl();
+
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let n = 0; n < 60; n++) {
+    if (await check()) return;
+    await sleep(250);
+  }
+  assert.fail(`${what} did not happen within 15 s`);
+}
+
+if (database.url === undefined) {
+  it("an instance whose database connection stalls", { skip: database.skip }, () => {});
+} else {
+  const databaseUrl = database.url;
+
+  describe("an instance whose PostgreSQL connection stalls while calls are in flight", () => {
+    let cluster: Cluster | undefined;
+    let proxy: TcpProxy;
+    let sweeper: ServerProcess;
+    const tag = uniqueName("s");
+
+    /** The invariant, read from the healthy instance: used credits = the credits of the 200s. */
+    const assertPaidFor = async (key: TestKey, records: readonly CallRecord[]) => {
+      const paid = records.filter((r) => r.status === 200);
+      const received = paid.reduce((sum, r) => sum + Number(r.body?.credits_used), 0);
+      assert.equal(received, paid.length * COST);
+      await eventually("the ledger agrees with the 200s", async () => {
+        const credits = await getJson(sweeper.url, "/v1/me/credits", key.key);
+        const usage = await getJson(sweeper.url, "/v1/me/usage?limit=100", key.key);
+        return credits.body.credits_used === received && usage.body.credits_used === received;
+      });
+    };
+    const proxiedUrl = () => {
+      const url = new URL(databaseUrl);
+      url.host = `127.0.0.1:${proxy.port}`;
+      return url.href;
+    };
+
+    before(async () => {
+      // Rate limits out of the way: the freeze test sends calls as fast as they are answered.
+      cluster = await createCluster({
+        databaseUrl,
+        redisUrl: null,
+        config: { plans: { builder: { rpm: 100_000 } } },
+      });
+      const target = new URL(databaseUrl);
+      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      [sweeper] = (await cluster.start(1, { TOOLRUN_CALL_ABANDON_S: "2" })) as [ServerProcess];
+    });
+    after(async () => {
+      proxy?.release();
+      await cluster?.cleanup();
+      await proxy?.close();
+    });
+
+    it("a call whose settle arrives after the sweep refunded it answers 503, never a 200 it did not pay for", async () => {
+      assert.ok(cluster);
+      const key = await cluster.createKey("builder", 1000);
+      // No statement of A times out here: only the sweep can end the stalled call.
+      const [stalled] = (await cluster.start(1, {
+        TOOLRUN_DATABASE: proxiedUrl(),
+        TOOLRUN_DB_TIMEOUT_MS: "60000",
+        TOOLRUN_CALL_ABANDON_S: "2",
+      })) as [ServerProcess];
+      const records: CallRecord[] = [];
+      for (let n = 0; n < 3; n++) records.push(await callTool(stalled.url, 0, key.key, `${tag}-a-${n}`));
+      const held = proxy.freezeOn("toolrun_ledger_settle", "request");
+      const inFlight = callTool(stalled.url, 0, key.key, `${tag}-a-stalled`);
+      await held;
+      assert.ok(cluster);
+      const c = cluster;
+      await eventually("the sweep refunds the stalled call", async () => {
+        const [row] = await c.query<{ status: string }>(
+          "SELECT status FROM usage_calls WHERE request_id = $1",
+          [`${tag}-a-stalled`],
+        );
+        return row?.status === "refunded";
+      });
+      proxy.release();
+      const answer = await inFlight;
+      records.push(answer);
+      assertProblem(answer, 503, "backend_unavailable", null);
+      assert.equal(answer.headers?.get("retry-after"), "1");
+      assert.deepEqual(
+        records.map((r) => r.status),
+        [200, 200, 200, 503],
+      );
+      await assertPaidFor(key, records);
+    });
+
+    it("calls in flight during a freeze end in 200 or 503 within TOOLRUN_DB_TIMEOUT_MS, and only the 200s are paid for", async () => {
+      assert.ok(cluster);
+      const key = await cluster.createKey("builder", 1000);
+      const [stalled] = (await cluster.start(1, {
+        TOOLRUN_DATABASE: proxiedUrl(),
+        TOOLRUN_DB_TIMEOUT_MS: "1000",
+        TOOLRUN_CALL_ABANDON_S: "2",
+      })) as [ServerProcess];
+      const records: CallRecord[] = [];
+      let running = true;
+      let sent = 0;
+      const worker = async () => {
+        while (running) records.push(await callTool(stalled.url, 0, key.key, `${tag}-b-${sent++}`));
+      };
+      const workers = Array.from({ length: 8 }, worker);
+      await sleep(300);
+      proxy.freeze();
+      await sleep(3_000);
+      proxy.release();
+      await sleep(500);
+      running = false;
+      await Promise.all(workers);
+      assert.ok(
+        records.every((r) => r.status === 200 || r.status === 503),
+        JSON.stringify(records.map((r) => r.status)),
+      );
+      assert.ok(
+        records.some((r) => r.status === 503),
+        "the freeze was felt",
+      );
+      for (const r of records.filter((r) => r.status === 503))
+        assertProblem(r, 503, "backend_unavailable", null);
+      await assertPaidFor(key, records);
+    });
+  });
+}
