@@ -156,7 +156,7 @@ const MAX_SEQ = 9_223_372_036_854_775_807n;
 /** The `seq` a cursor stands for; throws InvalidCursorError for anything a store did not issue. */
 export function parseCursor(cursor: string | null): string | null {
   if (cursor !== null && (!CURSOR.test(cursor) || BigInt(cursor) > MAX_SEQ))
-    throw new InvalidCursorError("invalid usage cursor");
+    throw new InvalidCursorError("invalid cursor");
   return cursor;
 }
 

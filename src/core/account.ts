@@ -1,10 +1,9 @@
 /**
  * The free reads of a key's own account: its credits this month and what it spent them on.
  */
-import { InvalidCursorError } from "../ports/errors.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { monthlyAllowance, periodOf, planOf } from "./credits.ts";
-import { decodeCursor, encodeCursor, invalidCursor } from "./cursor.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { CoreDeps } from "./deps.ts";
 
 export interface CreditsView {
@@ -59,16 +58,12 @@ export async function getUsage(
   page: { limit: number; cursor: string | null },
 ): Promise<UsageView> {
   const period = periodOf(deps.now());
-  const report = await deps.store
-    .usage({
-      keyId: key.id,
-      period: period.id,
-      limit: page.limit,
-      cursor: page.cursor === null ? null : decodeCursor(USAGE_CURSOR, page.cursor),
-    })
-    .catch((error: unknown) => {
-      throw error instanceof InvalidCursorError ? invalidCursor() : error;
-    });
+  const report = await deps.store.usage({
+    keyId: key.id,
+    period: period.id,
+    limit: page.limit,
+    cursor: page.cursor === null ? null : decodeCursor(USAGE_CURSOR, page.cursor),
+  });
   return {
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),

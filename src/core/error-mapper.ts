@@ -2,11 +2,12 @@
  * The one error mapper: anything thrown while serving a request, on HTTP or MCP, becomes the
  * ApiError a client should see, and then its problem document. Backend failures become the codes a
  * client can act on (an unreachable database or limiter is 503 `backend_unavailable`, a missing
- * schema 503 `api_unconfigured`); a transport's own refusals of a request (a body parser's 4xx,
+ * schema 503 `api_unconfigured`, a cursor no store issued 400 naming `cursor`); a transport's own refusals of a request (a body parser's 4xx,
  * recognised by shape so core imports no framework) become `validation_error` or
  * `payload_too_large`; everything else is a 500 whose internals are logged, never sent.
  */
-import { BackendUnavailableError, SchemaNotReadyError } from "../ports/errors.ts";
+import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../ports/errors.ts";
+import { invalidCursor } from "./cursor.ts";
 import { ApiError, type ProblemDocument, problemDocument } from "./errors.ts";
 import { isReplayedError } from "./idempotency.ts";
 
@@ -34,6 +35,8 @@ export function toApiError(error: unknown): ApiError {
       headers: { "retry-after": "1" },
     });
   }
+  // A cursor that decodes but that the store cannot have issued (every paged read: usage, keys, audit).
+  if (error instanceof InvalidCursorError) return invalidCursor();
   const transport = transportRefusal(error);
   if (transport) return transport;
   return new ApiError("internal_error", INTERNAL_DETAIL, { cause: error });
