@@ -171,11 +171,20 @@ function knownPlan(plan: string, settings: ServiceSettings): string {
   return plan;
 }
 
+/** Whether the date part names a real day: Date.parse rolls 2027-02-30 over to 2 March. */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split("-").map(Number);
+  if (year === undefined || month === undefined || day === undefined) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** An RFC 3339 date-time (the schema checked its form) as a UTC ISO string; null stays null. */
 function timestamp(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  const ms = Date.parse(value as string);
-  if (!Number.isFinite(ms)) {
+  const text = value as string;
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms) || !isCalendarDate(text)) {
     throw invalid("The expiry is not a real date and time.", { expires_at: "must be a valid date-time" });
   }
   return new Date(ms).toISOString();

@@ -271,6 +271,13 @@ describe("admin API: mistakes, each named", () => {
         colour: "is not a known field",
       },
     );
+    // Of the right form but no day of the calendar: refused, not rolled over to 2 March.
+    assert.deepEqual(
+      await fields(admin.post("/keys", { plan: "free", expires_at: "2027-02-30T00:00:00Z" })),
+      {
+        expires_at: "must be a valid date-time",
+      },
+    );
     const metadata = await fields(
       admin.post("/keys", { plan: "free", metadata: { "bad name": "x", ok: 3 } }),
     );
