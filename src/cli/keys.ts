@@ -4,9 +4,8 @@
  * and the operating-system user).
  */
 import { type Command, InvalidArgumentError } from "commander";
-import { MAX_COUNT } from "../config.ts";
 import { createApiKey, grantCredits, revokeApiKey, rotateApiKey, updateApiKey } from "../core/admin.ts";
-import { parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
+import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
 import { keyView } from "../core/key-view.ts";
 import type { CliContext } from "./main.ts";
 import { withDeps } from "./store.ts";
@@ -183,8 +182,8 @@ function keyBody(options: KeyOptions): Record<string, unknown> {
 }
 
 function wholeNumber(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > MAX_COUNT)
-    throw new InvalidArgumentError(`must be a whole number from 0 to ${MAX_COUNT}`);
+  if (!/^\d+$/.test(raw) || Number(raw) > MAX_CREDITS)
+    throw new InvalidArgumentError(`must be a whole number from 0 to ${MAX_CREDITS}`);
   return Number(raw);
 }
 
