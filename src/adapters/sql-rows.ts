@@ -11,6 +11,7 @@ import type {
   AuditPage,
   CallStatus,
   KeyChange,
+  NewApiKey,
   NewAuditEntry,
   UsageCall,
   UsageReport,
@@ -60,6 +61,21 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
  * saying whether it changes, then its new value (`SET name = CASE WHEN flag THEN value ELSE name
  * END`), so one prepared statement serves every combination of members.
  */
+/** The parameters of a key's INSERT on either store, in the column order both statements name. */
+export function keyInsertValues(key: NewApiKey): (string | number | null)[] {
+  return [
+    key.id,
+    key.name,
+    key.plan,
+    key.secretHash,
+    key.displayPrefix,
+    key.monthlyAllowance,
+    key.createdAt,
+    key.expiresAt,
+    JSON.stringify(key.metadata),
+  ];
+}
+
 export function keyChangeValues(change: KeyChange): (string | number | boolean | null)[] {
   const member = (present: boolean, value: string | number | null) => [present, present ? value : null];
   return [

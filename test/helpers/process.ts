@@ -2,6 +2,9 @@
  * Runs the real `toolrun` binary as a user would, on the Node that runs the tests.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/toolrun.js", import.meta.url));
@@ -14,6 +17,20 @@ export interface RunResult {
 
 export function runCli(args: readonly string[], env: Record<string, string>): Promise<RunResult> {
   return runScript(BIN, args, { ...cleanEnv(), ...env });
+}
+
+/**
+ * A new folder with a migrated SQLite database in it, made by `toolrun migrate` as an operator
+ * does (the keys and tools commands never create a database). The caller removes `dir`.
+ */
+export async function migratedDatabase(
+  prefix: string,
+): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
+  const migrated = await runCli(["migrate"], env);
+  if (migrated.code !== 0) throw new Error(`toolrun migrate failed: ${migrated.stderr}`);
+  return { dir, env };
 }
 
 /** Runs a Node script (a package's bin from node_modules, for one) on this Node, collecting its output. */

@@ -5,12 +5,11 @@
  * call and a wrong key show the problem's code.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
+  migratedDatabase,
   type RunResult,
   runCli,
   runScript,
@@ -46,10 +45,9 @@ describe("MCP Inspector CLI against toolrun serve", () => {
     ]);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "toolrun-inspector-"));
-    const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
-    // keys commands never create a database: make it first, as an operator does.
-    assert.equal((await runCli(["migrate"], env)).code, 0);
+    const made = await migratedDatabase("toolrun-inspector-");
+    dir = made.dir;
+    const { env } = made;
     const created = await runCli(["keys", "create", "--plan", "free", "--name", "inspector", "--json"], env);
     assert.equal(created.code, 0, created.stderr);
     key = (JSON.parse(created.stdout) as { key: string }).key;

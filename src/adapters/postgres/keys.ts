@@ -6,8 +6,8 @@
  */
 import type { Pool } from "pg";
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
-import { KEY_COLUMNS, type KeyRow, keyChangeValues, toKeyRecord } from "../sql-rows.ts";
-import { run, statement, transaction, type Values } from "./db.ts";
+import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
+import { run, statement, transaction } from "./db.ts";
 import type { KeyCache } from "./key-cache.ts";
 
 const INSERT = statement(
@@ -60,21 +60,6 @@ const GRANT = statement(
    RETURNING id`,
 );
 
-/** The parameters of INSERT and INSERT_FIRST, in their column order. */
-function insertValues(key: NewApiKey): Values {
-  return [
-    key.id,
-    key.name,
-    key.plan,
-    key.secretHash,
-    key.displayPrefix,
-    key.monthlyAllowance,
-    key.createdAt,
-    key.expiresAt,
-    JSON.stringify(key.metadata),
-  ];
-}
-
 export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
   /** Runs a change to a key, then forgets every remembered key (also when the outcome is unknown). */
   async function change(work: () => Promise<unknown[]>): Promise<boolean> {
@@ -87,14 +72,14 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
 
   return {
     async createKey(key: NewApiKey) {
-      await run(pool, INSERT, insertValues(key));
+      await run(pool, INSERT, keyInsertValues(key));
     },
     async createFirstKey(key: NewApiKey) {
       // The lock conflicts with itself and with every write, not with reads: a second caller waits
       // for the first one's commit, then its statement's fresh snapshot sees the key.
       return transaction(pool, async (client) => {
         await client.query("LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE");
-        const inserted = await run(client, INSERT_FIRST, insertValues(key));
+        const inserted = await run(client, INSERT_FIRST, keyInsertValues(key));
         return inserted.length === 1;
       });
     },

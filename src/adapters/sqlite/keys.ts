@@ -4,7 +4,7 @@
  * other connection has written the file (key-cache.ts); changes made here forget them too.
  */
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
-import { KEY_COLUMNS, type KeyRow, keyChangeValues, toKeyRecord } from "../sql-rows.ts";
+import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
 import type { Db } from "./db.ts";
 import { createKeyCache } from "./key-cache.ts";
 
@@ -45,17 +45,7 @@ export function createKeyStore(db: Db): KeyStore {
   const cache = createKeyCache(db.dataVersion);
 
   const insertKey = (key: NewApiKey): void => {
-    insert.run(
-      key.id,
-      key.name,
-      key.plan,
-      key.secretHash,
-      key.displayPrefix,
-      key.monthlyAllowance,
-      key.createdAt,
-      key.expiresAt,
-      JSON.stringify(key.metadata),
-    );
+    insert.run(...keyInsertValues(key));
   };
   const countKeys = (): number => count.get()?.n ?? 0;
   /** Runs a change to one key, forgetting every remembered key; true when it matched that key. */

@@ -3,20 +3,16 @@
  * a started server with those keys.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
+import { migratedDatabase, runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
 
 describe("toolrun CLI", () => {
   let dir: string;
   let env: Record<string, string>;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "toolrun-cli-"));
-    env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
-    // keys and tools commands never create a database: the operator makes it first.
-    assert.equal((await runCli(["migrate"], env)).code, 0);
+    ({ dir, env } = await migratedDatabase("toolrun-cli-"));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

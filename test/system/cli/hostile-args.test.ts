@@ -3,19 +3,15 @@
  * key exists that every call would fail for.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { runCli } from "../../helpers/process.ts";
+import { migratedDatabase, runCli } from "../../helpers/process.ts";
 
 describe("toolrun keys create with hostile arguments", () => {
   let dir: string;
   let env: Record<string, string>;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "toolrun-cli-"));
-    env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
-    assert.equal((await runCli(["migrate"], env)).code, 0);
+    ({ dir, env } = await migratedDatabase("toolrun-cli-"));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

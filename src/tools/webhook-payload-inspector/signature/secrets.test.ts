@@ -53,7 +53,7 @@ describe("Standard Webhooks secrets", () => {
 describe("public keys given as the secret", () => {
   test("a Discord key that is not 64 hex characters is invalid, not unverifiable", () => {
     const discord = rawRequest(
-      ["X-Signature-Ed25519: " + "ab".repeat(64), "X-Signature-Timestamp: 1700000000"],
+      [`X-Signature-Ed25519: ${"ab".repeat(64)}`, "X-Signature-Timestamp: 1700000000"],
       '{"type":1,"application_id":"1"}',
     );
     const verification = run(discord, "not-a-key").verification;
