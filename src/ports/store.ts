@@ -260,9 +260,9 @@ export interface Ledger {
    * holds the credits, runs `work`, then records the call charged, or refunded when work failed.
    * A refused call never runs work and records nothing. The promise settles only once the outcome
    * is durable, so a result is never delivered uncharged. `work` must be pure and must not throw:
-   * an adapter may run it inside its own atomic unit (SQLite: one transaction for the whole call)
-   * and run it again when it retries that unit, or split the call into steps of its own
-   * (PostgreSQL: reserve, run, then settle or refund).
+   * an adapter may run it inside its own atomic unit and run it again when it retries that unit,
+   * or before the unit that charges it (SQLite: run, then one transaction for the rest), or split
+   * the call into steps of its own (PostgreSQL: reserve, run, then settle or refund).
    *
    * With `reservation.idempotency`, the key is claimed before anything else: a live claim of
    * another call gives `claimed` (nothing charged, work not run). Otherwise the call runs, and the

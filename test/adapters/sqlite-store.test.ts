@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { describe, it } from "node:test";
-import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
+import { describe, it, type TestContext } from "node:test";
+import { createSqliteStore, type SqliteStoreOptions } from "../../src/adapters/sqlite/store.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
@@ -92,6 +92,131 @@ describe("SQLite metered calls", () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("SQLite metered calls: the tool runs off the write transaction", () => {
+  /** A migrated store on a file, with a key, and a second connection to that file (another process). */
+  async function fileStore(t: TestContext, options: SqliteStoreOptions = {}) {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    const path = join(dir, "toolrun.db");
+    const store = createSqliteStore(path, options);
+    await store.migrate();
+    const key = newKey();
+    await store.createKey(key);
+    const other = new DatabaseSync(path);
+    other.exec("PRAGMA busy_timeout = 0");
+    t.after(async () => {
+      other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    return { store, key, other };
+  }
+
+  /** True when `db` can take the file's write lock at once, i.e. no transaction of another connection holds it. */
+  function writeLockFree(db: DatabaseSync): boolean {
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      db.exec("ROLLBACK");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  it("runs the tool with the write lock free, then charges it", async (t) => {
+    const { store, key, other } = await fileStore(t);
+    let lockFree: boolean | undefined;
+    const outcome = await store.runCall(reservation(key.id, { credits: 2 }), () => {
+      lockFree = writeLockFree(other);
+      return { ok: true, value: "ran" };
+    });
+    assert.equal(lockFree, true);
+    assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2 });
+    assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+  });
+
+  it("refuses without running or writing when the balance already cannot cover the call", async (t) => {
+    const { store, key, other } = await fileStore(t, { busyTimeoutMs: 0, lockWaitMs: 1_000 });
+    await store.runCall(reservation(key.id, { credits: 6 }), () => ({ ok: true, value: 1 }));
+    await store.runCall(reservation(key.id, { credits: 1, tool: "capped", monthlyCallCap: 1 }), () => ({
+      ok: true,
+      value: 1,
+    }));
+    // Another process holds the write lock: a call that needed a write would wait for it.
+    other.exec("BEGIN IMMEDIATE");
+    let runs = 0;
+    const work = () => ({ ok: true as const, value: ++runs });
+    try {
+      assert.deepEqual(await store.runCall(reservation(key.id, { credits: 4 }), work), {
+        status: "refused",
+        reason: "insufficient_credits",
+        creditsUsed: 7,
+      });
+      const capped = reservation(key.id, { credits: 1, tool: "capped", monthlyCallCap: 1 });
+      assert.deepEqual(await store.runCall(capped, work), {
+        status: "refused",
+        reason: "tier_limit",
+        creditsUsed: 7,
+      });
+    } finally {
+      other.exec("ROLLBACK");
+    }
+    assert.equal(runs, 0);
+  });
+
+  it("answers a live idempotency claim without running or writing", async (t) => {
+    const { store, key, other } = await fileStore(t, { busyTimeoutMs: 0, lockWaitMs: 1_000 });
+    const claim = { key: "k1", fingerprint: "f1", expiresAt: "2999-01-01T00:00:00.000Z" };
+    const answer = { status: 200, body: '{"first":true}' };
+    await store.runCall(
+      reservation(key.id, { idempotency: claim }),
+      () => ({ ok: true, value: 1 }),
+      () => answer,
+    );
+    other.exec("BEGIN IMMEDIATE");
+    let runs = 0;
+    try {
+      const again = await store.runCall(
+        reservation(key.id, { idempotency: claim }),
+        () => ({ ok: true, value: ++runs }),
+        () => answer,
+      );
+      assert.deepEqual(again, { status: "claimed", existing: { fingerprint: "f1", answer } });
+    } finally {
+      other.exec("ROLLBACK");
+    }
+    assert.equal(runs, 0);
+  });
+
+  it("makes a call that only running calls would refuse wait for them: admitted when one is refunded", async (t) => {
+    const { store, key } = await fileStore(t);
+    const ran: string[] = [];
+    const outcomes = await Promise.all([
+      store.runCall(reservation(key.id, { credits: 6 }), () => {
+        ran.push("fails");
+        return { ok: false, httpStatus: 500, error: new Error("crashed") };
+      }),
+      store.runCall(reservation(key.id, { credits: 6 }), () => {
+        ran.push("succeeds");
+        return { ok: true, value: "second" };
+      }),
+      store.runCall(reservation(key.id, { credits: 6 }), () => {
+        ran.push("too many");
+        return { ok: true, value: "third" };
+      }),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.status, o.status === "claimed" ? null : o.creditsUsed]),
+      [
+        ["refunded", 0],
+        ["charged", 6],
+        ["refused", 6],
+      ],
+    );
+    assert.deepEqual(ran, ["fails", "succeeds"]);
+    assert.equal(await store.creditsUsed(key.id, "2026-11"), 6);
   });
 });
 

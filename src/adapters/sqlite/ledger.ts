@@ -3,9 +3,21 @@
  * `usage_calls`; the usage report is in usage.ts.
  *
  * A call is one unit of the write queue (group-commit.ts): the idempotency claim, the checks, the
- * tool's run, the record and the stored answer commit together, so a crash leaves no half-made call
- * behind (nothing to sweep, no claim without its answer) and a call costs a share of one commit. Every unit runs inside an IMMEDIATE transaction, so the read of the
- * balance and the write after it are atomic against this process and any other on the same file.
+ * record and the stored answer commit together, so a crash leaves no half-made call behind
+ * (nothing to sweep, no claim without its answer) and a call costs a share of one commit. Every
+ * unit runs inside an IMMEDIATE transaction, so the read of the balance and the write after it are
+ * atomic against this process and any other on the same file.
+ *
+ * The tool runs before that unit, not inside it, so a slow run never holds up the commits of the
+ * calls batched with it (decisions section 3: tools are pure, run first, then charge atomically).
+ * Before running, plain reads answer what the unit would answer anyway: a live idempotency claim,
+ * or a refusal (balances and cap counts only grow within a period, so a refusal read now stands at
+ * the commit). Calls of one key still running in this process count against its allowance and cap
+ * there: a call they would refuse waits for them, so the work runs once per charged call, and the
+ * check inside the unit stays the authority (other processes on the file).
+ *
+ * A call with an idempotency key still runs inside its unit: its claim is only ever written with
+ * its answer, so running first would let instances sharing the file run it more than once.
  */
 import type {
   CallOutcome,
@@ -19,6 +31,11 @@ import type {
 } from "../../ports/store.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
+
+const ranAlready =
+  <T>(result: WorkResult<T>) =>
+  (): WorkResult<T> =>
+    result;
 
 export function createLedger(db: Db): Ledger {
   const used = db.statement<{ used: number }>(
@@ -63,10 +80,16 @@ export function createLedger(db: Db): Ledger {
     return { fingerprint: row.fingerprint, answer: { status: row.answer_status, body: row.answer_body } };
   }
 
-  function storeAnswer(r: Reservation, answer: StoredAnswer | undefined): void {
+  /** Keeps the answer of a call with an idempotency key; a call without one serializes nothing. */
+  function storeAnswer<T>(
+    r: Reservation,
+    outcome: RanOutcome<T>,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): void {
     const claim = r.idempotency;
     if (!claim) return;
-    if (!answer) throw new Error("a call with an idempotency key needs the answer to store");
+    if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
+    const answer = answerOf(outcome);
     keepAnswer.run(
       r.keyId,
       claim.key,
@@ -80,11 +103,14 @@ export function createLedger(db: Db): Ledger {
 
   const creditsUsed = (keyId: string, period: string): number => used.get(keyId, period)?.used ?? 0;
 
-  /** Why the call is refused, or null when it is admitted. The tool's cap first: when both refuse, more credits would not help. */
-  function refusal(r: Reservation, credits: number): RefusalReason | null {
+  /**
+   * Why the call is refused, or null when it is admitted, with `credits` used and `calls` more of
+   * its tool counted against its cap. The tool's cap first: when both refuse, more credits would not help.
+   */
+  function refusal(r: Reservation, credits: number, calls = 0): RefusalReason | null {
     if (r.monthlyCallCap !== null) {
       const active = activeCalls.get(r.keyId, r.period, r.tool)?.active_calls ?? 0;
-      if (active >= r.monthlyCallCap) return "tier_limit";
+      if (active + calls >= r.monthlyCallCap) return "tier_limit";
     }
     if (r.allowance !== null && credits + r.credits > r.allowance) return "insufficient_credits";
     return null;
@@ -98,26 +124,88 @@ export function createLedger(db: Db): Ledger {
     record.run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, status, httpStatus, r.at);
   }
 
+  /** Calls of a key and period admitted in this process and not yet settled. */
+  interface Running {
+    credits: number;
+    readonly calls: Map<string, number>;
+    readonly waiting: (() => void)[];
+  }
+  const running = new Map<string, Running>();
+  const runningId = (r: Reservation) => `${r.keyId}\n${r.period}`;
+
+  /**
+   * What the call ends with by plain reads (claimed or refused), or null once it is admitted and
+   * counted as running. A call that only the running ones would refuse waits for them to settle.
+   */
+  async function admitted<T>(r: Reservation): Promise<CallOutcome<T> | null> {
+    for (;;) {
+      const existing = claimOf(r);
+      if (existing) return { status: "claimed", existing };
+      const before = creditsUsed(r.keyId, r.period);
+      const refused = refusal(r, before);
+      if (refused) return { status: "refused", reason: refused, creditsUsed: before };
+      const id = runningId(r);
+      const others = running.get(id);
+      if (others && refusal(r, before + others.credits, others.calls.get(r.tool) ?? 0) !== null) {
+        await new Promise<void>((resolve) => others.waiting.push(resolve));
+        continue;
+      }
+      const mine = others ?? { credits: 0, calls: new Map<string, number>(), waiting: [] };
+      mine.credits += r.credits;
+      mine.calls.set(r.tool, (mine.calls.get(r.tool) ?? 0) + 1);
+      running.set(id, mine);
+      return null;
+    }
+  }
+
+  /** The call has settled: it no longer counts as running, and the calls waiting on it look again. */
+  function release(r: Reservation): void {
+    const id = runningId(r);
+    const mine = running.get(id);
+    if (!mine) return;
+    mine.credits -= r.credits;
+    const calls = (mine.calls.get(r.tool) ?? 1) - 1;
+    if (calls === 0) mine.calls.delete(r.tool);
+    else mine.calls.set(r.tool, calls);
+    for (const wake of mine.waiting.splice(0)) wake();
+    if (mine.calls.size === 0) running.delete(id);
+  }
+
+  /** The call's outcome once `result` is known, recorded with its answer; inside the write unit. */
+  function settle<T>(
+    r: Reservation,
+    result: () => WorkResult<T>,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): CallOutcome<T> {
+    const existing = claimOf(r);
+    if (existing) return { status: "claimed", existing };
+    const before = creditsUsed(r.keyId, r.period);
+    const refused = refusal(r, before);
+    if (refused) return { status: "refused", reason: refused, creditsUsed: before };
+    const ran = result();
+    const outcome: RanOutcome<T> = ran.ok
+      ? { status: "charged", value: ran.value, creditsUsed: before + r.credits }
+      : { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: before };
+    recordCall(r, ran.ok, ran.ok ? 200 : ran.httpStatus);
+    storeAnswer(r, outcome, answerOf);
+    return outcome;
+  }
+
   return {
-    runCall<T>(
+    async runCall<T>(
       r: Reservation,
       work: () => WorkResult<T>,
       answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
     ): Promise<CallOutcome<T>> {
-      return db.write((): CallOutcome<T> => {
-        const existing = claimOf(r);
-        if (existing) return { status: "claimed", existing };
-        const before = creditsUsed(r.keyId, r.period);
-        const refused = refusal(r, before);
-        if (refused) return { status: "refused", reason: refused, creditsUsed: before };
-        const result = work();
-        const outcome: RanOutcome<T> = result.ok
-          ? { status: "charged", value: result.value, creditsUsed: before + r.credits }
-          : { status: "refunded", httpStatus: result.httpStatus, error: result.error, creditsUsed: before };
-        recordCall(r, result.ok, result.ok ? 200 : result.httpStatus);
-        storeAnswer(r, answerOf?.(outcome));
-        return outcome;
-      });
+      const early = await admitted<T>(r);
+      if (early) return early;
+      try {
+        // A call with an idempotency key runs inside its unit (see above); any other runs first.
+        const result = r.idempotency ? work : ranAlready(work());
+        return await db.write(() => settle(r, result, answerOf));
+      } finally {
+        release(r);
+      }
     },
     async purgeExpiredAnswers(now) {
       return db.write(() => purge.run(now));
