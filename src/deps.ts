@@ -8,10 +8,12 @@ import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
 import { createPostgresRateLimiter, createPostgresStore } from "./adapters/postgres/index.ts";
 import { createRedisRateLimiter } from "./adapters/redis/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
+import { createComputePool } from "./compute/pool.ts";
 import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { keyPattern } from "./core/keys.ts";
 import type { Observer } from "./core/observer.ts";
+import type { ComputeOffload } from "./core/offload.ts";
 import { createToolRegistry } from "./core/registry.ts";
 import type { ServiceSettings } from "./core/settings.ts";
 import { createSwitchReader } from "./core/switches.ts";
@@ -21,7 +23,7 @@ import { tools as allTools } from "./tools/index.ts";
 import type { AnyTool } from "./tools/tool.ts";
 
 export interface Deps extends CoreDeps {
-  /** Closes the limiter and the store. */
+  /** Closes the limiter, the store and the compute pool. */
   close(): Promise<void>;
 }
 
@@ -37,6 +39,11 @@ export interface DepsParts {
   readonly switchTtlMs?: number;
   /** Hears how each metered call ends (the metrics). */
   readonly observer?: Observer;
+  /**
+   * Where large calls compute. Default: a worker pool of the default tools; with `tools` given,
+   * none unless passed (a worker loads its tools by module).
+   */
+  readonly offload?: ComputeOffload;
 }
 
 export interface BackendOptions {
@@ -58,6 +65,7 @@ export async function createDeps(config: Config, options: BackendOptions = {}): 
 export function assembleDeps(parts: DepsParts): Deps {
   const { store, limiter, settings } = parts;
   const now = parts.now ?? (() => new Date());
+  const offload = parts.offload ?? (parts.tools === undefined ? createComputePool() : undefined);
   return {
     store,
     limiter,
@@ -70,8 +78,9 @@ export function assembleDeps(parts: DepsParts): Deps {
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
     ...(parts.observer ? { observer: parts.observer } : {}),
+    ...(offload ? { offload } : {}),
     async close() {
-      await Promise.allSettled([limiter.close(), store.close()]);
+      await Promise.allSettled([limiter.close(), store.close(), offload?.close()]);
     },
   };
 }

@@ -4,6 +4,7 @@
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { Store } from "../ports/store.ts";
 import type { Observer } from "./observer.ts";
+import type { ComputeOffload } from "./offload.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { ServiceSettings } from "./settings.ts";
 import type { SwitchReader } from "./switches.ts";
@@ -21,4 +22,6 @@ export interface CoreDeps {
   readonly newCallId: () => string;
   /** Hears how each metered call ended (the metrics); none in most tests. */
   readonly observer?: Observer;
+  /** Where the compute of large calls goes (offload.ts); none: every call computes on the main thread. */
+  readonly offload?: ComputeOffload;
 }

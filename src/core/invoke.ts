@@ -2,7 +2,8 @@
  * The one path every tool call takes, from HTTP and from MCP: resolve the tool, check its size and
  * switches, validate, then one metered call through the ledger: claim the idempotency key if one
  * was sent, reserve the credits, run the pure compute, charge or refund (with the stored answer).
- * Pricing and the answers a call ends with live here only.
+ * Pricing and the answers a call ends with live here only, and so does the choice of the calls whose
+ * compute leaves the main thread (offload.ts).
  */
 import type { ApiKeyRecord, CallOutcome, RanOutcome, RefusalReason, WorkResult } from "../ports/store.ts";
 import { UnprocessableInputError } from "../tools/tool.ts";
@@ -18,6 +19,13 @@ import {
   storeAnswer,
 } from "./idempotency.ts";
 import { describeJsonSyntaxError } from "./json-syntax.ts";
+import {
+  type ComputeOffload,
+  failureError,
+  type OffloadedCall,
+  refusalError,
+  SerializedOutputs,
+} from "./offload.ts";
 import type { RegisteredTool } from "./registry.ts";
 import { FREE_PLAN_ID } from "./settings.ts";
 
@@ -42,10 +50,33 @@ export interface ToolAnswer {
 export interface Envelope {
   tool: string;
   tool_version: string;
-  outputs: Record<string, unknown>;
+  outputs: Outputs;
   credits_used: number;
   credits_remaining: number | null;
   request_id: string;
+}
+
+/** A tool's outputs: as it returned them, or as a worker serialized them. */
+export type Outputs = Record<string, unknown> | SerializedOutputs;
+
+/**
+ * The envelope's JSON when a worker serialized its outputs, spliced around them without parsing
+ * them again; undefined when the envelope is a plain object to serialize as usual.
+ */
+export function serializedEnvelope(envelope: Envelope): Buffer | undefined {
+  const { outputs, ...rest } = envelope;
+  if (!(outputs instanceof SerializedOutputs)) return undefined;
+  const head = JSON.stringify({ tool: rest.tool, tool_version: rest.tool_version });
+  const tail = JSON.stringify({
+    credits_used: rest.credits_used,
+    credits_remaining: rest.credits_remaining,
+    request_id: rest.request_id,
+  });
+  return Buffer.concat([
+    Buffer.from(`${head.slice(0, -1)},"outputs":`),
+    outputs.utf8,
+    Buffer.from(`,${tail.slice(1)}`),
+  ]);
 }
 
 export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
@@ -56,18 +87,17 @@ export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
 
 export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
   const tool = resolveTool(deps, call.slug);
-  const body = readBody(tool, call.body);
+  checkSize(tool, call.body);
+  const offload = offloadFor(deps, call);
+  // A worker parses what it runs.
+  const body = offload ? undefined : parseBody(call.body);
   const switches = await deps.switches.of(tool);
-  if (!switches.enabled)
-    throw new ApiError("tool_disabled", `The tool "${tool.slug}" is temporarily disabled.`);
-  if (!switches.api)
+  if (!switches.enabled || !switches.api) {
+    // A malformed body is answered before a switched-off tool (decisions section 3).
+    if (offload) parseBody(call.body);
+    if (!switches.enabled)
+      throw new ApiError("tool_disabled", `The tool "${tool.slug}" is temporarily disabled.`);
     throw new ApiError("tool_not_allowed", `The tool "${tool.slug}" is not available through the API.`);
-
-  const validation = tool.validate(body);
-  if (!validation.ok) {
-    throw new ApiError("validation_error", "The request body does not match the tool's input schema.", {
-      extras: { fields: validation.fields },
-    });
   }
 
   const { settings } = deps;
@@ -76,12 +106,20 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
   const period = periodOf(now);
   const allowance = settings.metering ? monthlyAllowance(call.key, plan, period) : null;
   const credits = callCost(tool.weight, plan, settings);
-  const input = validation.value;
+  // Validated before the 402 (decisions section 3); a worker validates and runs in one trip, unless
+  // the balance read just before shows the call cannot be paid for (the ledger still decides).
+  const work = offload
+    ? await offloadedWork(offload, tool, call.body as RawBody, async () =>
+        allowance === null
+          ? false
+          : (await deps.store.creditsUsed(call.key.id, period.id)) + credits > allowance,
+      )
+    : inlineWork(tool, body);
   const fingerprint =
     call.idempotencyKey === undefined
       ? undefined
       : fingerprintOf(tool.slug, "raw" in call.body ? call.body.raw : JSON.stringify(call.body.parsed));
-  const answerOf = (outcome: CallOutcome<Record<string, unknown>>): CallAnswer => {
+  const answerOf = (outcome: CallOutcome<Outputs>): CallAnswer => {
     if (outcome.status === "claimed") return answerForClaimed(outcome.existing, fingerprint ?? "");
     const remaining = allowance === null ? null : Math.max(0, allowance - outcome.creditsUsed);
     if (outcome.status === "refused") return refusal(outcome.reason, tool, plan.label, credits, remaining);
@@ -111,8 +149,8 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
           idempotency: claimFor(call.idempotencyKey, fingerprint, now, settings.idempotencyTtlS),
         }),
     },
-    () => runTool(tool, input),
-    (ran: RanOutcome<Record<string, unknown>>) => storeAnswer(answerOf(ran), call.requestId),
+    work,
+    (ran: RanOutcome<Outputs>) => storeAnswer(answerOf(ran), call.requestId),
   );
   const answer = answerOf(outcome);
   const replayed = outcome.status === "claimed" && !isIdempotencyRefusal(answer);
@@ -162,7 +200,10 @@ function failure(error: unknown, tool: RegisteredTool, remaining: number | null)
 }
 
 /** The tool's pure compute; a failure becomes the status the refunded call ends with. */
-function runTool(tool: RegisteredTool, input: Record<string, unknown>): WorkResult<Record<string, unknown>> {
+export function runTool(
+  tool: RegisteredTool,
+  input: Record<string, unknown>,
+): WorkResult<Record<string, unknown>> {
   try {
     return { ok: true, value: tool.definition.run(input) };
   } catch (error) {
@@ -170,7 +211,7 @@ function runTool(tool: RegisteredTool, input: Record<string, unknown>): WorkResu
   }
 }
 
-function readBody(tool: RegisteredTool, body: CallBody): unknown {
+function checkSize(tool: RegisteredTool, body: CallBody): void {
   const bytes = "raw" in body ? body.raw.length : body.bytes;
   if (bytes > tool.maxBodyBytes) {
     throw new ApiError(
@@ -178,6 +219,10 @@ function readBody(tool: RegisteredTool, body: CallBody): unknown {
       `The request body is ${bytes} bytes; "${tool.slug}" accepts at most ${tool.maxBodyBytes} bytes.`,
     );
   }
+}
+
+/** The body as JSON; a 400 when it is not. */
+export function parseBody(body: CallBody): unknown {
   if (!("raw" in body)) return body.parsed;
   if (body.raw.length === 0) throw malformed("The request body is empty; send a JSON object.");
   const text = body.raw.toString("utf8");
@@ -186,6 +231,65 @@ function readBody(tool: RegisteredTool, body: CallBody): unknown {
   } catch {
     // Where, never what: JSON.parse's message quotes the body, which may hold a secret.
     throw malformed(`The request body is not valid JSON: a syntax error${describeJsonSyntaxError(text)}.`);
+  }
+}
+
+/** The tool's input, checked against its schema; a 400 naming the fields when it does not match. */
+export function validInput(tool: RegisteredTool, body: unknown): Record<string, unknown> {
+  const validation = tool.validate(body);
+  if (!validation.ok) {
+    throw new ApiError("validation_error", "The request body does not match the tool's input schema.", {
+      extras: { fields: validation.fields },
+    });
+  }
+  return validation.value;
+}
+
+/** The work of a call computed on this thread: validated now, run when the ledger says. */
+function inlineWork(tool: RegisteredTool, body: unknown): () => WorkResult<Outputs> {
+  const input = validInput(tool, body);
+  return () => runTool(tool, input);
+}
+
+type RawBody = Extract<CallBody, { readonly raw: Buffer }>;
+
+/**
+ * The pool for this call, or undefined to compute it on the main thread: raw bodies of the pool's
+ * size or more. A call with an idempotency key stays here: its store runs it inside its claim, so
+ * that concurrent retries run it once.
+ */
+function offloadFor(deps: CoreDeps, call: ToolCall): ComputeOffload | undefined {
+  const { offload } = deps;
+  if (!offload || !("raw" in call.body) || call.idempotencyKey !== undefined) return undefined;
+  return call.body.raw.length >= offload.minBytes ? offload : undefined;
+}
+
+/**
+ * The work of a call computed on a worker: validated and run there, the result handed to the
+ * ledger. When `hopeless` says the balance cannot pay, the worker only validates, and the run
+ * waits for the ledger (on this thread, should it admit the call after all).
+ */
+async function offloadedWork(
+  offload: ComputeOffload,
+  tool: RegisteredTool,
+  body: RawBody,
+  hopeless: () => Promise<boolean>,
+): Promise<() => WorkResult<Outputs>> {
+  const run = !(await hopeless());
+  const answer: OffloadedCall = await offload.call(tool.slug, body.raw, run);
+  switch (answer.kind) {
+    case "refused":
+      throw refusalError(answer);
+    case "valid":
+      return () => runTool(tool, validInput(tool, parseBody(body)));
+    case "ran": {
+      const value = new SerializedOutputs(answer.outputs);
+      return () => ({ ok: true, value });
+    }
+    case "failed": {
+      const error = failureError(answer);
+      return () => ({ ok: false, httpStatus: answer.httpStatus, error });
+    }
   }
 }
 

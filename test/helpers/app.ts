@@ -13,6 +13,7 @@ import { cliActor } from "../../src/core/audit.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
 import { hashKey } from "../../src/core/keys.ts";
 import type { Observer } from "../../src/core/observer.ts";
+import type { ComputeOffload } from "../../src/core/offload.ts";
 import {
   DEFAULT_PLANS,
   type Plan,
@@ -43,6 +44,8 @@ export interface TestAppOptions {
   appOptions?: AppOptions;
   /** Hears how each metered call ends (the metrics). */
   observer?: Observer;
+  /** Where large calls compute (none: every call on the main thread). */
+  offload?: ComputeOffload;
 }
 
 export interface TestClock {
@@ -116,6 +119,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     // Switch changes show on the next request.
     switchTtlMs: 0,
     ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.offload ? { offload: options.offload } : {}),
   });
   const app = buildApp(deps, options.appOptions);
   const contract = recordResponses(app);

@@ -11,7 +11,7 @@ import {
   readIdempotencyKey,
   replayedHeader,
 } from "../../core/idempotency.ts";
-import { invokeTool, resolveTool } from "../../core/invoke.ts";
+import { invokeTool, resolveTool, serializedEnvelope } from "../../core/invoke.ts";
 import { noteCall } from "../../request-log.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 
@@ -74,7 +74,11 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
         // A replay is the first answer whole, its request id included, and charges nothing.
         if (replayed) reply.header(REPLAYED_HEADER, "true").header("x-request-id", envelope.request_id);
         noteCall(request, { credits: replayed ? 0 : envelope.credits_used });
-        return envelope;
+        const serialized = serializedEnvelope(envelope);
+        // What Fastify would have said of the envelope it serialized itself.
+        return serialized === undefined
+          ? envelope
+          : reply.type(`${JSON_TYPE}; charset=utf-8`).send(serialized);
       },
     },
   ];

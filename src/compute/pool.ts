@@ -1,0 +1,61 @@
+/**
+ * The compute offload (core/offload.ts) on worker threads, pooled by piscina: one worker by
+ * default, started on the first large call and kept. Its thread runs at a lower priority (nice)
+ * than the main thread, so that where both share a CPU, the main thread's small calls preempt a
+ * large call's compute instead of queueing behind it.
+ */
+import { Piscina } from "piscina";
+import type { ComputeOffload, OffloadedCall } from "../core/offload.ts";
+
+/** Below this a call's compute costs less than the trip to a worker and back. */
+export const DEFAULT_MIN_OFFLOAD_BYTES = 64 * 1024;
+const WORKER_NICE_INCREMENT = 10;
+
+export interface ComputeTask {
+  readonly slug: string;
+  readonly raw: Uint8Array;
+  readonly run: boolean;
+}
+
+export interface WorkerData {
+  /** URL of the module whose export `toolsExport` lists the tools the service runs. */
+  readonly toolsModule: string;
+  readonly toolsExport: string;
+}
+
+export interface ComputePoolOptions {
+  /** Default: src/tools/index.ts, `tools`. */
+  readonly tools?: WorkerData;
+  readonly minBytes?: number;
+  readonly threads?: number;
+}
+
+export function createComputePool(options: ComputePoolOptions = {}): ComputeOffload {
+  const workerData: WorkerData = options.tools ?? {
+    toolsModule: new URL("../tools/index.ts", import.meta.url).href,
+    toolsExport: "tools",
+  };
+  const threads = options.threads ?? 1;
+  let pool: Piscina<ComputeTask, OffloadedCall | Uint8Array> | undefined;
+  let closed = false;
+  return {
+    minBytes: options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
+    async call(slug, raw, run) {
+      if (closed) throw new Error("the compute pool is closed");
+      pool ??= new Piscina({
+        filename: new URL("./worker.ts", import.meta.url).href,
+        workerData,
+        minThreads: threads,
+        maxThreads: threads,
+        idleTimeout: Number.POSITIVE_INFINITY,
+        niceIncrement: WORKER_NICE_INCREMENT,
+      });
+      const answer = await pool.run({ slug, raw, run });
+      return answer instanceof Uint8Array ? { kind: "ran", outputs: answer } : answer;
+    },
+    async close() {
+      closed = true;
+      await pool?.destroy();
+    },
+  };
+}

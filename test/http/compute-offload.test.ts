@@ -1,0 +1,126 @@
+/**
+ * Large calls computed on a worker thread (src/compute/) answer exactly what the main thread
+ * answers: the same envelope byte for byte, the same 400s, 402, 422 and 500 with the same refunds,
+ * in the same order of checks; and the pool closes without hanging.
+ */
+import assert from "node:assert/strict";
+import { describe, it, type TestContext } from "node:test";
+import { githubPushNear } from "../../bench/lib/payloads.ts";
+import { createComputePool } from "../../src/compute/pool.ts";
+import type { ComputeOffload } from "../../src/core/offload.ts";
+import { tools } from "../../src/tools/index.ts";
+import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+
+const FIXTURES = {
+  toolsModule: new URL("../helpers/fixture-tools.ts", import.meta.url).href,
+  toolsExport: "fixtureTools",
+};
+
+/** A pool of the fixture tools that takes every call, however small. */
+function fixturePool(t: TestContext): ComputeOffload {
+  const pool = createComputePool({ tools: FIXTURES, minBytes: 0 });
+  t.after(() => pool.close());
+  return pool;
+}
+
+/** The same call on an app computing on the main thread and on one computing on the pool. */
+async function bothWays(t: TestContext, offload: ComputeOffload, options: TestAppOptions = {}) {
+  const inline = await createTestApp(options, t);
+  const pooled = await createTestApp({ ...options, offload }, t);
+  return { inline, pooled };
+}
+
+async function post(app: TestApp, key: string, slug: string, payload: string, requestId: string) {
+  return app.app.inject({
+    method: "POST",
+    url: `/v1/tool/${slug}`,
+    headers: json({ ...bearer(key), "x-request-id": requestId }),
+    payload,
+  });
+}
+
+async function creditsUsed(app: TestApp, key: string): Promise<number> {
+  return (await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })).json()
+    .credits_used;
+}
+
+describe("tool calls computed on a worker thread", () => {
+  it("answer every outcome as the main thread does, charging and refunding alike", async (t) => {
+    const { inline, pooled } = await bothWays(t, fixturePool(t));
+    const keys = { inline: await inline.key("builder"), pooled: await pooled.key("builder") };
+    const bodies: [string, number][] = [
+      ['{"value":21}', 200],
+      ['{"value":"7.5","note":"a string number"}', 200],
+      ['{"value":1,"mode":"unprocessable"}', 422],
+      ['{"value":1,"mode":"crash"}', 500],
+      ['{"value":500}', 400],
+      ['{"value":1,"extra":true}', 400],
+      ['{"value":1,', 400],
+      ["", 400],
+    ];
+    for (const [i, [body, status]] of bodies.entries()) {
+      const expected = await post(inline, keys.inline, "echo", body, `req-${i}`);
+      const actual = await post(pooled, keys.pooled, "echo", body, `req-${i}`);
+      assert.equal(expected.statusCode, status, expected.body);
+      assert.equal(actual.statusCode, status, actual.body);
+      assert.equal(actual.headers["content-type"], expected.headers["content-type"]);
+      assert.equal(actual.body, expected.body);
+    }
+    assert.equal(await creditsUsed(pooled, keys.pooled), 6);
+    assert.equal(await creditsUsed(inline, keys.inline), 6);
+  });
+
+  it("keeps the order of checks: a malformed body before a switched-off tool, a field error before a 402", async (t) => {
+    const { inline, pooled } = await bothWays(t, fixturePool(t));
+    for (const app of [inline, pooled]) {
+      const poor = await app.key("builder", 2);
+      const broke = await post(app, poor, "echo", '{"value":1}', "req-poor");
+      assert.equal(broke.statusCode, 402, broke.body);
+      assert.equal(broke.json().code, "insufficient_credits");
+      assert.equal((await post(app, poor, "echo", '{"value":-1}', "req-poor-invalid")).statusCode, 400);
+
+      const key = await app.key("builder");
+      await app.store.setSwitch("echo", { enabled: false });
+      assert.equal((await post(app, key, "echo", '{"value":1', "req-off-malformed")).statusCode, 400);
+      const off = await post(app, key, "echo", '{"value":1}', "req-off");
+      assert.equal(off.statusCode, 503, off.body);
+      assert.equal(off.json().code, "tool_disabled");
+      assert.equal(await creditsUsed(app, key), 0);
+    }
+  });
+
+  it("answer a 1 MiB inspector call with the same bytes as the main thread, from the default pool", async (t) => {
+    const pool = createComputePool();
+    t.after(() => pool.close());
+    const body = githubPushNear();
+    assert.ok(Buffer.byteLength(body) >= pool.minBytes);
+    const { inline, pooled } = await bothWays(t, pool, { tools });
+    const expected = await post(
+      inline,
+      await inline.key("builder"),
+      "webhook-payload-inspector",
+      body,
+      "req-big",
+    );
+    const actual = await post(
+      pooled,
+      await pooled.key("builder"),
+      "webhook-payload-inspector",
+      body,
+      "req-big",
+    );
+    assert.equal(expected.statusCode, 200);
+    assert.equal(actual.statusCode, 200);
+    assert.equal(actual.body, expected.body);
+  });
+
+  it("closes without hanging, whether it ever started a worker or not, and refuses calls after", async () => {
+    const unused = createComputePool({ tools: FIXTURES, minBytes: 0 });
+    await unused.close();
+    const used = createComputePool({ tools: FIXTURES, minBytes: 0 });
+    const ran = await used.call("echo", Buffer.from('{"value":2}'), true);
+    assert.equal(ran.kind, "ran");
+    await used.close();
+    await assert.rejects(used.call("echo", Buffer.from('{"value":2}'), true), /closed/);
+  });
+});
