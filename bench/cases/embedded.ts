@@ -1,9 +1,12 @@
 /**
  * Cases on one machine: the bare Fastify baseline, and the real `toolrun serve` on the embedded
  * SQLite store running the calculator (at peak, at half of it, and with LOG_LEVEL=warn) and the
- * webhook inspector (a typical GitHub push and a 1 MiB one, each with a memory soak).
+ * webhook inspector (a typical GitHub push and a 1 MiB one, each with a memory soak), and the
+ * calculator's latency at a paced rate with and without 1 MiB inspector calls beside it.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { accountOf } from "../lib/accounting.ts";
 import type { BenchCase, BenchContext } from "../lib/context.ts";
 import {
   CALCULATOR_SLUG,
@@ -13,6 +16,7 @@ import {
   INSPECTOR_SLUG,
 } from "../lib/payloads.ts";
 import { BASELINE_SCRIPT, type ServerHandle, startServer } from "../lib/procs.ts";
+import { encodeRequest, RawConnection } from "../lib/raw-client.ts";
 import type { CaseResult, Check } from "../lib/report.ts";
 import { loadRow, pacedRow, probe, type Target, warmUp, warmUpPaced } from "../lib/runs.ts";
 import { authHeaders, prepareService, type Service, SkipCase, serveToolrun } from "../lib/service.ts";
@@ -308,6 +312,200 @@ const inspector1MiB: BenchCase = {
   run: (context, result) => inspector(context, result, githubPushNear(), "serial-1mib"),
 };
 
+/** The calculator's rate in calculator-with-inspector-1mib: a steady load, well under its peak. */
+const MIXED_CALCULATOR_RATE = 1000;
+
+/**
+ * CPU milliseconds the main thread of process `pid` has used (Linux: /proc, in 10 ms ticks); null
+ * elsewhere. Its own thread, apart from the compute workers, so what a large call still costs the
+ * event loop shows.
+ */
+function mainThreadCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+function spent(before: number | null, after: number | null): number | null {
+  return before === null || after === null ? null : after - before;
+}
+
+/** 1 MiB inspector calls one after another on one connection until `stop`; how they answered. */
+function inspectorStream(target: Target): { stop: () => Promise<{ ok: number; failed: number }> } {
+  const url = new URL(target.url);
+  const request = encodeRequest(url, "POST", target.headers, Buffer.from(target.body ?? ""));
+  const connection = new RawConnection(url.hostname, Number(url.port || 80));
+  const counts = { ok: 0, failed: 0 };
+  let stopping = false;
+  const finished = new Promise<void>((resolve) => {
+    const next = () => {
+      if (stopping || connection.dead) return resolve();
+      connection.send(request, (status) => {
+        if (status !== null && status >= 200 && status < 300) counts.ok++;
+        else counts.failed++;
+        next();
+      });
+    };
+    void connection.ready.then(next);
+  });
+  return {
+    async stop() {
+      stopping = true;
+      await finished;
+      connection.close();
+      return counts;
+    },
+  };
+}
+
+interface MixedRuns {
+  readonly alone: Awaited<ReturnType<typeof pacedRow>>;
+  readonly beside: Awaited<ReturnType<typeof pacedRow>>;
+  readonly inspected: { readonly ok: number; readonly failed: number };
+  /** What the calculator's p99 gained beside the inspector calls, in ms. */
+  readonly addedP99Ms: number;
+  /** What the inspector calls added to the main thread's CPU, per call (the calculator's share taken out). */
+  readonly mainMsPerInspectorCall: number | null;
+  readonly mainThreadCpuMs: { readonly alone: number | null; readonly beside: number | null };
+  readonly accounting: Check;
+}
+
+/**
+ * The calculator at a paced rate alone, then with a back-to-back stream of 1 MiB inspector calls
+ * on one more connection (always one in progress), on `server`. Every call of the second run is
+ * answered before the books are read, so the credits its 200s cost must equal what the key's
+ * balance and usage say was used.
+ */
+async function mixedRuns(
+  context: BenchContext,
+  service: Service,
+  server: ServerHandle,
+  label: string,
+): Promise<MixedRuns> {
+  const { duration, warmup } = context.options;
+  const calculator = toolTarget(server, service, CALCULATOR_SLUG, calculatorBody);
+  const inspectorTarget = toolTarget(server, service, INSPECTOR_SLUG, githubPushNear());
+  const costs = {
+    calculator: ((await probe(calculator)) as { credits_used: number }).credits_used,
+    inspector: ((await probe(inspectorTarget)) as { credits_used: number }).credits_used,
+  };
+  const rate = MIXED_CALCULATOR_RATE;
+  const paced = { ...calculator, rate, durationS: duration };
+
+  await warmUpPaced(calculator, rate, warmup);
+  const aloneCpu = mainThreadCpuMs(server.pid);
+  const alone = await pacedRow(`calculator @ ${rate}/s paced, alone${label}`, [server.pid], paced);
+  const aloneCpuMs = spent(aloneCpu, mainThreadCpuMs(server.pid));
+
+  const warm = inspectorStream(inspectorTarget);
+  await warmUpPaced(calculator, rate, warmup);
+  await warm.stop();
+  const keys = [authHeaders(service)];
+  const before = await accountOf(server.url, keys);
+  const besideCpu = mainThreadCpuMs(server.pid);
+  const stream = inspectorStream(inspectorTarget);
+  const beside = await pacedRow(
+    `calculator @ ${rate}/s paced, beside 1 MiB inspector calls${label}`,
+    [server.pid],
+    paced,
+  );
+  const inspected = await stream.stop();
+  const besideCpuMs = spent(besideCpu, mainThreadCpuMs(server.pid));
+  const after = await accountOf(server.url, keys);
+
+  const charged = beside.paced.ok * costs.calculator + inspected.ok * costs.inspector;
+  const credits = after.credits - before.credits;
+  const usage = after.usage - before.usage;
+  return {
+    alone,
+    beside,
+    inspected,
+    addedP99Ms: Math.round((beside.row.p99 - alone.row.p99) * 100) / 100,
+    mainMsPerInspectorCall:
+      aloneCpuMs === null || besideCpuMs === null || inspected.ok === 0
+        ? null
+        : Math.round(((besideCpuMs - aloneCpuMs) / inspected.ok) * 100) / 100,
+    mainThreadCpuMs: { alone: aloneCpuMs, beside: besideCpuMs },
+    accounting: {
+      name: `exact accounting${label}`,
+      ok: charged === credits && credits === usage && beside.paced.errors + inspected.failed === 0,
+      detail: `${beside.paced.ok} x 200 x ${costs.calculator} + ${inspected.ok} x 200 x ${costs.inspector} = ${charged}; /v1/me/credits +${credits}; /v1/me/usage +${usage}`,
+    },
+  };
+}
+
+function describeMixed(runs: MixedRuns, durationS: number): string {
+  const { alone, beside, inspected, addedP99Ms } = runs;
+  return `p99 ${alone.row.p99} ms alone, ${beside.row.p99} ms beside ${inspected.ok} inspector calls (${(inspected.ok / durationS).toFixed(1)}/s): ${addedP99Ms >= 0 ? "+" : ""}${addedP99Ms} ms; p50 ${alone.row.p50} -> ${beside.row.p50} ms; main-thread CPU ${runs.mainMsPerInspectorCall} ms per inspector call; the generator's longest gap ${beside.paced.generatorMaxGapMs} ms`;
+}
+
+/**
+ * The calculator's latency beside 1 MiB inspector calls, on a server with Node's defaults (the
+ * check), then on one with the latency tuning of docs/configuration.md: a large call moves
+ * megabytes through the main thread's buffers, whose collection the tuning makes rarer.
+ */
+const calculatorWithInspector: BenchCase = {
+  name: "calculator-with-inspector-1mib",
+  title: `retaining-wall calculator paced at ${MIXED_CALCULATOR_RATE}/s alone, then beside a stream of 1 MiB inspector calls on one connection`,
+  async run(context, result) {
+    const service = await prepareService({
+      dir: context.dir,
+      database: join(context.dir, "toolrun.db"),
+      logLevel: "info",
+      cpuProfDir: context.options.cpuProfDir,
+      nodeFlags: context.options.nodeFlags,
+    });
+    const { duration } = context.options;
+    context.progress(
+      `${result.name}: the calculator at ${MIXED_CALCULATOR_RATE}/s alone, then beside 1 MiB calls`,
+    );
+    const plain = await withServer(
+      () => serveToolrun(service, context.serverCpu, "serve"),
+      (server) => mixedRuns(context, service, server, ""),
+    );
+    result.rows.push(plain.alone.row, plain.beside.row);
+    result.checks.push({
+      name: "a 1 MiB inspector call in progress adds at most 1 ms to the calculator's p99",
+      ok:
+        plain.addedP99Ms <= 1 &&
+        plain.beside.row.non2xx + plain.beside.row.errors + plain.inspected.failed === 0,
+      detail: describeMixed(plain, duration),
+    });
+    result.checks.push(plain.accounting);
+
+    const tunedLabel = `, ${LATENCY_NODE_FLAGS.join(" ")}`;
+    context.progress(`${result.name}: the same on a server started with ${LATENCY_NODE_FLAGS.join(" ")}`);
+    const tuned = await withServer(
+      () => serveToolrun(service, context.serverCpu, "serve-tuned", LATENCY_NODE_FLAGS),
+      (server) => mixedRuns(context, service, server, tunedLabel),
+    );
+    result.rows.push(tuned.alone.row, tuned.beside.row);
+    result.checks.push(tuned.accounting);
+    result.notes.push(
+      `with node ${LATENCY_NODE_FLAGS.join(" ")}: ${describeMixed(tuned, duration)} (the check above is for Node's defaults)`,
+    );
+    const { alone, beside, inspected, ...figures } = plain;
+    const { alone: tunedAlone, beside: tunedBeside, inspected: tunedInspected, ...tunedFigures } = tuned;
+    result.details.mixed = {
+      rate: MIXED_CALCULATOR_RATE,
+      alone: alone.paced,
+      beside: beside.paced,
+      inspected,
+      ...figures,
+      tuned: {
+        alone: tunedAlone.paced,
+        beside: tunedBeside.paced,
+        inspected: tunedInspected,
+        ...tunedFigures,
+      },
+    };
+  },
+};
+
 export const embeddedCases: readonly BenchCase[] = [
   baseline,
   calculatorSqlite,
@@ -315,4 +513,5 @@ export const embeddedCases: readonly BenchCase[] = [
   peerSqlite,
   inspectorPush,
   inspector1MiB,
+  calculatorWithInspector,
 ];

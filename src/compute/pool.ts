@@ -36,7 +36,7 @@ export function createComputePool(options: ComputePoolOptions = {}): ComputeOffl
     toolsExport: "tools",
   };
   const threads = options.threads ?? 1;
-  let pool: Piscina<ComputeTask, OffloadedCall | Uint8Array> | undefined;
+  let pool: Piscina<ComputeTask, OffloadedCall> | undefined;
   let closed = false;
   return {
     minBytes: options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
@@ -50,8 +50,11 @@ export function createComputePool(options: ComputePoolOptions = {}): ComputeOffl
         idleTimeout: Number.POSITIVE_INFINITY,
         niceIncrement: WORKER_NICE_INCREMENT,
       });
-      const answer = await pool.run({ slug, raw, run });
-      return answer instanceof Uint8Array ? { kind: "ran", outputs: answer } : answer;
+      // A body that is a whole buffer of its own moves to the worker instead of being copied; one
+      // that may still be parsed here (run: false) stays.
+      const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
+      const transferList = run && whole && raw.buffer instanceof ArrayBuffer ? [raw.buffer] : [];
+      return pool.run({ slug, raw, run }, { transferList });
     },
     async close() {
       closed = true;

@@ -3,10 +3,10 @@
  * to UTF-8 JSON handed back without a copy. The same functions as on the main thread (invoke.ts),
  * so the same answers; a failure travels as its status and message, an ApiError as its fields.
  */
-import { move, workerData } from "piscina";
+import { move, transferableSymbol, valueSymbol, workerData } from "piscina";
 import { ApiError } from "../core/errors.ts";
 import { parseBody, runTool, validInput } from "../core/invoke.ts";
-import type { OffloadedCall } from "../core/offload.ts";
+import { ENVELOPE_TAIL_ROOM, envelopeHead, type OffloadedCall } from "../core/offload.ts";
 import { createToolRegistry } from "../core/registry.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { ComputeTask, WorkerData } from "./pool.ts";
@@ -17,8 +17,8 @@ const tools = (await import(toolsModule))[toolsExport] as readonly AnyTool[];
 const registry = createToolRegistry(tools, {});
 const utf8 = new TextEncoder();
 
-/** The outputs' JSON as a moved buffer, or what else the call came to. */
-export default function compute(task: ComputeTask): OffloadedCall | ReturnType<typeof move> {
+/** The envelope with the outputs in a moved buffer, or what else the call came to. */
+export default function compute(task: ComputeTask): OffloadedCall | ReturnType<typeof moved> {
   const tool = registry.get(task.slug);
   if (!tool) throw new Error(`no tool ${task.slug} in ${toolsModule}`);
   let input: Record<string, unknown>;
@@ -40,6 +40,28 @@ export default function compute(task: ComputeTask): OffloadedCall | ReturnType<t
       stack: error instanceof Error ? error.stack : undefined,
     };
   }
-  // An array of its own (not a slice of Buffer's shared pool), so it can be moved.
-  return move(utf8.encode(JSON.stringify(result.value)));
+  return moved(envelopeOf(tool.slug, tool.definition.version, JSON.stringify(result.value)));
+}
+
+/** The envelope up to and with the outputs, in an array of its own with room for the rest. */
+function envelopeOf(slug: string, version: string, outputs: string): Extract<OffloadedCall, { kind: "ran" }> {
+  const head = envelopeHead(slug, version);
+  const headBytes = Buffer.byteLength(head);
+  const outputsBytes = Buffer.byteLength(outputs);
+  const envelope = new Uint8Array(headBytes + outputsBytes + ENVELOPE_TAIL_ROOM);
+  utf8.encodeInto(head, envelope);
+  utf8.encodeInto(outputs, envelope.subarray(headBytes));
+  return { kind: "ran", envelope, outputsEnd: headBytes + outputsBytes };
+}
+
+/** The answer handed over with its buffer moved, not copied (piscina's transferable protocol). */
+function moved(answer: Extract<OffloadedCall, { kind: "ran" }>) {
+  return move({
+    get [transferableSymbol]() {
+      return answer.envelope.buffer;
+    },
+    get [valueSymbol]() {
+      return answer;
+    },
+  });
 }

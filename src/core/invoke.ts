@@ -21,6 +21,7 @@ import {
 import { describeJsonSyntaxError } from "./json-syntax.ts";
 import {
   type ComputeOffload,
+  envelopeHead,
   failureError,
   type OffloadedCall,
   refusalError,
@@ -64,19 +65,14 @@ export type Outputs = Record<string, unknown> | SerializedOutputs;
  * them again; undefined when the envelope is a plain object to serialize as usual.
  */
 export function serializedEnvelope(envelope: Envelope): Buffer | undefined {
-  const { outputs, ...rest } = envelope;
+  const { outputs } = envelope;
   if (!(outputs instanceof SerializedOutputs)) return undefined;
-  const head = JSON.stringify({ tool: rest.tool, tool_version: rest.tool_version });
   const tail = JSON.stringify({
-    credits_used: rest.credits_used,
-    credits_remaining: rest.credits_remaining,
-    request_id: rest.request_id,
+    credits_used: envelope.credits_used,
+    credits_remaining: envelope.credits_remaining,
+    request_id: envelope.request_id,
   });
-  return Buffer.concat([
-    Buffer.from(`${head.slice(0, -1)},"outputs":`),
-    outputs.utf8,
-    Buffer.from(`,${tail.slice(1)}`),
-  ]);
+  return outputs.withTail(`,${tail.slice(1)}`);
 }
 
 export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
@@ -283,7 +279,8 @@ async function offloadedWork(
     case "valid":
       return () => runTool(tool, validInput(tool, parseBody(body)));
     case "ran": {
-      const value = new SerializedOutputs(answer.outputs);
+      const head = envelopeHead(tool.slug, tool.definition.version);
+      const value = new SerializedOutputs(answer, Buffer.byteLength(head));
       return () => ({ ok: true, value });
     }
     case "failed": {

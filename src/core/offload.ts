@@ -11,7 +11,10 @@ import { ApiError, type ErrorCode, type ProblemExtras } from "./errors.ts";
 export interface ComputeOffload {
   /** Raw bodies of at least this many bytes run off the main thread; smaller ones are not worth the trip. */
   readonly minBytes: number;
-  /** Parses, validates and runs the call of `slug` on `raw`; with `run: false`, stops after validating. */
+  /**
+   * Parses, validates and runs the call of `slug` on `raw`; with `run: false`, stops after validating.
+   * With `run`, `raw` may be moved to the worker (left empty here).
+   */
   call(slug: string, raw: Uint8Array, run: boolean): Promise<OffloadedCall>;
   /** Stops the workers; calls still queued fail. */
   close(): Promise<void>;
@@ -26,7 +29,13 @@ export type OffloadedCall =
       readonly extras: ProblemExtras;
     }
   | { readonly kind: "valid" }
-  | { readonly kind: "ran"; readonly outputs: Uint8Array }
+  | {
+      readonly kind: "ran";
+      /** The envelope's UTF-8 JSON up to its outputs (envelopeHead), then room for the rest. */
+      readonly envelope: Uint8Array;
+      /** Where the outputs end in `envelope`. */
+      readonly outputsEnd: number;
+    }
   | {
       readonly kind: "failed";
       readonly httpStatus: number;
@@ -34,14 +43,40 @@ export type OffloadedCall =
       readonly stack: string | undefined;
     };
 
-/** A tool's outputs already serialized (UTF-8 JSON) by a worker; JSON.stringify still gives them whole. */
+/** Room a worker leaves after the outputs for the envelope's last members (credits, request id). */
+export const ENVELOPE_TAIL_ROOM = 512;
+
+/** The envelope's JSON before its outputs, the same on every thread. */
+export function envelopeHead(tool: string, toolVersion: string): string {
+  return `${JSON.stringify({ tool, tool_version: toolVersion }).slice(0, -1)},"outputs":`;
+}
+
+/**
+ * A tool's outputs serialized by a worker, inside the envelope's buffer (see OffloadedCall), so
+ * that the main thread finishes the envelope in place rather than copying megabytes around it
+ * (every large buffer on the main thread makes work for its garbage collector).
+ */
 export class SerializedOutputs {
-  readonly utf8: Uint8Array;
-  constructor(utf8: Uint8Array) {
-    this.utf8 = utf8;
+  readonly envelope: Buffer;
+  readonly start: number;
+  readonly end: number;
+  constructor(answer: Extract<OffloadedCall, { kind: "ran" }>, start: number) {
+    const { envelope } = answer;
+    this.envelope = Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength);
+    this.start = start;
+    this.end = answer.outputsEnd;
   }
+  /** JSON.stringify still gives the outputs whole (a path that never meets them in practice). */
   toJSON(): unknown {
-    return JSON.parse(Buffer.from(this.utf8.buffer, this.utf8.byteOffset, this.utf8.byteLength).toString());
+    return JSON.parse(this.envelope.toString("utf8", this.start, this.end));
+  }
+  /** The whole envelope: the outputs followed by `tail` (the JSON after them, closing brace included). */
+  withTail(tail: string): Buffer {
+    const room = this.envelope.length - this.end;
+    if (Buffer.byteLength(tail) > room)
+      return Buffer.concat([this.envelope.subarray(0, this.end), Buffer.from(tail)]);
+    const written = this.envelope.write(tail, this.end, "utf8");
+    return this.envelope.subarray(0, this.end + written);
   }
 }
 
