@@ -37,6 +37,17 @@ async function withServer<T>(
   }
 }
 
+/** The real service on a temporary SQLite file of the case's own. */
+function sqliteService(context: BenchContext, logLevel: string): Promise<Service> {
+  return prepareService({
+    dir: context.dir,
+    database: join(context.dir, "toolrun.db"),
+    logLevel,
+    cpuProfDir: context.options.cpuProfDir,
+    nodeFlags: context.options.nodeFlags,
+  });
+}
+
 function toolTarget(server: ServerHandle, service: Service, slug: string, body: string): Target {
   return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
 }
@@ -104,13 +115,7 @@ async function calculatorPeak(
   halfRate: boolean,
 ) {
   const { options } = context;
-  const service = await prepareService({
-    dir: context.dir,
-    database: join(context.dir, "toolrun.db"),
-    logLevel,
-    cpuProfDir: context.options.cpuProfDir,
-    nodeFlags: context.options.nodeFlags,
-  });
+  const service = await sqliteService(context, logLevel);
   await withServer(
     () => serveToolrun(service, context.serverCpu, "serve"),
     async (server) => {
@@ -209,13 +214,7 @@ const calculatorSqliteWarn: BenchCase = {
 type InspectorSoak = "serial-1mib" | "concurrent-push";
 
 async function inspector(context: BenchContext, result: CaseResult, body: string, soak: InspectorSoak) {
-  const service = await prepareService({
-    dir: context.dir,
-    database: join(context.dir, "toolrun.db"),
-    logLevel: "info",
-    cpuProfDir: context.options.cpuProfDir,
-    nodeFlags: context.options.nodeFlags,
-  });
+  const service = await sqliteService(context, "info");
   await withServer(
     () => serveToolrun(service, context.serverCpu, "serve"),
     async (server) => {
@@ -452,13 +451,7 @@ const calculatorWithInspector: BenchCase = {
   name: "calculator-with-inspector-1mib",
   title: `retaining-wall calculator paced at ${MIXED_CALCULATOR_RATE}/s alone, then beside a stream of 1 MiB inspector calls on one connection`,
   async run(context, result) {
-    const service = await prepareService({
-      dir: context.dir,
-      database: join(context.dir, "toolrun.db"),
-      logLevel: "info",
-      cpuProfDir: context.options.cpuProfDir,
-      nodeFlags: context.options.nodeFlags,
-    });
+    const service = await sqliteService(context, "info");
     const { duration } = context.options;
     context.progress(
       `${result.name}: the calculator at ${MIXED_CALCULATOR_RATE}/s alone, then beside 1 MiB calls`,
