@@ -2,8 +2,12 @@
  * The compute offload (core/offload.ts) on worker threads, pooled by piscina: one worker by
  * default, started on the first large call and kept. Its thread runs at a lower priority (nice)
  * than the main thread, so that where both share a CPU, the main thread's small calls preempt a
- * large call's compute instead of queueing behind it.
+ * large call's compute instead of queueing behind it. So do V8's helper threads, which run the
+ * worker's garbage collection (and the background part of the main thread's): at the main
+ * thread's priority, a worker's collection would take the CPU from it as much as its compute.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 import { Piscina } from "piscina";
 import type { ComputeOffload, OffloadedCall } from "../core/offload.ts";
 
@@ -27,7 +31,29 @@ export interface ComputePoolOptions {
   /** Default: src/tools/index.ts, `tools`. */
   readonly tools?: WorkerData;
   readonly minBytes?: number;
-  readonly threads?: number;
+}
+
+/**
+ * Lowers V8's helper threads of this process to the workers' priority (Linux, where a thread has
+ * its own nice value; elsewhere, or without /proc, nothing changes).
+ */
+function lowerHelperThreads(): void {
+  let tids: string[];
+  try {
+    tids = readdirSync("/proc/self/task");
+  } catch {
+    return;
+  }
+  const target = Math.min(19, getPriority(process.pid) + WORKER_NICE_INCREMENT);
+  for (const tid of tids) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() !== "V8Worker") continue;
+      const id = Number(tid);
+      if (getPriority(id) < target) setPriority(id, target);
+    } catch {
+      // Gone, or not ours to change: it keeps its priority.
+    }
+  }
 }
 
 export function createComputePool(options: ComputePoolOptions = {}): ComputeOffload {
@@ -35,18 +61,19 @@ export function createComputePool(options: ComputePoolOptions = {}): ComputeOffl
     toolsModule: new URL("../tools/index.ts", import.meta.url).href,
     toolsExport: "tools",
   };
-  const threads = options.threads ?? 1;
   let pool: Piscina<ComputeTask, OffloadedCall> | undefined;
   let closed = false;
   return {
     minBytes: options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
     async call(slug, raw, run) {
       if (closed) throw new Error("the compute pool is closed");
+      if (!pool) lowerHelperThreads();
       pool ??= new Piscina({
         filename: new URL("./worker.ts", import.meta.url).href,
         workerData,
-        minThreads: threads,
-        maxThreads: threads,
+        // One: on the two-CPU machines this serves, more would only take more from the main thread.
+        minThreads: 1,
+        maxThreads: 1,
         idleTimeout: Number.POSITIVE_INFINITY,
         niceIncrement: WORKER_NICE_INCREMENT,
       });

@@ -4,6 +4,8 @@
  * in the same order of checks; and the pool closes without hanging.
  */
 import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { describe, it, type TestContext } from "node:test";
 import { githubPushNear } from "../../bench/lib/payloads.ts";
 import { createComputePool } from "../../src/compute/pool.ts";
@@ -122,5 +124,22 @@ describe("tool calls computed on a worker thread", () => {
     assert.equal(ran.kind, "ran");
     await used.close();
     await assert.rejects(used.call("echo", Buffer.from('{"value":2}'), true), /closed/);
+  });
+
+  it("lowers V8's helper threads to the worker's priority once it starts (Linux)", {
+    skip: !existsSync("/proc/self/task"),
+  }, async () => {
+    const helpers = () =>
+      readdirSync("/proc/self/task")
+        .filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === "V8Worker")
+        .map(Number);
+    const pool = createComputePool({ tools: FIXTURES, minBytes: 0 });
+    try {
+      await pool.call("echo", Buffer.from('{"value":2}'), true);
+      assert.ok(helpers().length > 0);
+      for (const tid of helpers()) assert.ok(getPriority(tid) > getPriority(process.pid), `thread ${tid}`);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -124,6 +124,15 @@ export function createLedger(db: Db): Ledger {
     record.run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, status, httpStatus, r.at);
   }
 
+  /** The call's outcome when another holds its idempotency key or the books refuse it; else null. */
+  function claimedOrRefused<T>(r: Reservation): CallOutcome<T> | null {
+    const existing = claimOf(r);
+    if (existing) return { status: "claimed", existing };
+    const before = creditsUsed(r.keyId, r.period);
+    const refused = refusal(r, before);
+    return refused ? { status: "refused", reason: refused, creditsUsed: before } : null;
+  }
+
   /** Calls of a key and period admitted in this process and not yet settled. */
   interface Running {
     credits: number;
@@ -139,11 +148,9 @@ export function createLedger(db: Db): Ledger {
    */
   async function admitted<T>(r: Reservation): Promise<CallOutcome<T> | null> {
     for (;;) {
-      const existing = claimOf(r);
-      if (existing) return { status: "claimed", existing };
+      const early = claimedOrRefused<T>(r);
+      if (early) return early;
       const before = creditsUsed(r.keyId, r.period);
-      const refused = refusal(r, before);
-      if (refused) return { status: "refused", reason: refused, creditsUsed: before };
       const id = runningId(r);
       const others = running.get(id);
       if (others && refusal(r, before + others.credits, others.calls.get(r.tool) ?? 0) !== null) {
@@ -177,11 +184,9 @@ export function createLedger(db: Db): Ledger {
     result: () => WorkResult<T>,
     answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
   ): CallOutcome<T> {
-    const existing = claimOf(r);
-    if (existing) return { status: "claimed", existing };
+    const early = claimedOrRefused<T>(r);
+    if (early) return early;
     const before = creditsUsed(r.keyId, r.period);
-    const refused = refusal(r, before);
-    if (refused) return { status: "refused", reason: refused, creditsUsed: before };
     const ran = result();
     const outcome: RanOutcome<T> = ran.ok
       ? { status: "charged", value: ran.value, creditsUsed: before + r.credits }
