@@ -313,7 +313,11 @@ if (db.url === undefined) {
         const idempotency = { key: "k1", fingerprint: "f1", expiresAt: "2099-01-01T00:00:00.000Z" };
         const lost = reservation(key.id, { credits: 3, tool: "boom", idempotency });
         await assert.rejects(
-          store.runCall(lost, () => ({ ok: true, value: 2 }), () => ({ status: 200, body: "{}" })),
+          store.runCall(
+            lost,
+            () => ({ ok: true, value: 2 }),
+            () => ({ status: 200, body: "{}" }),
+          ),
           /settlement lost/,
         );
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
