@@ -15,6 +15,10 @@ import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 import { dropSchema, uniqueSchema } from "./postgres-fixture.ts";
 
 const SETTLE = "toolrun_ledger_settle";
+/** The one statement of a call without an idempotency key, alone or batched (toolrun_ledger_calls). */
+const CALL = "toolrun_ledger_call";
+const idempotency = { key: "retry-me", fingerprint: "f1", expiresAt: "2099-01-01T00:00:00.000Z" };
+const answerOf = () => ({ status: 200, body: '{"paid":true}' });
 const db = testDatabaseUrl();
 
 /** Polls until `check` holds, for at most ~10 s. */
@@ -66,10 +70,11 @@ if (db.url === undefined) {
       const key = newKey();
       await other.createKey(key);
       const held = proxy.freezeOn(SETTLE, "request");
-      const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
-        ok: true,
-        value: "result",
-      }));
+      const call = stalled.runCall(
+        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
+        () => ({ ok: true, value: "result" }),
+        answerOf,
+      );
       const outcome = call.then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
@@ -94,8 +99,8 @@ if (db.url === undefined) {
       const stalled = await behindProxy(300);
       const key = newKey();
       await other.createKey(key);
-      // The settle reaches the server and commits; its answer never comes back.
-      const held = proxy.freezeOn(SETTLE, "response");
+      // The call's one statement reaches the server and commits; its answer never comes back.
+      const held = proxy.freezeOn(CALL, "response");
       const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
         ok: true,
         value: "result",
@@ -111,12 +116,32 @@ if (db.url === undefined) {
       proxy.release();
     });
 
+    it("refunds every call of a batch answered 503 whose charges did commit", async () => {
+      const stalled = await behindProxy(300);
+      const key = newKey();
+      await other.createKey(key);
+      const held = proxy.freezeOn(CALL, "response");
+      // Queued in one turn: one statement for the four.
+      const calls = Array.from({ length: 4 }, (_, i) =>
+        stalled.runCall(reservation(key.id, { credits: 3, allowance: 100, tool: `t${i % 2}` }), () => ({
+          ok: true,
+          value: i,
+        })),
+      );
+      await held;
+      for (const call of calls) await assert.rejects(call, BackendUnavailableError);
+      await eventually("every unconfirmed charge is refunded", async () => {
+        const report = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        return report.recent.length === 4 && report.recent.every((c) => c.status === "refunded");
+      });
+      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+      proxy.release();
+    });
+
     it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
       const stalled = await behindProxy(300);
       const key = newKey();
       await other.createKey(key);
-      const idempotency = { key: "retry-me", fingerprint: "f1", expiresAt: "2099-01-01T00:00:00.000Z" };
-      const answerOf = () => ({ status: 200, body: '{"paid":true}' });
       const held = proxy.freezeOn(SETTLE, "response");
       const call = stalled.runCall(
         reservation(key.id, { credits: 3, allowance: 100, idempotency }),

@@ -294,9 +294,9 @@ if (db.url === undefined) {
       }
     });
 
-    it("refunds a call whose settlement fails, and rejects it, so no result goes out uncharged", async () => {
+    it("refunds a call with an idempotency key whose settlement fails, and rejects it, so no result goes out uncharged", async () => {
       const schema = uniqueSchema();
-      const store = withLedgerSteps(await createPostgresStore({ url, schema, poolSize: 2 }));
+      const store = await createPostgresStore({ url, schema, poolSize: 2 });
       try {
         await store.migrate();
         await adminQuery(
@@ -310,15 +310,61 @@ if (db.url === undefined) {
         await store.createKey(key);
         const kept = await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 1 }));
         assert.equal(kept.status, "charged");
-        const lost = reservation(key.id, { credits: 3, tool: "boom" });
+        const idempotency = { key: "k1", fingerprint: "f1", expiresAt: "2099-01-01T00:00:00.000Z" };
+        const lost = reservation(key.id, { credits: 3, tool: "boom", idempotency });
         await assert.rejects(
-          store.runCall(lost, () => ({ ok: true, value: 2 })),
+          store.runCall(
+            lost,
+            () => ({ ok: true, value: 2 }),
+            () => ({ status: 200, body: "{}" }),
+          ),
           /settlement lost/,
         );
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
         const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
         const call = report.recent.find((c) => c.callId === lost.callId);
         assert.deepEqual([call?.status, call?.httpStatus, call?.credits], ["refunded", 503, 0]);
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("rejects only the failing call of a batch whose statement fails, keeping the others of its moment", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema, poolSize: 2 });
+      try {
+        await store.migrate();
+        await adminQuery(
+          url,
+          `CREATE FUNCTION ${schema}.refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $fn$
+           BEGIN RAISE EXCEPTION 'charge lost'; END $fn$;
+           CREATE TRIGGER refuse_boom BEFORE INSERT ON ${schema}.usage_calls FOR EACH ROW
+           WHEN (NEW.status = 'charged' AND NEW.tool = 'boom') EXECUTE FUNCTION ${schema}.refuse_boom()`,
+        );
+        const key = newKey();
+        await store.createKey(key);
+        // Queued in one turn: one statement for the five, which fails, then one statement each.
+        const tools = ["calc", "calc", "boom", "calc", "other"];
+        const settled = await Promise.allSettled(
+          tools.map((tool, i) =>
+            store.runCall(reservation(key.id, { credits: 1, tool }), () => ({ ok: true, value: i })),
+          ),
+        );
+        assert.deepEqual(
+          settled.map((s) => (s.status === "fulfilled" ? s.value.status : String(s.reason))),
+          ["charged", "charged", "error: charge lost", "charged", "charged"],
+        );
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(report.calls, 4);
+        assert.deepEqual(
+          report.byTool.map((t) => [t.tool, t.calls, t.credits]),
+          [
+            ["calc", 3, 3],
+            ["other", 1, 1],
+          ],
+        );
       } finally {
         await store.close();
         await dropSchema(url, schema);

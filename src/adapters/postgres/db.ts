@@ -7,7 +7,9 @@ import type { Pool, PoolClient, QueryConfig, QueryResultRow } from "pg";
 import { isConnectionError, toPortError } from "./errors.ts";
 
 export type Backend = "database" | "rate-limiter";
-export type Values = readonly (string | number | boolean | null)[];
+type Scalar = string | number | boolean | null;
+/** A statement's parameters; an array goes as a PostgreSQL array (`$1::text[]`). */
+export type Values = readonly (Scalar | readonly Scalar[])[];
 
 /** A named statement: pg prepares it once per connection and reuses the plan. */
 export interface Statement {
@@ -19,7 +21,7 @@ export function statement(name: string, text: string): Statement {
   return { name: `toolrun_${name}`, text };
 }
 
-function config(stmt: Statement, values: Values): QueryConfig<(string | number | boolean | null)[]> {
+function config(stmt: Statement, values: Values): QueryConfig<(Scalar | readonly Scalar[])[]> {
   return { name: stmt.name, text: stmt.text, values: [...values] };
 }
 

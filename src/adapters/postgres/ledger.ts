@@ -2,16 +2,21 @@
  * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly` and
  * `usage_calls`; the usage report is in usage.ts.
  *
- * A call is three steps private to this adapter (exported for its tests, not on the port):
- * reserve, then settle or refund. A call with an idempotency key claims it in the reservation's
- * transaction and stores its answer in the settlement's or the refund's (migrations/0002). A step
- * whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands its id to
- * unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database answers again
- * (migrations/0003); a settle that finds its call already refunded by the sweep answers 503 too.
- * So the credits of the 200s a key received are exactly what the ledger holds.
- * One round trip each: reserve and refund call a plpgsql function
- * (migrations/0001_initial.sql) with ONE statement in autocommit, so the function body is the
- * whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
+ * A call without an idempotency key runs its tool first (the tools are pure), then ONE statement
+ * checks it and records it charged or refunded, sent together with the other calls of the same
+ * event-loop turn: one round trip and one commit for all of them (pure-calls.ts).
+ *
+ * A call with an idempotency key is three steps private to this adapter (exported for its tests,
+ * not on the port): reserve, then settle or refund. It claims its key in the reservation's
+ * transaction and stores its answer in the settlement's or the refund's (migrations/0002), since
+ * the answer holds the credits left, known only once the reservation is made.
+ *
+ * A statement whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands
+ * its id to unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database
+ * answers again (migrations/0003); a settle that finds its call already refunded by the sweep
+ * answers 503 too. So the credits of the 200s a key received are exactly what the ledger holds.
+ * Every step is one plpgsql function called with ONE statement in autocommit, so the function body
+ * is the whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
  *
  * Why it cannot overspend: toolrun_reserve raises the per-tool counter and then the balance each
  * with ONE conditional upsert (`... ON CONFLICT DO UPDATE ... WHERE new value <= limit RETURNING`).
@@ -22,10 +27,11 @@
  * the counter row back itself (it still holds that row's lock, so nobody saw the increment; a row
  * the call created is deleted) and records no call: a refusal commits no change.
  *
- * Deadlock freedom: every transaction locks shared rows in one order, tool counter before balance:
- * toolrun_reserve (counter upsert, balance upsert, then the counter again only to undo it while
- * already holding it) and toolrun_refund (its own usage row, which reserve never locks since it
- * only inserts new ones, then counter, then balance).
+ * Deadlock freedom: every transaction locks shared rows in one order, tool counters before balances:
+ * toolrun_reserve and toolrun_call (counter upsert, balance upsert, then the counter again only to
+ * undo it while already holding it), toolrun_calls (every counter of its calls sorted, then every
+ * balance sorted, before any call) and toolrun_refund (its own usage row, which the others never
+ * lock since they only insert new ones, then counter, then balance).
  */
 import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
@@ -40,6 +46,7 @@ import type {
   WorkResult,
 } from "../../ports/store.ts";
 import { run, statement } from "./db.ts";
+import { createPureCalls } from "./pure-calls.ts";
 import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 import { usageReport } from "./usage.ts";
 
@@ -179,12 +186,13 @@ export async function refundUnconfirmed(pool: Pool, callId: string): Promise<boo
 const ABANDONED_BATCH = 500;
 
 /**
- * A call in three commits: the reservation (row `pending`), the tool's run in this process, then
- * the settlement or the refund. Holding a database transaction open across the run would keep the
- * balance row locked for other instances; instead a call cut short between the steps stays
- * `pending` until the sweeper refunds it.
+ * A call with an idempotency key, in three commits: the reservation with the claim (row
+ * `pending`), the tool's run in this process, then the settlement or the refund with the answer,
+ * which can only be written once the run's outcome and the credits it left are known. Holding a
+ * database transaction open across the run would keep the balance row locked for other instances;
+ * instead a call cut short between the steps stays `pending` until the sweeper refunds it.
  */
-async function runCall<T>(
+async function runClaimedCall<T>(
   pool: Pool,
   unconfirmed: UnconfirmedRefunds,
   r: Reservation,
@@ -249,8 +257,10 @@ export interface PostgresLedger extends Required<Ledger> {
 
 export function createLedger(pool: Pool): PostgresLedger {
   const unconfirmed = createUnconfirmedRefunds((callId) => refundUnconfirmed(pool, callId));
+  const runPureCall = createPureCalls(pool, unconfirmed);
   return {
-    runCall: (r, work, answerOf) => runCall(pool, unconfirmed, r, work, answerOf),
+    runCall: (r, work, answerOf) =>
+      r.idempotency ? runClaimedCall(pool, unconfirmed, r, work, answerOf) : runPureCall(r, work),
     stopRefunds: () => unconfirmed.stop(),
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);

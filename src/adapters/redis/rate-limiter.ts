@@ -65,6 +65,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     // timer for a socket that is already gone (Redis down), which would hold the process open.
     disconnectTimeout: 200,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    // The hits of one event-loop turn go out as one pipeline: one write and one round trip for
+    // all of them instead of one each.
+    enableAutoPipelining: true,
   }) as ScriptedRedis;
   redis.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
   // Without a listener ioredis prints every reconnect failure; the errors reach callers anyway.

@@ -31,12 +31,18 @@ export async function callTool(
   id: string,
   input: Json = CALCULATOR_INPUT,
   slug = CALCULATOR,
+  headers: Record<string, string> = {},
 ): Promise<CallRecord> {
   const sentAt = Date.now();
   try {
     const res = await fetch(`${baseUrl}/v1/tool/${slug}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-request-id": id },
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "x-request-id": id,
+        ...headers,
+      },
       body: JSON.stringify(input),
       signal: AbortSignal.timeout(20_000),
     });

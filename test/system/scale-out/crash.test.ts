@@ -5,20 +5,25 @@
  * round-robin with the instance in each x-request-id. Once 45 calls (30%) are out, instance 1 is
  * killed; later calls go to the two survivors, as a load balancer would route them.
  *
- * The dangerous moment is between a call's reservation and its settlement. A test-only trigger in
- * the throwaway schema holds instance 1's settlements for 5 seconds, so the kill always catches
- * several there: half of those database sessions are then terminated (the result never recorded:
- * the call stays `pending`), the other half complete after the process died (`charged`, but the
- * 200 never left). Both cases happen in every run instead of by luck.
+ * The dangerous moment is between a call's commit and its answer: a call (no idempotency key) is
+ * checked and recorded charged by one statement, batched with the calls of the same moment. A
+ * test-only trigger in the throwaway schema holds instance 1's charges for 5 seconds, so the kill
+ * always catches several there: half of those database sessions are then terminated (their
+ * statement rolls back: the calls leave no row at all), the other half complete after the process
+ * died (`charged`, but the 200 never left). Both cases happen in every run instead of by luck.
+ * A held statement holds its keys' balance rows, so each call sent to instance 1 uses a key of its
+ * own (the survivors share one): the hold then stalls nothing but instance 1's own calls, as a
+ * real statement's few milliseconds would.
+ * (Calls with an idempotency key, pending between their reservation and their settlement, are
+ * killed the same way in idempotent-retries.test.ts.)
  *
  * The invariant, precisely:
  * - every 200 a client received is one `charged` usage row with that request id;
- * - a `charged` row whose 200 never arrived, and every `pending` row, belongs to a call that was
- *   in flight on the killed instance;
- * - before the sweep the balance `used` is the sum of the charged and pending rows' credits;
- * - refundAbandoned() (the server's sweeper, here without its 120 s lease) refunds exactly the
- *   pending rows, after which nothing is pending and `used` is the sum of the charged rows, which is
- *   what /v1/me/credits and /v1/me/usage report on the survivors.
+ * - a `charged` row whose 200 never arrived belongs to a call that was in flight on the killed
+ *   instance;
+ * - nothing is left pending, so refundAbandoned() (the server's sweeper, here without its 120 s
+ *   lease) has nothing to refund, and `used` is the sum of the charged rows, which is what
+ *   /v1/me/credits and /v1/me/usage report on the survivors.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -36,12 +41,13 @@ const VICTIM = 1;
 const COST = 3;
 const BALANCE = 100_000;
 const CONFIG = { plans: { builder: { rpm: 1000, minCredits: COST } } };
-/** How long the victim's settlements are held, in seconds. */
+/** How long the victim's charges are held, in seconds. */
 const HOLD_S = 5;
-/** Calls held in settlement on the victim when it is killed, at least. */
+/** Database sessions holding charges on the victim when it is killed, at least. */
 const MIN_HELD = 3;
 
 interface Row {
+  key_id: string;
   request_id: string;
   status: "pending" | "charged" | "refunded";
   credits: number;
@@ -66,11 +72,13 @@ if (database.url === undefined || redis.url === undefined) {
   describe("an instance killed with SIGKILL in the middle of a burst", () => {
     let cluster: Cluster | undefined;
     let key: TestKey;
+    /** The key of each call sent to the victim, by call number. */
+    const victimKeys = new Map<number, TestKey>();
     let urls: string[] = [];
     const calls: CallRecord[] = [];
     let sentAtKill = 0;
     let inFlightOnVictimAtKill = 0;
-    /** Request ids of the calls held in settlement at the kill: terminated, and left to finish. */
+    /** Request ids of the calls held in their charge at the kill: terminated, and left to finish. */
     let terminated: string[] = [];
     let finished: string[] = [];
     let rowsBefore: Row[] = [];
@@ -78,17 +86,16 @@ if (database.url === undefined || redis.url === undefined) {
 
     const used = async (): Promise<number> => {
       assert.ok(cluster);
+      // The schema is this test's own: every key in it is one of this test's.
       const [row] = await cluster.query<{ used: number }>(
-        "SELECT used FROM credit_balances WHERE key_id = $1",
-        [key.id],
+        "SELECT coalesce(sum(used), 0)::integer AS used FROM credit_balances",
       );
       return row?.used ?? 0;
     };
     const rows = async (): Promise<Row[]> => {
       assert.ok(cluster);
       return cluster.query<Row>(
-        "SELECT request_id, status, credits, http_status FROM usage_calls WHERE key_id = $1",
-        [key.id],
+        "SELECT key_id, request_id, status, credits, http_status FROM usage_calls ORDER BY seq",
       );
     };
 
@@ -101,6 +108,7 @@ if (database.url === undefined || redis.url === undefined) {
       const victimUrl = new URL(databaseUrl);
       victimUrl.searchParams.set("application_name", victimApp);
       key = await c.createKey("builder", BALANCE);
+      for (let i = VICTIM; i < TOTAL; i += 3) victimKeys.set(i, await c.createKey("builder", BALANCE));
       await c.query(holdSettlements(victimApp, HOLD_S));
       const [first, third] = await c.start(2);
       // Its statements may outlive the hold (TOOLRUN_DB_TIMEOUT_MS would cancel them at 5 s).
@@ -128,7 +136,8 @@ if (database.url === undefined || redis.url === undefined) {
           const live = killed ? [0, 1, 2].filter((n) => n !== VICTIM) : [0, 1, 2];
           const instance = live[i % live.length] ?? 0;
           inFlight[instance] = (inFlight[instance] ?? 0) + 1;
-          const record = await callTool(urls[instance] ?? "", instance, key.key, `${tag}-${i}-i${instance}`);
+          const secret = (instance === VICTIM ? victimKeys.get(i) : key)?.key ?? "";
+          const record = await callTool(urls[instance] ?? "", instance, secret, `${tag}-${i}-i${instance}`);
           inFlight[instance] = (inFlight[instance] ?? 0) - 1;
           calls.push(record);
         }
@@ -171,7 +180,7 @@ if (database.url === undefined || redis.url === undefined) {
     it("kills the instance while calls are in flight on it; the survivors answer every call", (t) => {
       assert.equal(calls.length, TOTAL);
       assert.ok(sentAtKill >= KILL_AFTER && sentAtKill < TOTAL, `killed after ${sentAtKill} calls`);
-      assert.ok(terminated.length + finished.length >= MIN_HELD, "calls were held in settlement");
+      assert.ok(terminated.length + finished.length >= MIN_HELD, "calls were held in their charge");
       assert.ok(terminated.length >= 1 && finished.length >= 1);
       assert.ok(inFlightOnVictimAtKill >= MIN_HELD);
       const toVictim = calls.filter((c) => c.instance === VICTIM);
@@ -195,7 +204,8 @@ if (database.url === undefined || redis.url === undefined) {
       }
       const sent = new Map(calls.map((c) => [c.id, c]));
       for (const call of calls.filter((c) => c.status === 200)) {
-        assert.deepEqual(byId.get(call.id), {
+        const { key_id: _, ...row } = byId.get(call.id) ?? { key_id: "" };
+        assert.deepEqual(row, {
           request_id: call.id,
           status: "charged",
           credits: COST,
@@ -211,39 +221,29 @@ if (database.url === undefined || redis.url === undefined) {
         assert.equal(call.instance, VICTIM);
         assert.equal(instanceOf(row.request_id), VICTIM, `${row.request_id} was on the killed instance`);
       }
-      // The held calls: terminated ones were never settled; the others settled after the death.
-      for (const id of terminated) assert.equal(byId.get(id)?.status, "pending", id);
+      // The held calls: terminated ones were never recorded; the others were charged after the death.
+      for (const id of terminated) assert.equal(byId.get(id), undefined, id);
       for (const id of finished) assert.equal(byId.get(id)?.status, "charged", id);
       for (const id of [...terminated, ...finished]) assert.equal(sent.get(id)?.status, null, id);
     });
 
-    it("before the sweep the balance holds exactly the charged and pending calls", () => {
-      const held = rowsBefore
-        .filter((r) => r.status === "charged" || r.status === "pending")
-        .reduce((sum, r) => sum + r.credits, 0);
+    it("the balance holds exactly the charged calls, and nothing is left pending for the sweep", () => {
+      assert.equal(rowsBefore.filter((r) => r.status === "pending").length, 0);
+      const held = rowsBefore.filter((r) => r.status === "charged").reduce((sum, r) => sum + r.credits, 0);
       assert.equal(usedBefore, held);
     });
 
-    it("the sweep refunds exactly the abandoned calls; the balance is then the charged calls, everywhere", async () => {
+    it("the sweep finds nothing to refund; the balance is the charged calls, everywhere", async () => {
       assert.ok(cluster);
-      const pending = rowsBefore.filter((r) => r.status === "pending").map((r) => r.request_id);
-      assert.ok(pending.length >= terminated.length);
       const store = await createPostgresStore({ url: databaseUrl, schema: cluster.schema, poolSize: 2 });
       try {
-        // Every survivor is idle (all calls answered), so only the dead instance's calls are pending.
-        const refunded = await store.refundAbandoned(new Date(Date.now() + 1000).toISOString());
-        assert.equal(refunded, pending.length);
+        assert.equal(await store.refundAbandoned(new Date(Date.now() + 1000).toISOString()), 0);
       } finally {
         await store.close();
       }
 
       const after = await rows();
-      assert.equal(after.length, rowsBefore.length);
-      assert.equal(after.filter((r) => r.status === "pending").length, 0);
-      for (const row of after.filter((r) => pending.includes(r.request_id))) {
-        assert.equal(row.status, "refunded");
-        assert.equal(row.http_status, null);
-      }
+      assert.deepEqual(after, rowsBefore);
       const charged = after.filter((r) => r.status === "charged");
       const usedAfter = await used();
       assert.equal(usedAfter, charged.length * COST);
@@ -256,24 +256,29 @@ if (database.url === undefined || redis.url === undefined) {
       assert.ok(lostButCharged.length >= finished.length);
 
       const [monthly] = await cluster.query<{ calls: number; active_calls: number; credits: number }>(
-        "SELECT calls, active_calls, credits FROM tool_usage_monthly WHERE key_id = $1",
-        [key.id],
+        `SELECT sum(calls)::integer AS calls, sum(active_calls)::integer AS active_calls,
+                sum(credits)::integer AS credits FROM tool_usage_monthly`,
       );
       assert.deepEqual(
         { ...monthly },
         { calls: after.length, active_calls: charged.length, credits: usedAfter },
       );
 
-      for (const url of urls.filter((_, n) => n !== VICTIM)) {
-        const credits = await getJson(url, "/v1/me/credits", key.key);
-        assert.equal(credits.status, 200);
-        assert.equal(credits.body.credits_used, usedAfter);
-        assert.equal(credits.body.credits_remaining, BALANCE - usedAfter);
-        const usage = await getJson(url, "/v1/me/usage?limit=1", key.key);
-        assert.equal(usage.status, 200);
-        assert.equal(usage.body.credits_used, usedAfter);
-        assert.equal(usage.body.calls, after.length);
-        assert.deepEqual(usage.body.by_tool, [{ tool: CALCULATOR, calls: after.length, credits: usedAfter }]);
+      for (const k of [key, ...victimKeys.values()]) {
+        const own = after.filter((r) => r.key_id === k.id);
+        const ownUsed = own.filter((r) => r.status === "charged").length * COST;
+        for (const url of urls.filter((_, n) => n !== VICTIM)) {
+          const credits = await getJson(url, "/v1/me/credits", k.key);
+          assert.equal(credits.status, 200);
+          assert.equal(credits.body.credits_used, ownUsed);
+          assert.equal(credits.body.credits_remaining, BALANCE - ownUsed);
+          const usage = await getJson(url, "/v1/me/usage?limit=1", k.key);
+          assert.equal(usage.status, 200);
+          assert.equal(usage.body.credits_used, ownUsed);
+          assert.equal(usage.body.calls, own.length);
+          const byTool = own.length === 0 ? [] : [{ tool: CALCULATOR, calls: own.length, credits: ownUsed }];
+          assert.deepEqual(usage.body.by_tool, byTool);
+        }
       }
     });
   });

@@ -71,7 +71,7 @@ if (database.url === undefined) {
       await proxy?.close();
     });
 
-    it("a call whose settle arrives after the sweep refunded it answers 503, never a 200 it did not pay for", async () => {
+    it("a call with an idempotency key whose settle arrives after the sweep refunded it answers 503, never a 200 it did not pay for", async () => {
       assert.ok(cluster);
       const key = await cluster.createKey("builder", 1000);
       // No statement of A times out here: only the sweep can end the stalled call.
@@ -82,8 +82,12 @@ if (database.url === undefined) {
       })) as [ServerProcess];
       const records: CallRecord[] = [];
       for (let n = 0; n < 3; n++) records.push(await callTool(stalled.url, 0, key.key, `${tag}-a-${n}`));
+      // Only a call with an idempotency key is pending between two statements; one without is
+      // checked and recorded by one statement (the next test).
       const held = proxy.freezeOn("toolrun_ledger_settle", "request");
-      const inFlight = callTool(stalled.url, 0, key.key, `${tag}-a-stalled`);
+      const inFlight = callTool(stalled.url, 0, key.key, `${tag}-a-stalled`, undefined, undefined, {
+        "idempotency-key": `${tag}-a-stalled`,
+      });
       await held;
       assert.ok(cluster);
       const c = cluster;
@@ -99,6 +103,38 @@ if (database.url === undefined) {
       records.push(answer);
       assertProblem(answer, 503, "backend_unavailable", null);
       assert.equal(answer.headers?.get("retry-after"), "1");
+      assert.deepEqual(
+        records.map((r) => r.status),
+        [200, 200, 200, 503],
+      );
+      await assertPaidFor(key, records);
+    });
+
+    it("a call whose one statement committed but whose answer was lost answers 503 and is refunded", async () => {
+      assert.ok(cluster);
+      const key = await cluster.createKey("builder", 1000);
+      const [stalled] = (await cluster.start(1, {
+        TOOLRUN_DATABASE: proxiedUrl(),
+        TOOLRUN_DB_TIMEOUT_MS: "1000",
+      })) as [ServerProcess];
+      const records: CallRecord[] = [];
+      for (let n = 0; n < 3; n++) records.push(await callTool(stalled.url, 0, key.key, `${tag}-c-${n}`));
+      const held = proxy.freezeOn("toolrun_ledger_call", "response");
+      const inFlight = callTool(stalled.url, 0, key.key, `${tag}-c-stalled`);
+      await held;
+      const answer = await inFlight;
+      records.push(answer);
+      assertProblem(answer, 503, "backend_unavailable", null);
+      proxy.release();
+      assert.ok(cluster);
+      const c = cluster;
+      await eventually("the unconfirmed charge is refunded", async () => {
+        const [row] = await c.query<{ status: string }>(
+          "SELECT status FROM usage_calls WHERE request_id = $1",
+          [`${tag}-c-stalled`],
+        );
+        return row?.status === "refunded";
+      });
       assert.deepEqual(
         records.map((r) => r.status),
         [200, 200, 200, 503],

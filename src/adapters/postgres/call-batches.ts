@@ -1,0 +1,115 @@
+/**
+ * Group commit for the PostgreSQL ledger's pure calls: the calls queued in one turn of the event
+ * loop go to PostgreSQL as one statement (`toolrun_calls`, migrations/0005) in one transaction, so
+ * they share one round trip and one WAL flush instead of paying one each; a turn with one call
+ * sends `toolrun_call` alone. Each call still sees every call queued before it (the function runs
+ * them in order, holding their rows' locks), so exactness is that of one transaction per call.
+ *
+ * A batch that fails as a whole: when the database is unreachable or did not answer in time, every
+ * call of it is rejected with that error (its caller answers 503 and refunds it if it committed);
+ * any other failure (a deadlock with a plain SQL session, a bug in one call's data) rolled back the
+ * whole batch, so its calls are sent again one statement each and only a failing one is rejected.
+ */
+import type { Pool } from "pg";
+import { BackendUnavailableError } from "../../ports/errors.ts";
+import type { Reservation } from "../../ports/store.ts";
+import { run, statement } from "./db.ts";
+
+const CALL = statement(
+  "ledger_call",
+  `SELECT outcome, credits_used, active_calls FROM toolrun_call($1::text, $2::text, $3::text, $4::text, $5::text,
+     $6::integer, $7::integer, $8::integer, $9::timestamptz, $10::integer)`,
+);
+const CALLS = statement(
+  "ledger_calls",
+  `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[], $4::text[],
+     $5::text[], $6::integer[], $7::integer[], $8::integer[], $9::timestamptz[], $10::integer[])`,
+);
+
+/** At most this many calls a statement: bounds how long one transaction holds its rows. */
+export const MAX_BATCH = 64;
+
+export interface CallRow {
+  readonly outcome: "charged" | "refunded" | "tier_limit" | "insufficient_credits";
+  /** The key's balance after the call. */
+  readonly credits_used: number;
+  /** The tool's calls that count against its monthly cap, after this one. */
+  readonly active_calls: number;
+}
+
+/** Records one call whose tool already ran with `httpStatus` (200: charge it). */
+export type RecordCall = (r: Reservation, httpStatus: number) => Promise<CallRow>;
+
+interface Queued {
+  readonly r: Reservation;
+  readonly httpStatus: number;
+  readonly resolve: (row: CallRow) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const PARAMETERS = 10;
+
+function valuesOf(r: Reservation, httpStatus: number) {
+  return [
+    r.callId,
+    r.requestId,
+    r.keyId,
+    r.tool,
+    r.period,
+    r.credits,
+    r.allowance,
+    r.monthlyCallCap,
+    r.at,
+    httpStatus,
+  ] as const;
+}
+
+export function createCallBatches(pool: Pool): RecordCall {
+  let queue: Queued[] = [];
+
+  async function one(item: Queued): Promise<void> {
+    try {
+      const [row] = await run<CallRow>(pool, CALL, valuesOf(item.r, item.httpStatus));
+      if (!row) throw new Error("toolrun_call returned no row");
+      item.resolve(row);
+    } catch (error) {
+      item.reject(error);
+    }
+  }
+
+  async function together(batch: readonly Queued[]): Promise<void> {
+    // One array a parameter, the calls in the batch's order.
+    const calls = batch.map((item) => valuesOf(item.r, item.httpStatus));
+    const columns = Array.from({ length: PARAMETERS }, (_, i) => calls.map((values) => values[i] ?? null));
+    let rows: CallRow[];
+    try {
+      rows = await run<CallRow>(pool, CALLS, columns);
+    } catch (error) {
+      if (error instanceof BackendUnavailableError) for (const item of batch) item.reject(error);
+      else await Promise.all(batch.map(one));
+      return;
+    }
+    if (rows.length !== batch.length) {
+      const error = new Error(`toolrun_calls returned ${rows.length} rows for ${batch.length} calls`);
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const [i, row] of rows.entries()) batch[i]?.resolve(row);
+  }
+
+  function flush(): void {
+    const taken = queue;
+    queue = [];
+    for (let start = 0; start < taken.length; start += MAX_BATCH) {
+      const batch = taken.slice(start, start + MAX_BATCH);
+      const [only] = batch;
+      void (only && batch.length === 1 ? one(only) : together(batch));
+    }
+  }
+
+  return (r, httpStatus) =>
+    new Promise<CallRow>((resolve, reject) => {
+      queue.push({ r, httpStatus, resolve, reject });
+      if (queue.length === 1) setImmediate(flush);
+    });
+}

@@ -1,0 +1,103 @@
+/**
+ * Calls without an idempotency key on PostgreSQL: the tool (pure) runs first, then ONE statement
+ * checks the call and records it charged or refunded (toolrun_call, migrations/0005), batched with
+ * the other calls of the same moment (call-batches.ts). Nothing is pending in between, so a crash
+ * leaves nothing for the sweep.
+ *
+ * Refused before running when it is plain: every answer brings back the key's balance and the
+ * tool's count of capped calls, and this instance remembers the latest per key and month. When
+ * those show that the call cannot pass, one read of the current values confirms it (a refusal as
+ * of that read's snapshot) before the tool runs; when the read shows room after all (another
+ * instance's refund), the call goes on as usual. Remembered values only ever trigger that read,
+ * never a refusal by themselves, so a stale one costs a round trip, never a wrong answer.
+ */
+import type { Pool } from "pg";
+import { BackendUnavailableError } from "../../ports/errors.ts";
+import type { CallOutcome, RefusalReason, Reservation, WorkResult } from "../../ports/store.ts";
+import { type CallRow, createCallBatches } from "./call-batches.ts";
+import { run, statement } from "./db.ts";
+import type { UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
+
+const STANDING = statement(
+  "ledger_standing",
+  `SELECT coalesce((SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2), 0) AS credits_used,
+          coalesce((SELECT active_calls FROM tool_usage_monthly
+                    WHERE key_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
+);
+
+/** Keys remembered at most; past it the memory starts again (it only saves work). */
+const REMEMBERED = 10_000;
+
+interface Standing {
+  readonly creditsUsed: number;
+  /** Per tool: its calls counted against the monthly cap. */
+  readonly activeCalls: Map<string, number>;
+}
+
+export type RunPureCall = <T>(r: Reservation, work: () => WorkResult<T>) => Promise<CallOutcome<T>>;
+
+/** Why the call cannot pass with these figures, or null: the cap first, as toolrun_call decides. */
+function refusal(r: Reservation, creditsUsed: number, activeCalls: number): RefusalReason | null {
+  if (r.monthlyCallCap !== null && activeCalls >= r.monthlyCallCap) return "tier_limit";
+  if (r.allowance !== null && creditsUsed + r.credits > r.allowance) return "insufficient_credits";
+  return null;
+}
+
+export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): RunPureCall {
+  const recordCall = createCallBatches(pool);
+  const standings = new Map<string, Standing>();
+
+  function remember(r: Reservation, creditsUsed: number, activeCalls: number): void {
+    const id = `${r.keyId}\n${r.period}`;
+    const known = standings.get(id);
+    if (known) {
+      standings.set(id, { creditsUsed, activeCalls: known.activeCalls.set(r.tool, activeCalls) });
+      return;
+    }
+    if (standings.size >= REMEMBERED) standings.clear();
+    standings.set(id, { creditsUsed, activeCalls: new Map([[r.tool, activeCalls]]) });
+  }
+
+  /** The refusal the database confirms now, when the remembered figures predict one. */
+  async function plainRefusal(r: Reservation): Promise<CallOutcome<never> | null> {
+    const known = standings.get(`${r.keyId}\n${r.period}`);
+    if (!known || refusal(r, known.creditsUsed, known.activeCalls.get(r.tool) ?? 0) === null) return null;
+    const [row] = await run<{ credits_used: number; active_calls: number }>(pool, STANDING, [
+      r.keyId,
+      r.period,
+      r.tool,
+    ]);
+    const creditsUsed = row?.credits_used ?? 0;
+    const activeCalls = row?.active_calls ?? 0;
+    remember(r, creditsUsed, activeCalls);
+    const reason = refusal(r, creditsUsed, activeCalls);
+    return reason === null ? null : { status: "refused", reason, creditsUsed };
+  }
+
+  return async <T>(r: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>> => {
+    const refused = await plainRefusal(r);
+    if (refused) return refused;
+    const result = work();
+    let row: CallRow;
+    try {
+      row = await recordCall(r, result.ok ? 200 : result.httpStatus);
+    } catch (error) {
+      // The charge may have committed with its answer lost; the client gets 503, so it must not
+      // stand. With the database reachable (the statement itself failed) it is undone before
+      // answering.
+      const refunded = unconfirmed.add(r.callId);
+      if (!(error instanceof BackendUnavailableError)) await refunded;
+      throw error;
+    }
+    remember(r, row.credits_used, row.active_calls);
+    if (row.outcome === "tier_limit" || row.outcome === "insufficient_credits")
+      return { status: "refused", reason: row.outcome, creditsUsed: row.credits_used };
+    if (result.ok) return { status: "charged", value: result.value, creditsUsed: row.credits_used };
+    return {
+      status: "refunded",
+      httpStatus: result.httpStatus,
+      error: result.error,
+      creditsUsed: row.credits_used,
+    };
+  };
+}
