@@ -14,6 +14,24 @@ import { describeWriteProbeContract } from "../contracts/store-write-probe.contr
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { adminQuery, dropSchema, uniqueSchema, withLedgerSteps } from "./postgres-fixture.ts";
 
+/**
+ * A migrated store in `schema` where writing a `charged` usage row of the tool "boom" fails with
+ * `message`: by an UPDATE (a settlement) or an INSERT (a call's one statement).
+ */
+async function storeFailingCharges(schema: string, event: "UPDATE" | "INSERT", message: string) {
+  const url = testDatabaseUrl().url ?? "";
+  const store = await createPostgresStore({ url, schema, poolSize: 2 });
+  await store.migrate();
+  await adminQuery(
+    url,
+    `CREATE FUNCTION ${schema}.refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $fn$
+     BEGIN RAISE EXCEPTION '${message}'; END $fn$;
+     CREATE TRIGGER refuse_boom BEFORE ${event} ON ${schema}.usage_calls FOR EACH ROW
+     WHEN (NEW.status = 'charged' AND NEW.tool = 'boom') EXECUTE FUNCTION ${schema}.refuse_boom()`,
+  );
+  return store;
+}
+
 // Nothing listens on port 1: the connection is refused at once.
 const CLOSED = "postgres://postgres@127.0.0.1:1/test";
 
@@ -296,16 +314,8 @@ if (db.url === undefined) {
 
     it("refunds a call with an idempotency key whose settlement fails, and rejects it, so no result goes out uncharged", async () => {
       const schema = uniqueSchema();
-      const store = await createPostgresStore({ url, schema, poolSize: 2 });
+      const store = await storeFailingCharges(schema, "UPDATE", "settlement lost");
       try {
-        await store.migrate();
-        await adminQuery(
-          url,
-          `CREATE FUNCTION ${schema}.refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $fn$
-           BEGIN RAISE EXCEPTION 'settlement lost'; END $fn$;
-           CREATE TRIGGER refuse_boom BEFORE UPDATE ON ${schema}.usage_calls FOR EACH ROW
-           WHEN (NEW.status = 'charged' AND NEW.tool = 'boom') EXECUTE FUNCTION ${schema}.refuse_boom()`,
-        );
         const key = newKey();
         await store.createKey(key);
         const kept = await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 1 }));
@@ -332,16 +342,8 @@ if (db.url === undefined) {
 
     it("rejects only the failing call of a batch whose statement fails, keeping the others of its moment", async () => {
       const schema = uniqueSchema();
-      const store = await createPostgresStore({ url, schema, poolSize: 2 });
+      const store = await storeFailingCharges(schema, "INSERT", "charge lost");
       try {
-        await store.migrate();
-        await adminQuery(
-          url,
-          `CREATE FUNCTION ${schema}.refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $fn$
-           BEGIN RAISE EXCEPTION 'charge lost'; END $fn$;
-           CREATE TRIGGER refuse_boom BEFORE INSERT ON ${schema}.usage_calls FOR EACH ROW
-           WHEN (NEW.status = 'charged' AND NEW.tool = 'boom') EXECUTE FUNCTION ${schema}.refuse_boom()`,
-        );
         const key = newKey();
         await store.createKey(key);
         // Queued in one turn: one statement for the five, which fails, then one statement each.

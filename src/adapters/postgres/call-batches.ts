@@ -49,7 +49,8 @@ interface Queued {
 
 const PARAMETERS = 10;
 
-function valuesOf(r: Reservation, httpStatus: number) {
+/** A reservation's parameters, in the order of every ledger function (toolrun_reserve first). */
+export function reservationValues(r: Reservation) {
   return [
     r.callId,
     r.requestId,
@@ -60,8 +61,11 @@ function valuesOf(r: Reservation, httpStatus: number) {
     r.allowance,
     r.monthlyCallCap,
     r.at,
-    httpStatus,
   ] as const;
+}
+
+function valuesOf(r: Reservation, httpStatus: number) {
+  return [...reservationValues(r), httpStatus] as const;
 }
 
 export function createCallBatches(pool: Pool): RecordCall {

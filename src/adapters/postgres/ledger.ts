@@ -45,6 +45,7 @@ import type {
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
+import { reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
 import { createPureCalls } from "./pure-calls.ts";
 import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
@@ -107,17 +108,7 @@ interface ReserveRow {
  * holds the credits and records a pending call.
  */
 export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
-  const values = [
-    r.callId,
-    r.requestId,
-    r.keyId,
-    r.tool,
-    r.period,
-    r.credits,
-    r.allowance,
-    r.monthlyCallCap,
-    r.at,
-  ];
+  const values = reservationValues(r);
   const claim = r.idempotency;
   const [row] = claim
     ? await run<ReserveRow>(pool, RESERVE_CLAIMED, [...values, claim.key, claim.fingerprint, claim.expiresAt])
