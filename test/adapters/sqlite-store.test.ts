@@ -189,35 +189,6 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     }
     assert.equal(runs, 0);
   });
-
-  it("makes a call that only running calls would refuse wait for them: admitted when one is refunded", async (t) => {
-    const { store, key } = await fileStore(t);
-    const ran: string[] = [];
-    const outcomes = await Promise.all([
-      store.runCall(reservation(key.id, { credits: 6 }), () => {
-        ran.push("fails");
-        return { ok: false, httpStatus: 500, error: new Error("crashed") };
-      }),
-      store.runCall(reservation(key.id, { credits: 6 }), () => {
-        ran.push("succeeds");
-        return { ok: true, value: "second" };
-      }),
-      store.runCall(reservation(key.id, { credits: 6 }), () => {
-        ran.push("too many");
-        return { ok: true, value: "third" };
-      }),
-    ]);
-    assert.deepEqual(
-      outcomes.map((o) => [o.status, o.status === "claimed" ? null : o.creditsUsed]),
-      [
-        ["refunded", 0],
-        ["charged", 6],
-        ["refused", 6],
-      ],
-    );
-    assert.deepEqual(ran, ["fails", "succeeds"]);
-    assert.equal(await store.creditsUsed(key.id, "2026-11"), 6);
-  });
 });
 
 /** Runs SQL on a connection of its own, as another process would. */

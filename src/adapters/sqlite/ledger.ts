@@ -12,9 +12,8 @@
  * calls batched with it (decisions section 3: tools are pure, run first, then charge atomically).
  * Before running, plain reads answer what the unit would answer anyway: a live idempotency claim,
  * or a refusal (balances and cap counts only grow within a period, so a refusal read now stands at
- * the commit). Calls of one key still running in this process count against its allowance and cap
- * there: a call they would refuse waits for them, so the work runs once per charged call, and the
- * check inside the unit stays the authority (other processes on the file).
+ * the commit). The same reads inside the unit decide: calls racing for the last credits may all
+ * run, and those the unit refuses are not delivered.
  *
  * A call with an idempotency key still runs inside its unit: its claim is only ever written with
  * its answer, so running first would let instances sharing the file run it more than once.
@@ -124,58 +123,17 @@ export function createLedger(db: Db): Ledger {
     record.run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, status, httpStatus, r.at);
   }
 
-  /** The call's outcome when another holds its idempotency key or the books refuse it; else null. */
-  function claimedOrRefused<T>(r: Reservation): CallOutcome<T> | null {
+  /**
+   * The call's outcome when another holds its idempotency key or the books refuse it, else the
+   * credits used before it. Plain reads: run before the write unit they answer without it, and
+   * again inside it, where they decide.
+   */
+  function verdict<T>(r: Reservation): { readonly early: CallOutcome<T> } | { readonly before: number } {
     const existing = claimOf(r);
-    if (existing) return { status: "claimed", existing };
+    if (existing) return { early: { status: "claimed", existing } };
     const before = creditsUsed(r.keyId, r.period);
     const refused = refusal(r, before);
-    return refused ? { status: "refused", reason: refused, creditsUsed: before } : null;
-  }
-
-  /** Calls of a key and period admitted in this process and not yet settled. */
-  interface Running {
-    credits: number;
-    readonly calls: Map<string, number>;
-    readonly waiting: (() => void)[];
-  }
-  const running = new Map<string, Running>();
-  const runningId = (r: Reservation) => `${r.keyId}\n${r.period}`;
-
-  /**
-   * What the call ends with by plain reads (claimed or refused), or null once it is admitted and
-   * counted as running. A call that only the running ones would refuse waits for them to settle.
-   */
-  async function admitted<T>(r: Reservation): Promise<CallOutcome<T> | null> {
-    for (;;) {
-      const early = claimedOrRefused<T>(r);
-      if (early) return early;
-      const before = creditsUsed(r.keyId, r.period);
-      const id = runningId(r);
-      const others = running.get(id);
-      if (others && refusal(r, before + others.credits, others.calls.get(r.tool) ?? 0) !== null) {
-        await new Promise<void>((resolve) => others.waiting.push(resolve));
-        continue;
-      }
-      const mine = others ?? { credits: 0, calls: new Map<string, number>(), waiting: [] };
-      mine.credits += r.credits;
-      mine.calls.set(r.tool, (mine.calls.get(r.tool) ?? 0) + 1);
-      running.set(id, mine);
-      return null;
-    }
-  }
-
-  /** The call has settled: it no longer counts as running, and the calls waiting on it look again. */
-  function release(r: Reservation): void {
-    const id = runningId(r);
-    const mine = running.get(id);
-    if (!mine) return;
-    mine.credits -= r.credits;
-    const calls = (mine.calls.get(r.tool) ?? 1) - 1;
-    if (calls === 0) mine.calls.delete(r.tool);
-    else mine.calls.set(r.tool, calls);
-    for (const wake of mine.waiting.splice(0)) wake();
-    if (mine.calls.size === 0) running.delete(id);
+    return refused ? { early: { status: "refused", reason: refused, creditsUsed: before } } : { before };
   }
 
   /** The call's outcome once `result` is known, recorded with its answer; inside the write unit. */
@@ -184,9 +142,9 @@ export function createLedger(db: Db): Ledger {
     result: () => WorkResult<T>,
     answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
   ): CallOutcome<T> {
-    const early = claimedOrRefused<T>(r);
-    if (early) return early;
-    const before = creditsUsed(r.keyId, r.period);
+    const checked = verdict<T>(r);
+    if ("early" in checked) return checked.early;
+    const { before } = checked;
     const ran = result();
     const outcome: RanOutcome<T> = ran.ok
       ? { status: "charged", value: ran.value, creditsUsed: before + r.credits }
@@ -197,20 +155,17 @@ export function createLedger(db: Db): Ledger {
   }
 
   return {
-    async runCall<T>(
+    runCall<T>(
       r: Reservation,
       work: () => WorkResult<T>,
       answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
     ): Promise<CallOutcome<T>> {
-      const early = await admitted<T>(r);
-      if (early) return early;
-      try {
-        // A call with an idempotency key runs inside its unit (see above); any other runs first.
-        const result = r.idempotency ? work : ranAlready(work());
-        return await db.write(() => settle(r, result, answerOf));
-      } finally {
-        release(r);
-      }
+      // Balances and cap counts only grow within a period: what refuses now refuses at the commit.
+      const checked = verdict<T>(r);
+      if ("early" in checked) return Promise.resolve(checked.early);
+      // A call with an idempotency key runs inside its unit (see above); any other runs first.
+      const result = r.idempotency ? work : ranAlready(work());
+      return db.write(() => settle(r, result, answerOf));
     },
     async purgeExpiredAnswers(now) {
       return db.write(() => purge.run(now));
