@@ -256,13 +256,16 @@ export interface UsageReport {
 
 export interface Ledger {
   /**
-   * One metered call, the way the pipeline makes it: checks the tool's cap and the allowance and
-   * holds the credits, runs `work`, then records the call charged, or refunded when work failed.
-   * A refused call never runs work and records nothing. The promise settles only once the outcome
-   * is durable, so a result is never delivered uncharged. `work` must be pure and must not throw:
-   * an adapter may run it inside its own atomic unit and run it again when it retries that unit,
-   * or before the unit that charges it (SQLite: run, then one transaction for the rest), or split
-   * the call into steps of its own (PostgreSQL: reserve, run, then settle or refund).
+   * One metered call, the way the pipeline makes it: checks the tool's cap and the allowance,
+   * runs `work`, and records the call charged (its credits held), or refunded when work failed.
+   * A refused call records nothing and its work's result is never delivered; work is not run when
+   * the refusal is plain beforehand (the balance or the cap read before running already refuses).
+   * The promise settles only once the outcome is durable, so a result is never delivered
+   * uncharged. `work` must be pure and must not throw: an adapter may run it inside its own
+   * atomic unit (and again when it retries that unit), or before the unit that checks and charges
+   * it (SQLite and PostgreSQL without an idempotency key: run, then one transaction for the rest),
+   * or between steps of its own (PostgreSQL with an idempotency key: reserve, run, then settle or
+   * refund).
    *
    * With `reservation.idempotency`, the key is claimed before anything else: a live claim of
    * another call gives `claimed` (nothing charged, work not run). Otherwise the call runs, and the
