@@ -98,7 +98,8 @@ describe("rate limits", () => {
           await t.app.inject({
             method: "GET",
             url: "/v1/me/credits",
-            headers: bearer(`${key.slice(0, -1)}x`),
+            // Another last character: a key that ends in "x" stays itself with an "x".
+            headers: bearer(`${key.slice(0, -1)}${key.endsWith("x") ? "y" : "x"}`),
           })
         ).statusCode,
         401,
