@@ -51,6 +51,13 @@ if (db.url === undefined) {
     stores.push(store);
     return store;
   };
+  /** A store behind the proxy, and a fresh key made through the other one. */
+  const stalledWithKey = async (queryTimeoutMs: number) => {
+    const stalled = await behindProxy(queryTimeoutMs);
+    const key = newKey();
+    await other.createKey(key);
+    return { stalled, key };
+  };
   before(async () => {
     proxy = await startTcpProxy(new URL(url).hostname, Number(new URL(url).port || 5432));
     other = await createPostgresStore({ url, schema, keyCache: false });
@@ -66,9 +73,7 @@ if (db.url === undefined) {
 
   describe("PostgreSQL ledger: a connection that stalls between reserve and settle", () => {
     it("answers 503, not a result, when the sweep refunded the call before its settle arrived", async () => {
-      const stalled = await behindProxy(60_000);
-      const key = newKey();
-      await other.createKey(key);
+      const { stalled, key } = await stalledWithKey(60_000);
       const held = proxy.freezeOn(SETTLE, "request");
       const call = stalled.runCall(
         reservation(key.id, { credits: 3, allowance: 100, idempotency }),
@@ -96,9 +101,7 @@ if (db.url === undefined) {
     });
 
     it("refunds a call answered 503 whose charge did commit, once the database answers", async () => {
-      const stalled = await behindProxy(300);
-      const key = newKey();
-      await other.createKey(key);
+      const { stalled, key } = await stalledWithKey(300);
       // The call's one statement reaches the server and commits; its answer never comes back.
       const held = proxy.freezeOn(CALL, "response");
       const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
@@ -117,9 +120,7 @@ if (db.url === undefined) {
     });
 
     it("refunds every call of a batch answered 503 whose charges did commit", async () => {
-      const stalled = await behindProxy(300);
-      const key = newKey();
-      await other.createKey(key);
+      const { stalled, key } = await stalledWithKey(300);
       const held = proxy.freezeOn(CALL, "response");
       // Queued in one turn: one statement for the four.
       const calls = Array.from({ length: 4 }, (_, i) =>
@@ -139,9 +140,7 @@ if (db.url === undefined) {
     });
 
     it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
-      const stalled = await behindProxy(300);
-      const key = newKey();
-      await other.createKey(key);
+      const { stalled, key } = await stalledWithKey(300);
       const held = proxy.freezeOn(SETTLE, "response");
       const call = stalled.runCall(
         reservation(key.id, { credits: 3, allowance: 100, idempotency }),
@@ -167,9 +166,7 @@ if (db.url === undefined) {
     });
 
     it("bounds a statement's wait by queryTimeoutMs while the network is frozen", async () => {
-      const stalled = await behindProxy(300);
-      const key = newKey();
-      await other.createKey(key);
+      const { stalled, key } = await stalledWithKey(300);
       await stalled.ping();
       proxy.freeze();
       await assert.rejects(stalled.getKey(key.id), BackendUnavailableError);

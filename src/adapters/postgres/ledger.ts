@@ -204,7 +204,7 @@ async function runClaimedCall<T>(
     return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
   }
   const result = work();
-  const answer = (outcome: RanOutcome<T>) => (r.idempotency ? answerOf?.(outcome) : undefined);
+  const answer = (outcome: RanOutcome<T>) => answerOf?.(outcome);
   if (!result.ok) {
     const outcome: RanOutcome<T> = {
       status: "refunded",

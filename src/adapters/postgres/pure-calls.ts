@@ -13,7 +13,8 @@
  */
 import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
-import type { CallOutcome, RefusalReason, Reservation, WorkResult } from "../../ports/store.ts";
+import type { CallOutcome, Reservation, WorkResult } from "../../ports/store.ts";
+import { refusalOf } from "../admission.ts";
 import { type CallRow, createCallBatches } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
 import type { UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
@@ -29,19 +30,12 @@ const STANDING = statement(
 const REMEMBERED = 10_000;
 
 interface Standing {
-  readonly creditsUsed: number;
+  creditsUsed: number;
   /** Per tool: its calls counted against the monthly cap. */
   readonly activeCalls: Map<string, number>;
 }
 
 export type RunPureCall = <T>(r: Reservation, work: () => WorkResult<T>) => Promise<CallOutcome<T>>;
-
-/** Why the call cannot pass with these figures, or null: the cap first, as toolrun_call decides. */
-function refusal(r: Reservation, creditsUsed: number, activeCalls: number): RefusalReason | null {
-  if (r.monthlyCallCap !== null && activeCalls >= r.monthlyCallCap) return "tier_limit";
-  if (r.allowance !== null && creditsUsed + r.credits > r.allowance) return "insufficient_credits";
-  return null;
-}
 
 export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): RunPureCall {
   const recordCall = createCallBatches(pool);
@@ -49,19 +43,21 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
 
   function remember(r: Reservation, creditsUsed: number, activeCalls: number): void {
     const id = `${r.keyId}\n${r.period}`;
-    const known = standings.get(id);
-    if (known) {
-      standings.set(id, { creditsUsed, activeCalls: known.activeCalls.set(r.tool, activeCalls) });
-      return;
+    let known = standings.get(id);
+    if (!known) {
+      if (standings.size >= REMEMBERED) standings.clear();
+      known = { creditsUsed, activeCalls: new Map() };
+      standings.set(id, known);
     }
-    if (standings.size >= REMEMBERED) standings.clear();
-    standings.set(id, { creditsUsed, activeCalls: new Map([[r.tool, activeCalls]]) });
+    known.creditsUsed = creditsUsed;
+    known.activeCalls.set(r.tool, activeCalls);
   }
 
   /** The refusal the database confirms now, when the remembered figures predict one. */
   async function plainRefusal(r: Reservation): Promise<CallOutcome<never> | null> {
     const known = standings.get(`${r.keyId}\n${r.period}`);
-    if (!known || refusal(r, known.creditsUsed, known.activeCalls.get(r.tool) ?? 0) === null) return null;
+    if (!known || refusalOf(r, known.creditsUsed, () => known.activeCalls.get(r.tool) ?? 0) === null)
+      return null;
     const [row] = await run<{ credits_used: number; active_calls: number }>(pool, STANDING, [
       r.keyId,
       r.period,
@@ -70,7 +66,7 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
     const creditsUsed = row?.credits_used ?? 0;
     const activeCalls = row?.active_calls ?? 0;
     remember(r, creditsUsed, activeCalls);
-    const reason = refusal(r, creditsUsed, activeCalls);
+    const reason = refusalOf(r, creditsUsed, () => activeCalls);
     return reason === null ? null : { status: "refused", reason, creditsUsed };
   }
 

@@ -23,11 +23,11 @@ import type {
   IdempotentRecord,
   Ledger,
   RanOutcome,
-  RefusalReason,
   Reservation,
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
+import { refusalOf } from "../admission.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
 
@@ -102,18 +102,8 @@ export function createLedger(db: Db): Ledger {
 
   const creditsUsed = (keyId: string, period: string): number => used.get(keyId, period)?.used ?? 0;
 
-  /**
-   * Why the call is refused, or null when it is admitted, with `credits` used and `calls` more of
-   * its tool counted against its cap. The tool's cap first: when both refuse, more credits would not help.
-   */
-  function refusal(r: Reservation, credits: number, calls = 0): RefusalReason | null {
-    if (r.monthlyCallCap !== null) {
-      const active = activeCalls.get(r.keyId, r.period, r.tool)?.active_calls ?? 0;
-      if (active + calls >= r.monthlyCallCap) return "tier_limit";
-    }
-    if (r.allowance !== null && credits + r.credits > r.allowance) return "insufficient_credits";
-    return null;
-  }
+  const activeCallsOf = (r: Reservation) => (): number =>
+    activeCalls.get(r.keyId, r.period, r.tool)?.active_calls ?? 0;
 
   /** Records the call, counting it for its tool; a charged call also holds its credits and cap slot. */
   function recordCall(r: Reservation, charged: boolean, httpStatus: number): void {
@@ -132,7 +122,7 @@ export function createLedger(db: Db): Ledger {
     const existing = claimOf(r);
     if (existing) return { early: { status: "claimed", existing } };
     const before = creditsUsed(r.keyId, r.period);
-    const refused = refusal(r, before);
+    const refused = refusalOf(r, before, activeCallsOf(r));
     return refused ? { early: { status: "refused", reason: refused, creditsUsed: before } } : { before };
   }
 
