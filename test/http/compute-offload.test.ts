@@ -12,6 +12,7 @@ import { createComputePool } from "../../src/compute/pool.ts";
 import type { ComputeOffload } from "../../src/core/offload.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+import { assertProblem } from "../helpers/problem.ts";
 
 const FIXTURES = {
   toolsModule: new URL("../helpers/fixture-tools.ts", import.meta.url).href,
@@ -89,6 +90,22 @@ describe("tool calls computed on a worker thread", () => {
       assert.equal(off.json().code, "tool_disabled");
       assert.equal(await creditsUsed(app, key), 0);
     }
+  });
+
+  it("answer 500 internal_error and charge nothing when the worker itself fails (a dead thread, a closed pool)", async (t) => {
+    const dead: ComputeOffload = {
+      minBytes: 0,
+      call: async () => {
+        throw new Error("worker exited with code 1");
+      },
+      close: async () => {},
+    };
+    const app = await createTestApp({ offload: dead }, t);
+    const key = await app.key("builder");
+    const res = await post(app, key, "echo", '{"value":21}', "req-dead");
+    assertProblem(res, 500, "internal_error");
+    assert.doesNotMatch(res.body, /worker exited/);
+    assert.equal(await creditsUsed(app, key), 0);
   });
 
   it("answer a 1 MiB inspector call with the same bytes as the main thread, from the default pool", async (t) => {
