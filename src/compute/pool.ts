@@ -75,10 +75,9 @@ export function createComputePool(options: ComputePoolOptions = {}): ComputeOffl
         minThreads: 1,
         maxThreads: 1,
         idleTimeout: Number.POSITIVE_INFINITY,
-        // Tasks reach the worker by message only. With piscina's default ("sync": the idle worker
-        // blocks in Atomics.wait), a few 1 MiB calls under load waited 6-9 s in 2 of 9 ten-second
-        // runs of inspector-1mib; with "disabled", none over 1.9 s in 13 runs (2026-11-24).
-        atomics: "disabled",
+        // By default a queued task that finds the worker busy goes back to the end of the queue, so
+        // under a steady stream of large calls some were passed over for 10 s and more.
+        stricterFIFO: true,
         niceIncrement: WORKER_NICE_INCREMENT,
       });
       // A body that is a whole buffer of its own moves to the worker instead of being copied; one

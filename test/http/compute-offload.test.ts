@@ -133,6 +133,16 @@ describe("tool calls computed on a worker thread", () => {
     assert.equal(actual.body, expected.body);
   });
 
+  it("runs queued calls in the order they came, so a call never waits behind later ones", async (t) => {
+    const pool = fixturePool(t);
+    const finished: number[] = [];
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      pool.call("echo", Buffer.from(`{"value":${i}}`), true).then(() => finished.push(i)),
+    );
+    await Promise.all(calls);
+    assert.deepEqual(finished, [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it("closes without hanging, whether it ever started a worker or not, and refuses calls after", async () => {
     const unused = createComputePool({ tools: FIXTURES, minBytes: 0 });
     await unused.close();
