@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { accountOf } from "../lib/accounting.ts";
+import { startCallStream } from "../lib/call-stream.ts";
 import type { BenchCase, BenchContext } from "../lib/context.ts";
 import {
   CALCULATOR_SLUG,
@@ -16,7 +17,6 @@ import {
   INSPECTOR_SLUG,
 } from "../lib/payloads.ts";
 import { BASELINE_SCRIPT, type ServerHandle, startServer } from "../lib/procs.ts";
-import { encodeRequest, RawConnection } from "../lib/raw-client.ts";
 import type { CaseResult, Check } from "../lib/report.ts";
 import { loadRow, pacedRow, probe, type Target, warmUp, warmUpPaced } from "../lib/runs.ts";
 import { authHeaders, prepareService, type Service, SkipCase, serveToolrun } from "../lib/service.ts";
@@ -333,34 +333,6 @@ function spent(before: number | null, after: number | null): number | null {
   return before === null || after === null ? null : after - before;
 }
 
-/** 1 MiB inspector calls one after another on one connection until `stop`; how they answered. */
-function inspectorStream(target: Target): { stop: () => Promise<{ ok: number; failed: number }> } {
-  const url = new URL(target.url);
-  const request = encodeRequest(url, "POST", target.headers, Buffer.from(target.body ?? ""));
-  const connection = new RawConnection(url.hostname, Number(url.port || 80));
-  const counts = { ok: 0, failed: 0 };
-  let stopping = false;
-  const finished = new Promise<void>((resolve) => {
-    const next = () => {
-      if (stopping || connection.dead) return resolve();
-      connection.send(request, (status) => {
-        if (status !== null && status >= 200 && status < 300) counts.ok++;
-        else counts.failed++;
-        next();
-      });
-    };
-    void connection.ready.then(next);
-  });
-  return {
-    async stop() {
-      stopping = true;
-      await finished;
-      connection.close();
-      return counts;
-    },
-  };
-}
-
 interface MixedRuns {
   readonly alone: Awaited<ReturnType<typeof pacedRow>>;
   readonly beside: Awaited<ReturnType<typeof pacedRow>>;
@@ -400,13 +372,13 @@ async function mixedRuns(
   const alone = await pacedRow(`calculator @ ${rate}/s paced, alone${label}`, [server.pid], paced);
   const aloneCpuMs = spent(aloneCpu, mainThreadCpuMs(server.pid));
 
-  const warm = inspectorStream(inspectorTarget);
+  const warm = await startCallStream(inspectorTarget);
   await warmUpPaced(calculator, rate, warmup);
   await warm.stop();
   const keys = [authHeaders(service)];
   const before = await accountOf(server.url, keys);
   const besideCpu = mainThreadCpuMs(server.pid);
-  const stream = inspectorStream(inspectorTarget);
+  const stream = await startCallStream(inspectorTarget);
   const beside = await pacedRow(
     `calculator @ ${rate}/s paced, beside 1 MiB inspector calls${label}`,
     [server.pid],
