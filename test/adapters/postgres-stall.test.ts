@@ -58,6 +58,19 @@ if (db.url === undefined) {
     await other.createKey(key);
     return { stalled, key };
   };
+  /** A call of 3 credits with the Idempotency-Key `retry-me`, whose run returns `value`. */
+  const keyedCall = (store: PostgresStore, keyId: string, value: string) =>
+    store.runCall(
+      reservation(keyId, { credits: 3, allowance: 100, idempotency }),
+      () => ({ ok: true, value }),
+      answerOf,
+    );
+  /** Waits, reading through the healthy store, until the key's latest call is recorded refunded. */
+  const untilRefunded = (keyId: string) =>
+    eventually("the unconfirmed charge is refunded", async () => {
+      const [row] = (await other.usage({ keyId, period: "2026-11", limit: 1, cursor: null })).recent;
+      return row?.status === "refunded";
+    });
   before(async () => {
     proxy = await startTcpProxy(new URL(url).hostname, Number(new URL(url).port || 5432));
     other = await createPostgresStore({ url, schema, keyCache: false });
@@ -75,11 +88,7 @@ if (db.url === undefined) {
     it("answers 503, not a result, when the sweep refunded the call before its settle arrived", async () => {
       const { stalled, key } = await stalledWithKey(60_000);
       const held = proxy.freezeOn(SETTLE, "request");
-      const call = stalled.runCall(
-        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
-        () => ({ ok: true, value: "result" }),
-        answerOf,
-      );
+      const call = keyedCall(stalled, key.id, "result");
       const outcome = call.then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
@@ -110,11 +119,7 @@ if (db.url === undefined) {
       }));
       await held;
       await assert.rejects(call, BackendUnavailableError);
-      await eventually("the unconfirmed charge is refunded", async () => {
-        const [row] = (await other.usage({ keyId: key.id, period: "2026-11", limit: 1, cursor: null }))
-          .recent;
-        return row?.status === "refunded";
-      });
+      await untilRefunded(key.id);
       assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
       proxy.release();
     });
@@ -142,25 +147,13 @@ if (db.url === undefined) {
     it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
       const { stalled, key } = await stalledWithKey(300);
       const held = proxy.freezeOn(SETTLE, "response");
-      const call = stalled.runCall(
-        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
-        () => ({ ok: true, value: "result" }),
-        answerOf,
-      );
+      const call = keyedCall(stalled, key.id, "result");
       await held;
       await assert.rejects(call, BackendUnavailableError);
-      await eventually("the unconfirmed charge is refunded", async () => {
-        const [row] = (await other.usage({ keyId: key.id, period: "2026-11", limit: 1, cursor: null }))
-          .recent;
-        return row?.status === "refunded";
-      });
+      await untilRefunded(key.id);
       proxy.release();
       // The stored answer was never delivered: a retry with the same key runs, and is charged once.
-      const retry = await other.runCall(
-        reservation(key.id, { credits: 3, allowance: 100, idempotency }),
-        () => ({ ok: true, value: "again" }),
-        answerOf,
-      );
+      const retry = await keyedCall(other, key.id, "again");
       assert.equal(retry.status, "charged");
       assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
     });

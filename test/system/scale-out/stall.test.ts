@@ -48,6 +48,16 @@ if (database.url === undefined) {
         return credits.body.credits_used === received && usage.body.credits_used === received;
       });
     };
+    /** Waits until the call sent with `requestId` is recorded refunded. */
+    const untilRefunded = (what: string, requestId: string) =>
+      eventually(what, async () => {
+        assert.ok(cluster);
+        const [row] = await cluster.query<{ status: string }>(
+          "SELECT status FROM usage_calls WHERE request_id = $1",
+          [requestId],
+        );
+        return row?.status === "refunded";
+      });
     const proxiedUrl = () => {
       const url = new URL(databaseUrl);
       url.host = `127.0.0.1:${proxy.port}`;
@@ -89,15 +99,7 @@ if (database.url === undefined) {
         "idempotency-key": `${tag}-a-stalled`,
       });
       await held;
-      assert.ok(cluster);
-      const c = cluster;
-      await eventually("the sweep refunds the stalled call", async () => {
-        const [row] = await c.query<{ status: string }>(
-          "SELECT status FROM usage_calls WHERE request_id = $1",
-          [`${tag}-a-stalled`],
-        );
-        return row?.status === "refunded";
-      });
+      await untilRefunded("the sweep refunds the stalled call", `${tag}-a-stalled`);
       proxy.release();
       const answer = await inFlight;
       records.push(answer);
@@ -126,15 +128,7 @@ if (database.url === undefined) {
       records.push(answer);
       assertProblem(answer, 503, "backend_unavailable", null);
       proxy.release();
-      assert.ok(cluster);
-      const c = cluster;
-      await eventually("the unconfirmed charge is refunded", async () => {
-        const [row] = await c.query<{ status: string }>(
-          "SELECT status FROM usage_calls WHERE request_id = $1",
-          [`${tag}-c-stalled`],
-        );
-        return row?.status === "refunded";
-      });
+      await untilRefunded("the unconfirmed charge is refunded", `${tag}-c-stalled`);
       assert.deepEqual(
         records.map((r) => r.status),
         [200, 200, 200, 503],
