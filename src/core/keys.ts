@@ -2,7 +2,7 @@
  * API keys: `{prefix}_{secret}` with a 32-character base62 secret from a CSPRNG. Only the SHA-256
  * of the whole key is stored, beside a short non-secret display prefix.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 import type { ApiKeyRecord, KeyStore } from "../ports/store.ts";
 import { ApiError } from "./errors.ts";
 
@@ -10,14 +10,24 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SECRET_LENGTH = 32;
 const DISPLAY_SECRET_CHARS = 4;
 
+/**
+ * CSPRNG bytes fetched 4 KiB at a time: one call per ~140 request ids instead of one (and a new
+ * buffer) per id, as Node does for randomUUID; every byte is used once and never leaves here.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
 /** `length` base62 characters from the CSPRNG. */
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length - out.length + 8)) {
-      // 62 * 4 = 248: rejecting bytes >= 248 keeps every character equally likely.
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    if (poolOffset === pool.length) {
+      randomFillSync(pool);
+      poolOffset = 0;
     }
+    const byte = pool[poolOffset++] as number;
+    // 62 * 4 = 248: rejecting bytes >= 248 keeps every character equally likely.
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }
