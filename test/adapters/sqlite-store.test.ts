@@ -166,6 +166,29 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     assert.equal(runs, 0);
   });
 
+  it("refuses at the commit a call whose credits another process spent since this one last looked", async (t) => {
+    const { store, key, other } = await fileStore(t);
+    assert.equal(
+      (await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 1 }))).status,
+      "charged",
+    );
+    // Another instance on the same file charges 7 more: this process last saw 2 used of 10.
+    other
+      .prepare("UPDATE credit_balances SET used = used + 7 WHERE key_id = ? AND period = '2026-11'")
+      .run(key.id);
+    const outcome = await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 2 }));
+    assert.deepEqual(outcome, { status: "refused", reason: "insufficient_credits", creditsUsed: 9 });
+    assert.equal(await store.creditsUsed(key.id, "2026-11"), 9);
+    // What it learnt at that commit refuses the next call before it runs.
+    let runs = 0;
+    const next = await store.runCall(reservation(key.id, { credits: 2 }), () => ({
+      ok: true,
+      value: ++runs,
+    }));
+    assert.equal(next.status, "refused");
+    assert.equal(runs, 0);
+  });
+
   it("answers a live idempotency claim without running or writing", async (t) => {
     const { store, key, other } = await fileStore(t, { busyTimeoutMs: 0, lockWaitMs: 1_000 });
     const claim = { key: "k1", fingerprint: "f1", expiresAt: "2999-01-01T00:00:00.000Z" };

@@ -15,6 +15,7 @@ import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { CallOutcome, Reservation, WorkResult } from "../../ports/store.ts";
 import { refusalOf } from "../admission.ts";
+import { createStandings } from "../standings.ts";
 import { type CallRow, createCallBatches } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
 import type { UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
@@ -26,38 +27,15 @@ const STANDING = statement(
                     WHERE key_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
 );
 
-/** Keys remembered at most; past it the memory starts again (it only saves work). */
-const REMEMBERED = 10_000;
-
-interface Standing {
-  creditsUsed: number;
-  /** Per tool: its calls counted against the monthly cap. */
-  readonly activeCalls: Map<string, number>;
-}
-
 export type RunPureCall = <T>(r: Reservation, work: () => WorkResult<T>) => Promise<CallOutcome<T>>;
 
 export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): RunPureCall {
   const recordCall = createCallBatches(pool);
-  const standings = new Map<string, Standing>();
-
-  function remember(r: Reservation, creditsUsed: number, activeCalls: number): void {
-    const id = `${r.keyId}\n${r.period}`;
-    let known = standings.get(id);
-    if (!known) {
-      if (standings.size >= REMEMBERED) standings.clear();
-      known = { creditsUsed, activeCalls: new Map() };
-      standings.set(id, known);
-    }
-    known.creditsUsed = creditsUsed;
-    known.activeCalls.set(r.tool, activeCalls);
-  }
+  const standings = createStandings();
 
   /** The refusal the database confirms now, when the remembered figures predict one. */
   async function plainRefusal(r: Reservation): Promise<CallOutcome<never> | null> {
-    const known = standings.get(`${r.keyId}\n${r.period}`);
-    if (!known || refusalOf(r, known.creditsUsed, () => known.activeCalls.get(r.tool) ?? 0) === null)
-      return null;
+    if (!standings.predictsRefusal(r)) return null;
     const [row] = await run<{ credits_used: number; active_calls: number }>(pool, STANDING, [
       r.keyId,
       r.period,
@@ -65,7 +43,7 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
     ]);
     const creditsUsed = row?.credits_used ?? 0;
     const activeCalls = row?.active_calls ?? 0;
-    remember(r, creditsUsed, activeCalls);
+    standings.remember(r, creditsUsed, activeCalls);
     const reason = refusalOf(r, creditsUsed, () => activeCalls);
     return reason === null ? null : { status: "refused", reason, creditsUsed };
   }
@@ -85,7 +63,7 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
       if (!(error instanceof BackendUnavailableError)) await refunded;
       throw error;
     }
-    remember(r, row.credits_used, row.active_calls);
+    standings.remember(r, row.credits_used, row.active_calls);
     if (row.outcome === "tier_limit" || row.outcome === "insufficient_credits")
       return { status: "refused", reason: row.outcome, creditsUsed: row.credits_used };
     if (result.ok) return { status: "charged", value: result.value, creditsUsed: row.credits_used };

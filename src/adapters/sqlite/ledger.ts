@@ -12,8 +12,11 @@
  * calls batched with it (decisions section 3: tools are pure, run first, then charge atomically).
  * Before running, plain reads answer what the unit would answer anyway: a live idempotency claim,
  * or a refusal (balances and cap counts only grow within a period, so a refusal read now stands at
- * the commit). The same reads inside the unit decide: calls racing for the last credits may all
- * run, and those the unit refuses are not delivered.
+ * the commit). A call without an idempotency key makes those reads only when this process's
+ * latest figures predict a refusal (standings.ts): a read outside a transaction takes and releases
+ * SQLite's read lock, two system calls, and nearly every call passes. The same reads inside the
+ * unit decide: calls racing for the last credits may all run, and those the unit refuses are not
+ * delivered.
  *
  * A call with an idempotency key still runs inside its unit: its claim is only ever written with
  * its answer, so running first would let instances sharing the file run it more than once.
@@ -28,6 +31,7 @@ import type {
   WorkResult,
 } from "../../ports/store.ts";
 import { refusalOf } from "../admission.ts";
+import { createStandings } from "../standings.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
 
@@ -102,8 +106,9 @@ export function createLedger(db: Db): Ledger {
 
   const creditsUsed = (keyId: string, period: string): number => used.get(keyId, period)?.used ?? 0;
 
-  const activeCallsOf = (r: Reservation) => (): number =>
+  const activeCallsOf = (r: Reservation): number =>
     activeCalls.get(r.keyId, r.period, r.tool)?.active_calls ?? 0;
+  const standings = createStandings();
 
   /** Records the call, counting it for its tool; a charged call also holds its credits and cap slot. */
   function recordCall(r: Reservation, charged: boolean, httpStatus: number): void {
@@ -115,15 +120,24 @@ export function createLedger(db: Db): Ledger {
 
   /**
    * The call's outcome when another holds its idempotency key or the books refuse it, else the
-   * credits used before it. Plain reads: run before the write unit they answer without it, and
-   * again inside it, where they decide.
+   * credits used before it and, when its tool has a cap, its capped calls. Plain reads: run before
+   * the write unit they answer without it, and again inside it, where they decide.
    */
-  function verdict<T>(r: Reservation): { readonly early: CallOutcome<T> } | { readonly before: number } {
+  function verdict<T>(
+    r: Reservation,
+  ): { readonly early: CallOutcome<T> } | { readonly before: number; readonly active?: number } {
     const existing = claimOf(r);
     if (existing) return { early: { status: "claimed", existing } };
     const before = creditsUsed(r.keyId, r.period);
-    const refused = refusalOf(r, before, activeCallsOf(r));
-    return refused ? { early: { status: "refused", reason: refused, creditsUsed: before } } : { before };
+    let active: number | undefined;
+    const refused = refusalOf(r, before, () => {
+      active = activeCallsOf(r);
+      return active;
+    });
+    standings.remember(r, before, active);
+    return refused
+      ? { early: { status: "refused", reason: refused, creditsUsed: before } }
+      : { before, active };
   }
 
   /** The call's outcome once `result` is known, recorded with its answer; inside the write unit. */
@@ -134,13 +148,14 @@ export function createLedger(db: Db): Ledger {
   ): CallOutcome<T> {
     const checked = verdict<T>(r);
     if ("early" in checked) return checked.early;
-    const { before } = checked;
+    const { before, active } = checked;
     const ran = result();
     const outcome: RanOutcome<T> = ran.ok
       ? { status: "charged", value: ran.value, creditsUsed: before + r.credits }
       : { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: before };
     recordCall(r, ran.ok, ran.ok ? 200 : ran.httpStatus);
     storeAnswer(r, outcome, answerOf);
+    if (ran.ok) standings.remember(r, before + r.credits, active === undefined ? undefined : active + 1);
     return outcome;
   }
 
@@ -151,8 +166,10 @@ export function createLedger(db: Db): Ledger {
       answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
     ): Promise<CallOutcome<T>> {
       // Balances and cap counts only grow within a period: what refuses now refuses at the commit.
-      const checked = verdict<T>(r);
-      if ("early" in checked) return Promise.resolve(checked.early);
+      if (r.idempotency || standings.predictsRefusal(r)) {
+        const checked = verdict<T>(r);
+        if ("early" in checked) return Promise.resolve(checked.early);
+      }
       // A call with an idempotency key runs inside its unit (see above); any other runs first.
       const result = r.idempotency ? work : ranAlready(work());
       return db.write(() => settle(r, result, answerOf));
