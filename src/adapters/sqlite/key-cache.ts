@@ -7,12 +7,12 @@
  *
  * The version is read once per turn of the event loop, by the first lookup of the turn, not at
  * every lookup: outside a transaction that read takes and releases SQLite's read lock (two system
- * calls), and under load one turn serves the requests of many connections. A turn that read it
- * does not wait for I/O before the next turn reads it again (the pending `setImmediate` keeps the
- * loop from blocking), so a request whose first bytes arrive after another process's change
- * commits is looked up against that change: a revoked key's next request is refused. Only bytes
- * read in the same turn can miss it: the rest of a request already arriving, or a request
- * pipelined behind one.
+ * calls), and under load one turn serves the requests of many connections. The read schedules the
+ * next turn's (`setImmediate`), and a loop with an immediate pending does not wait for I/O, so a
+ * change committed by another process is seen by every request read in a later turn: a request
+ * sent after `toolrun keys revoke` returned is refused. Only requests read in the same turn as a
+ * lookup made before the change can meet the key as it was: the rest of a request already
+ * arriving, one pipelined behind it, or one arriving in the microseconds between.
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 
