@@ -5,11 +5,15 @@
  * large call's compute instead of queueing behind it. So do V8's helper threads, which run the
  * worker's garbage collection (and the background part of the main thread's): at the main
  * thread's priority, a worker's collection would take the CPU from it as much as its compute.
+ *
+ * Calls wait for the worker here, first come first served, not in piscina's queue: a call whose
+ * client has gone (its `signal` aborts) while it waits is dropped there without running, which
+ * piscina can only do by stopping the worker once the call has started.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { Piscina } from "piscina";
-import type { ComputeOffload, OffloadedCall } from "../core/offload.ts";
+import { type ComputeOffload, clientGone, type OffloadedCall } from "../core/offload.ts";
 
 /** Below this a call's compute costs less than the trip to a worker and back. */
 export const DEFAULT_MIN_OFFLOAD_BYTES = 64 * 1024;
@@ -63,32 +67,82 @@ export function createComputePool(options: ComputePoolOptions = {}): ComputeOffl
   };
   let pool: Piscina<ComputeTask, OffloadedCall> | undefined;
   let closed = false;
+  const turns = createTurns();
   return {
     minBytes: options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
-    async call(slug, raw, run) {
+    async call(slug, raw, run, signal) {
       if (closed) throw new Error("the compute pool is closed");
-      if (!pool) lowerHelperThreads();
-      pool ??= new Piscina({
-        filename: new URL("./worker.ts", import.meta.url).href,
-        workerData,
-        // One: on the two-CPU machines this serves, more would only take more from the main thread.
-        minThreads: 1,
-        maxThreads: 1,
-        idleTimeout: Number.POSITIVE_INFINITY,
-        // By default a queued task that finds the worker busy goes back to the end of the queue, so
-        // under a steady stream of large calls some were passed over for 10 s and more.
-        stricterFIFO: true,
-        niceIncrement: WORKER_NICE_INCREMENT,
-      });
-      // A body that is a whole buffer of its own moves to the worker instead of being copied; one
-      // that may still be parsed here (run: false) stays.
-      const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
-      const transferList = run && whole && raw.buffer instanceof ArrayBuffer ? [raw.buffer] : [];
-      return pool.run({ slug, raw, run }, { transferList });
+      await turns.take(signal);
+      try {
+        return await runOnWorker(slug, raw, run);
+      } finally {
+        turns.release();
+      }
     },
     async close() {
       closed = true;
+      turns.close();
       await pool?.destroy();
+    },
+  };
+
+  function runOnWorker(slug: string, raw: Uint8Array, run: boolean): Promise<OffloadedCall> {
+    if (closed) throw new Error("the compute pool is closed");
+    if (!pool) lowerHelperThreads();
+    pool ??= new Piscina({
+      filename: new URL("./worker.ts", import.meta.url).href,
+      workerData,
+      // One: on the two-CPU machines this serves, more would only take more from the main thread.
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      niceIncrement: WORKER_NICE_INCREMENT,
+    });
+    // A body that is a whole buffer of its own moves to the worker instead of being copied; one
+    // that may still be parsed here (run: false) stays.
+    const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
+    const transferList = run && whole && raw.buffer instanceof ArrayBuffer ? [raw.buffer] : [];
+    return pool.run({ slug, raw, run }, { transferList });
+  }
+}
+
+/** The worker's turns: one call at a time, in the order they came; a waiting call can leave. */
+function createTurns() {
+  let busy = false;
+  const waiting: { readonly start: () => void; readonly fail: (error: Error) => void }[] = [];
+  return {
+    take(signal?: AbortSignal): Promise<void> {
+      if (signal?.aborted) return Promise.reject(clientGone());
+      if (!busy) {
+        busy = true;
+        return Promise.resolve();
+      }
+      return new Promise((resolve, reject) => {
+        const onAbort = () => {
+          waiting.splice(waiting.indexOf(turn), 1);
+          reject(clientGone());
+        };
+        const turn = {
+          start: () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+          fail: (error: Error) => {
+            signal?.removeEventListener("abort", onAbort);
+            reject(error);
+          },
+        };
+        waiting.push(turn);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+    release(): void {
+      const next = waiting.shift();
+      if (next) next.start();
+      else busy = false;
+    },
+    close(): void {
+      for (const turn of waiting.splice(0)) turn.fail(new Error("the compute pool is closed"));
     },
   };
 }

@@ -130,6 +130,12 @@ export const errorCatalog = {
     explanation:
       "Too many concurrent file-conversion jobs. This applies to the website only; API tools never return it.",
   },
+  client_closed_request: {
+    status: 499,
+    title: "The client closed the connection before its call ran",
+    explanation:
+      "The client closed the connection while its call waited for a worker thread (large bodies are computed off the main thread, one at a time), so the call was dropped: it did not run and nothing is charged. No client receives this answer; it appears in the request log and the metrics. Send the call again when you can wait for it.",
+  },
   processing_error: {
     status: 500,
     title: "The tool failed to run",

@@ -40,6 +40,11 @@ export interface ToolCall {
   readonly requestId: string;
   /** The client's idempotency key, already checked by readIdempotencyKey. */
   readonly idempotencyKey?: string | undefined;
+  /**
+   * A signal that aborts if the client goes away before its answer: asked for only by a call
+   * that waits for a worker thread, which is then dropped without running or charging.
+   */
+  readonly clientGone?: () => AbortSignal;
 }
 
 /** What a call answers: the envelope, and whether it is the stored answer of an earlier request. */
@@ -105,10 +110,15 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
   // Validated before the 402 (decisions section 3); a worker validates and runs in one trip, unless
   // the balance read just before shows the call cannot be paid for (the ledger still decides).
   const work = offload
-    ? await offloadedWork(offload, tool, call.body as RawBody, async () =>
-        allowance === null
-          ? false
-          : (await deps.store.creditsUsed(call.key.id, period.id)) + credits > allowance,
+    ? await offloadedWork(
+        offload,
+        tool,
+        call.body as RawBody,
+        async () =>
+          allowance === null
+            ? false
+            : (await deps.store.creditsUsed(call.key.id, period.id)) + credits > allowance,
+        call.clientGone?.(),
       )
     : inlineWork(tool, body);
   const fingerprint =
@@ -270,9 +280,10 @@ async function offloadedWork(
   tool: RegisteredTool,
   body: RawBody,
   hopeless: () => Promise<boolean>,
+  signal: AbortSignal | undefined,
 ): Promise<() => WorkResult<Outputs>> {
   const run = !(await hopeless());
-  const answer: OffloadedCall = await offload.call(tool.slug, body.raw, run);
+  const answer: OffloadedCall = await offload.call(tool.slug, body.raw, run, signal);
   switch (answer.kind) {
     case "refused":
       throw refusalError(answer);

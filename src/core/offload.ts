@@ -13,9 +13,10 @@ export interface ComputeOffload {
   readonly minBytes: number;
   /**
    * Parses, validates and runs the call of `slug` on `raw`; with `run: false`, stops after validating.
-   * With `run`, `raw` may be moved to the worker (left empty here).
+   * With `run`, `raw` may be moved to the worker (left empty here). A call still waiting for a
+   * worker when `signal` aborts (its client has gone) never runs: it rejects with clientGone().
    */
-  call(slug: string, raw: Uint8Array, run: boolean): Promise<OffloadedCall>;
+  call(slug: string, raw: Uint8Array, run: boolean, signal?: AbortSignal): Promise<OffloadedCall>;
   /** Stops the workers; calls still queued fail. */
   close(): Promise<void>;
 }
@@ -42,6 +43,14 @@ export type OffloadedCall =
       readonly message: string;
       readonly stack: string | undefined;
     };
+
+/** What a call dropped before it ran, because its client had gone, ends with. */
+export function clientGone(): ApiError {
+  return new ApiError(
+    "client_closed_request",
+    "The client closed the connection while the call waited for a worker: it did not run and nothing was charged.",
+  );
+}
 
 /** Room a worker leaves after the outputs for the envelope's last members (credits, request id). */
 export const ENVELOPE_TAIL_ROOM = 512;

@@ -7,7 +7,7 @@ import { type AnyTool, type ToolDefinition, UnprocessableInputError } from "../.
 
 interface EchoInput {
   value: number;
-  mode?: "ok" | "unprocessable" | "crash";
+  mode?: "ok" | "unprocessable" | "crash" | "slow";
   note?: string;
 }
 
@@ -25,7 +25,7 @@ export const echoTool: ToolDefinition<EchoInput, { value: number; doubled: numbe
     required: ["value"],
     properties: {
       value: numberOrNumericString({ title: "Value", minimum: 0, maximum: 100 }),
-      mode: { type: "string", enum: ["ok", "unprocessable", "crash"] },
+      mode: { type: "string", enum: ["ok", "unprocessable", "crash", "slow"] },
       note: { type: "string", maxLength: 200 },
     },
   },
@@ -39,6 +39,8 @@ export const echoTool: ToolDefinition<EchoInput, { value: number; doubled: numbe
   run(input) {
     if (input.mode === "unprocessable") throw new UnprocessableInputError("Echo has no answer in this mode.");
     if (input.mode === "crash") throw new Error("secret internal detail");
+    // Keeps its thread busy for 10 × `value` milliseconds (a pure tool cannot sleep).
+    if (input.mode === "slow") for (const until = Date.now() + 10 * input.value; Date.now() < until; );
     return { value: input.value, doubled: input.value * 2 };
   },
 };

@@ -4,11 +4,15 @@
  * in the same order of checks; and the pool closes without hanging.
  */
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { type IncomingMessage, request } from "node:http";
 import { getPriority } from "node:os";
 import { describe, it, type TestContext } from "node:test";
+import { setTimeout } from "node:timers/promises";
 import { githubPushNear } from "../../bench/lib/payloads.ts";
 import { createComputePool } from "../../src/compute/pool.ts";
+import type { ApiError } from "../../src/core/errors.ts";
 import type { ComputeOffload } from "../../src/core/offload.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
@@ -141,6 +145,55 @@ describe("tool calls computed on a worker thread", () => {
     );
     await Promise.all(calls);
     assert.deepEqual(finished, [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("drops a waiting call whose client has gone, without running it, and serves the rest in order", async (t) => {
+    const pool = fixturePool(t);
+    const finished: string[] = [];
+    const busy = pool
+      .call("echo", Buffer.from('{"value":30,"mode":"slow"}'), true)
+      .then(() => finished.push("busy"));
+    const left = new AbortController();
+    const dropped = pool.call("echo", Buffer.from('{"value":1}'), true, left.signal);
+    const next = pool.call("echo", Buffer.from('{"value":2}'), true).then(() => finished.push("next"));
+    left.abort();
+    await assert.rejects(dropped, (error: ApiError) => error.code === "client_closed_request");
+    // Dropped while the worker was still busy with the first call.
+    assert.deepEqual(finished, []);
+    await Promise.all([busy, next]);
+    assert.deepEqual(finished, ["busy", "next"]);
+    const gone = new AbortController();
+    gone.abort();
+    await assert.rejects(
+      pool.call("echo", Buffer.from('{"value":3}'), true, gone.signal),
+      /closed the connection/,
+    );
+  });
+
+  it("charges nothing for a large call whose client hung up while it waited for the worker", async (t) => {
+    const app = await createTestApp({ offload: fixturePool(t) }, t);
+    const key = await app.key("builder");
+    const url = await app.app.listen({ host: "127.0.0.1", port: 0 });
+    const send = (body: string) =>
+      request(`${url}/v1/tool/echo`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      }).end(body);
+    const busy = once(send('{"value":40,"mode":"slow"}'), "response");
+    await setTimeout(100);
+    // Sent whole, then given up on while the slow call holds the worker.
+    const quitter = send('{"value":5}');
+    quitter.on("error", () => {});
+    await setTimeout(100);
+    quitter.destroy();
+    const [response] = (await busy) as [IncomingMessage];
+    assert.equal(response.statusCode, 200);
+    response.resume();
+    // Give the dropped call the time it would have taken to run and be charged.
+    await setTimeout(200);
+    assert.equal(await creditsUsed(app, key), 3);
+    const usage = await app.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(key) });
+    assert.equal(usage.json().calls, 1, usage.body);
   });
 
   it("closes without hanging, whether it ever started a worker or not, and refuses calls after", async () => {

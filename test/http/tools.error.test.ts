@@ -68,7 +68,7 @@ describe("POST /v1/tool/{slug}: every error a client can meet", () => {
       assertProblem(await post({ value: 1, mode: "loud", extra: 1, note: 5 }), 400, "validation_error")
         .fields,
       {
-        mode: "must be one of: ok, unprocessable, crash",
+        mode: "must be one of: ok, unprocessable, crash, slow",
         extra: "is not a known field",
         note: "must be a string",
       },

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/tool/{slug}`: run a tool (charged) through the one pipeline MCP uses too.
  */
+import type { FastifyReply } from "fastify";
 import { envelopeSchema } from "../../core/contract-schemas.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { JSON_TYPE } from "../../core/endpoint.ts";
@@ -27,6 +28,7 @@ const TOOL_CALL_ERRORS = [
   "tool_disabled",
   "idempotency_key_mismatch",
   "idempotency_key_in_use",
+  "client_closed_request",
 ] as const;
 
 export function toolRoutes(deps: CoreDeps): HttpRoute[] {
@@ -70,6 +72,7 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
           body: { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0) },
           requestId: request.id,
           idempotencyKey: readIdempotencyKey(request.headers["idempotency-key"], IDEMPOTENCY_HEADER),
+          clientGone: () => clientGoneSignal(reply),
         });
         // A replay is the first answer whole, its request id included, and charges nothing.
         if (replayed) reply.header(REPLAYED_HEADER, "true").header("x-request-id", envelope.request_id);
@@ -82,4 +85,16 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
       },
     },
   ];
+}
+
+/** Aborts once the connection closes before the answer was sent (now, if it already has). */
+function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  const gone = () => {
+    if (!response.writableFinished) controller.abort();
+  };
+  if (response.destroyed || response.socket?.destroyed) gone();
+  else response.once("close", gone);
+  return controller.signal;
 }
