@@ -8,7 +8,9 @@
  *
  * Calls wait for the worker here, first come first served, not in piscina's queue: a call whose
  * client has gone (its `signal` aborts) while it waits is dropped there without running, which
- * piscina can only do by stopping the worker once the call has started.
+ * piscina can only do by stopping the worker once the call has started. Written here rather than
+ * with p-queue: its `signal` also frees the slot of a call already running, which would let the
+ * next call start beside it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";

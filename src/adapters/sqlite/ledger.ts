@@ -134,10 +134,9 @@ export function createLedger(db: Db): Ledger {
       active = activeCallsOf(r);
       return active;
     });
+    if (!refused) return { before, active };
     standings.remember(r, before, active);
-    return refused
-      ? { early: { status: "refused", reason: refused, creditsUsed: before } }
-      : { before, active };
+    return { early: { status: "refused", reason: refused, creditsUsed: before } };
   }
 
   /** The call's outcome once `result` is known, recorded with its answer; inside the write unit. */
@@ -156,6 +155,7 @@ export function createLedger(db: Db): Ledger {
     recordCall(r, ran.ok, ran.ok ? 200 : ran.httpStatus);
     storeAnswer(r, outcome, answerOf);
     if (ran.ok) standings.remember(r, before + r.credits, active === undefined ? undefined : active + 1);
+    else standings.remember(r, before, active);
     return outcome;
   }
 
