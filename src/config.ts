@@ -68,7 +68,13 @@ export const KNOWN_VARIABLES = [
   "TOOLRUN_CONFIG",
   "TOOLRUN_METRICS_TOKEN",
   "TOOLRUN_SHUTDOWN_TIMEOUT_MS",
+  "TOOLRUN_DB_TIMEOUT_MS",
+  "TOOLRUN_REQUEST_TIMEOUT_MS",
+  "TOOLRUN_IDEMPOTENCY_TTL_S",
+  "TOOLRUN_CALL_ABANDON_S",
 ] as const;
+
+type KnownVariable = (typeof KNOWN_VARIABLES)[number];
 
 /** A warning for each `TOOLRUN_*` variable toolrun does not read, naming the closest known one. */
 export function unknownVariableWarnings(env: Env): string[] {
@@ -111,7 +117,8 @@ function editDistance(a: string, b: string): number {
 
 export function loadConfig(env: Env, knownTools: readonly string[] = []): Config {
   const problems: string[] = [];
-  const value = (name: string): string | undefined => {
+  // Typed so that a variable read here and missing from the list above does not compile.
+  const value = (name: KnownVariable): string | undefined => {
     const raw = env[name];
     return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
   };
@@ -246,7 +253,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
 
 function parseDatabase(
   raw: string,
-  value: (name: string) => string | undefined,
+  value: (name: KnownVariable) => string | undefined,
   problems: string[],
 ): DatabaseConfig {
   const poolRaw = value("TOOLRUN_DATABASE_POOL_SIZE") ?? "10";

@@ -18,25 +18,38 @@ export function registerServeCommand(program: Command, cli: CliContext): void {
     .option("--no-migrate", "leave the PostgreSQL schema to `toolrun migrate` (SQLite always applies it)")
     .action(async (options: { migrate: boolean }) => {
       const config = cli.config();
+      // Listening for signals before starting: one sent while the server starts (a supervisor's
+      // stop, an operator's Ctrl-C) stops it once it has started, rather than Node's default
+      // action killing it half-way, between a key minted and the line that shows it, say.
+      let server: Awaited<ReturnType<typeof startServer>> | undefined;
+      const stop = Promise.withResolvers<string>();
+      let stopping = false;
+      const begin = (reason: string): boolean => {
+        if (stopping) return false;
+        stopping = true;
+        stop.resolve(reason);
+        return true;
+      };
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (begin(signal)) return;
+        if (server) {
+          server.app.log.warn("second signal: stopping now");
+          server.flushLog();
+        } else {
+          process.stderr.write("toolrun: second signal: stopping now\n");
+        }
+        process.exit(1);
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
       // Before starting: npm may be gone by the time the server listens.
-      const parent = process.ppid;
-      const server = await startServer(config, { migrate: options.migrate });
-      const signal = await new Promise<string>((resolve) => {
-        process.once("SIGINT", () => resolve("SIGINT"));
-        process.once("SIGTERM", () => resolve("SIGTERM"));
-        if (cli.env.npm_command !== undefined) stopWithParent(parent, () => resolve("npm exited"));
-      });
+      if (cli.env.npm_command !== undefined) stopWithParent(process.ppid, () => begin("npm exited"));
+      server = await startServer(config, { migrate: options.migrate });
+      const signal = await stop.promise;
       server.app.log.info(
         { signal, shutdownTimeoutMs: config.shutdownTimeoutMs },
         `${signal}: stopping; requests in flight have ${config.shutdownTimeoutMs} ms to finish`,
       );
-      const again = () => {
-        server.app.log.warn("second signal: stopping now");
-        server.flushLog();
-        process.exit(1);
-      };
-      process.once("SIGINT", again);
-      process.once("SIGTERM", again);
       await server.close();
       setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
     });

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { unknownVariableWarnings } from "../../src/config.ts";
 import { errorCatalog } from "../../src/core/errors.ts";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
 import { tools } from "../../src/tools/index.ts";
@@ -31,6 +32,15 @@ describe("docs", () => {
     const doc = read("docs/configuration.md");
     for (const name of names)
       assert.ok(doc.includes(`\`${name}\``), `${name} is missing from docs/configuration.md`);
+  });
+
+  it("warns about none of the variables it documents, so an operator who sets one is not told it is a typo", () => {
+    const doc = read("docs/configuration.md");
+    const documented = Object.fromEntries(
+      [...doc.matchAll(/^\| `((?:TOOLRUN_|HOST|PORT|LOG_LEVEL)[A-Z_]*)` \|/gm)].map((m) => [m[1], "1"]),
+    );
+    assert.ok(Object.keys(documented).length >= 15);
+    assert.deepEqual(unknownVariableWarnings(documented), []);
   });
 
   it("gives every tool's weight, body limit and cost per plan in one table, and no other tool", () => {

@@ -10,7 +10,7 @@ import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { BIN, listening, type Started, sleep, start } from "../run.ts";
+import { BIN, listening, PINNED_NODE, type Started, sleep, start } from "../run.ts";
 
 const BOUND_MS = 2000;
 /** Time to notice the signal, close the stores and exit, on top of the drain bound. */
@@ -140,6 +140,35 @@ describe("stopping the server", () => {
           // Already gone, as it should be.
         }
       }
+    }
+  });
+
+  it("a SIGTERM while it starts stops it once it has started, with exit code 0, not Node's default kill", async () => {
+    // A PostgreSQL that takes connections and never answers holds the start-up for
+    // TOOLRUN_DB_TIMEOUT_MS: the signal is sure to arrive while the server starts.
+    const held: Socket[] = [];
+    const reached = Promise.withResolvers<void>();
+    const silent = createServer((socket) => {
+      held.push(socket);
+      reached.resolve();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const address = silent.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    const server = start(PINNED_NODE, [BIN, "serve", "--no-migrate"], {
+      TOOLRUN_DATABASE: `postgres://toolrun@127.0.0.1:${port}/toolrun`,
+      TOOLRUN_DB_TIMEOUT_MS: "1000",
+      PORT: "0",
+    });
+    try {
+      await reached.promise;
+      server.child.kill("SIGTERM");
+      assert.equal(await exitsWithin(server, BOUND_MS + EXIT_SLACK_MS), 0, server.stderr());
+      assert.match(server.stdout(), /"signal":"SIGTERM"/);
+    } finally {
+      server.child.kill("SIGKILL");
+      for (const socket of held) socket.destroy();
+      silent.close();
     }
   });
 
