@@ -7,7 +7,8 @@
  * (process.threadCpuUsage), its event-loop utilisation, and the event-loop delay (1 ms resolution)
  * the calls cause: what a small call arriving meanwhile would wait. Run it pinned
  * (`taskset -c 0 node bench/inspector-event-loop.ts`) to put the worker on the main thread's CPU,
- * as the bench does. A quick check; `npm run bench` remains the measure of record.
+ * as the bench does. With `IDEMPOTENT=true`, every call carries an `Idempotency-Key` of its own.
+ * A quick check; `npm run bench` remains the measure of record.
  */
 import { spawn } from "node:child_process";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -24,19 +25,25 @@ import { findExecutable } from "./lib/procs.ts";
 
 const CALLS = Number(process.argv[2] ?? 300);
 const WARM_UP_CALLS = 30;
+const IDEMPOTENT = process.env.IDEMPOTENT === "true";
 
 /** The client: `calls` POSTs of the 1 MiB body, one after another, then it prints how many were 2xx. */
 const CLIENT = `
 import { githubPushNear, INSPECTOR_SLUG } from "./bench/lib/payloads.ts";
 import { encodeRequest, RawConnection } from "./bench/lib/raw-client.ts";
-const [url, key, calls] = process.argv.slice(1);
+const [url, key, calls, idempotent] = process.argv.slice(1);
 const target = new URL(url + "/v1/tool/" + INSPECTOR_SLUG);
-const request = encodeRequest(target, "POST", { authorization: "Bearer " + key, "content-type": "application/json" }, Buffer.from(githubPushNear()));
+const body = Buffer.from(githubPushNear());
+const headers = { authorization: "Bearer " + key, "content-type": "application/json" };
+const request = encodeRequest(target, "POST", headers, body);
 const connection = new RawConnection(target.hostname, Number(target.port));
 await connection.ready;
 let ok = 0;
 for (let i = 0; i < Number(calls); i++) {
-  const status = await new Promise((resolve) => connection.send(request, resolve));
+  const sent = idempotent === "true"
+    ? encodeRequest(target, "POST", { ...headers, "idempotency-key": crypto.randomUUID() }, body)
+    : request;
+  const status = await new Promise((resolve) => connection.send(sent, resolve));
   if (status === 200) ok++;
 }
 connection.close();
@@ -45,7 +52,7 @@ console.log(ok);
 
 function runClient(url: string, key: string, calls: number): Promise<number> {
   const taskset = findExecutable("taskset");
-  const args = ["--input-type=module", "-e", CLIENT, url, key, String(calls)];
+  const args = ["--input-type=module", "-e", CLIENT, url, key, String(calls), String(IDEMPOTENT)];
   const [command, argv] = taskset
     ? [taskset, ["-c", "1", process.execPath, ...args]]
     : [process.execPath, args];

@@ -105,10 +105,10 @@ async function createBackends(
   if (config.database.kind === "sqlite") {
     // The server never waits for another process's lock on the event loop: a write finding the
     // file locked retries off it until the timeout (busyTimeoutMs 0, lockWaitMs).
-    const store = createSqliteStore(
-      config.database.path,
-      options.blockOnLocks ? { busyTimeoutMs: timeoutMs } : { busyTimeoutMs: 0, lockWaitMs: timeoutMs },
-    );
+    const store = createSqliteStore(config.database.path, {
+      ...(options.blockOnLocks ? { busyTimeoutMs: timeoutMs } : { busyTimeoutMs: 0, lockWaitMs: timeoutMs }),
+      abandonAfterMs: config.callAbandonS * 1000,
+    });
     return { store, limiter: redis ?? createMemoryRateLimiter() };
   }
   const { url, poolSize, schema } = config.database;

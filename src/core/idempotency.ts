@@ -11,6 +11,7 @@ import type { JsonSchema } from "../tools/tool.ts";
 import type { ResponseHeader } from "./endpoint.ts";
 import { ApiError, isErrorCode, type ProblemExtras } from "./errors.ts";
 import type { Envelope } from "./invoke.ts";
+import { serializedEnvelope } from "./offload.ts";
 
 export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;
 
@@ -77,7 +78,11 @@ interface StoredError {
 
 /** The answer to keep under the key; the first request's id goes with it, in the body it had. */
 export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer {
-  if (!(answer instanceof ApiError)) return { status: 200, body: JSON.stringify(answer) };
+  if (!(answer instanceof ApiError)) {
+    // Outputs a worker serialized are kept as its JSON, not parsed to be written again.
+    const serialized = serializedEnvelope(answer);
+    return { status: 200, body: serialized ? serialized.toString("utf8") : JSON.stringify(answer) };
+  }
   const stored: StoredError = { code: answer.code, extras: answer.extras, request_id: requestId };
   return {
     status: answer.status,

@@ -65,21 +65,6 @@ export interface Envelope {
 /** A tool's outputs: as it returned them, or as a worker serialized them. */
 export type Outputs = Record<string, unknown> | SerializedOutputs;
 
-/**
- * The envelope's JSON when a worker serialized its outputs, spliced around them without parsing
- * them again; undefined when the envelope is a plain object to serialize as usual.
- */
-export function serializedEnvelope(envelope: Envelope): Buffer | undefined {
-  const { outputs } = envelope;
-  if (!(outputs instanceof SerializedOutputs)) return undefined;
-  const tail = JSON.stringify({
-    credits_used: envelope.credits_used,
-    credits_remaining: envelope.credits_remaining,
-    request_id: envelope.request_id,
-  });
-  return outputs.withTail(`,${tail.slice(1)}`);
-}
-
 export function resolveTool(deps: CoreDeps, slug: string): RegisteredTool {
   const tool = deps.registry.get(slug);
   if (!tool) throw new ApiError("tool_not_found", "No tool has this slug. GET /v1/tools/list lists them.");
@@ -107,18 +92,20 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
   const period = periodOf(now);
   const allowance = settings.metering ? monthlyAllowance(call.key, plan, period) : null;
   const credits = callCost(tool.weight, plan, settings);
-  // Validated before the 402 (decisions section 3); a worker validates and runs in one trip, unless
-  // the balance read just before shows the call cannot be paid for (the ledger still decides).
+  // Validated before the 402 (decisions section 3). Without an idempotency key, a worker validates
+  // and runs in one trip, unless the balance read just before shows the call cannot be paid for
+  // (the ledger still decides); with one, it validates now and runs once the ledger holds the key.
   const work = offload
     ? await offloadedWork(
         offload,
         tool,
         call.body as RawBody,
         async () =>
-          allowance === null
-            ? false
-            : (await deps.store.creditsUsed(call.key.id, period.id)) + credits > allowance,
+          call.idempotencyKey === undefined &&
+          (allowance === null ||
+            (await deps.store.creditsUsed(call.key.id, period.id)) + credits <= allowance),
         call.clientGone?.(),
+        call.idempotencyKey !== undefined,
       )
     : inlineWork(tool, body);
   const fingerprint =
@@ -261,44 +248,52 @@ type RawBody = Extract<CallBody, { readonly raw: Buffer }>;
 
 /**
  * The pool for this call, or undefined to compute it on the main thread: raw bodies of the pool's
- * size or more. A call with an idempotency key stays here: its store runs it inside its claim, so
- * that concurrent retries run it once.
+ * size or more.
  */
 function offloadFor(deps: CoreDeps, call: ToolCall): ComputeOffload | undefined {
   const { offload } = deps;
-  if (!offload || !("raw" in call.body) || call.idempotencyKey !== undefined) return undefined;
+  if (!offload || !("raw" in call.body)) return undefined;
   return call.body.raw.length >= offload.minBytes ? offload : undefined;
 }
 
 /**
- * The work of a call computed on a worker: validated and run there, the result handed to the
- * ledger. When `hopeless` says the balance cannot pay, the worker only validates, and the run
- * waits for the ledger (on this thread, should it admit the call after all).
+ * The work of a call computed on a worker: validated and, when `runNow` says so, run there in the
+ * same trip, the result handed to the ledger. Otherwise it is run there when the ledger says: once
+ * it holds the call's idempotency key, or when it admits a call the balance seemed unable to pay
+ * for. A call whose client goes while it waits for the worker is dropped (`signal`), except once
+ * its idempotency key is claimed: it then runs, and its answer is kept for the client's retry.
  */
 async function offloadedWork(
   offload: ComputeOffload,
   tool: RegisteredTool,
   body: RawBody,
-  hopeless: () => Promise<boolean>,
+  runNow: () => Promise<boolean>,
   signal: AbortSignal | undefined,
-): Promise<() => WorkResult<Outputs>> {
-  const run = !(await hopeless());
-  const answer: OffloadedCall = await offload.call(tool.slug, body.raw, run, signal);
-  switch (answer.kind) {
-    case "refused":
-      throw refusalError(answer);
-    case "valid":
-      return () => runTool(tool, validInput(tool, parseBody(body)));
-    case "ran": {
-      const head = envelopeHead(tool.slug, tool.definition.version);
-      const value = new SerializedOutputs(answer, Buffer.byteLength(head));
-      return () => ({ ok: true, value });
-    }
-    case "failed": {
-      const error = failureError(answer);
-      return () => ({ ok: false, httpStatus: answer.httpStatus, error });
-    }
+  claimed: boolean,
+): Promise<() => WorkResult<Outputs> | Promise<WorkResult<Outputs>>> {
+  const answer: OffloadedCall = await offload.call(tool.slug, body.raw, await runNow(), signal);
+  if (answer.kind === "refused") throw refusalError(answer);
+  if (answer.kind === "valid") {
+    return async () => {
+      const ran = await offload.call(tool.slug, body.raw, true, claimed ? undefined : signal);
+      if (ran.kind === "refused" || ran.kind === "valid")
+        throw new Error(`a worker answered "${ran.kind}" to a validated call it was asked to run`);
+      return workResultOf(tool, ran);
+    };
   }
+  const result = workResultOf(tool, answer);
+  return () => result;
+}
+
+/** What a worker's run gave, as the ledger takes it. */
+function workResultOf(
+  tool: RegisteredTool,
+  answer: Extract<OffloadedCall, { kind: "ran" | "failed" }>,
+): WorkResult<Outputs> {
+  if (answer.kind === "failed")
+    return { ok: false, httpStatus: answer.httpStatus, error: failureError(answer) };
+  const head = envelopeHead(tool.slug, tool.definition.version);
+  return { ok: true, value: new SerializedOutputs(answer, Buffer.byteLength(head)) };
 }
 
 function malformed(detail: string): ApiError {

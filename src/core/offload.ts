@@ -7,6 +7,7 @@
  */
 import { UnprocessableInputError } from "../tools/tool.ts";
 import { ApiError, type ErrorCode, type ProblemExtras } from "./errors.ts";
+import type { Envelope } from "./invoke.ts";
 
 export interface ComputeOffload {
   /** Raw bodies of at least this many bytes run off the main thread; smaller ones are not worth the trip. */
@@ -87,6 +88,21 @@ export class SerializedOutputs {
     const written = this.envelope.write(tail, this.end, "utf8");
     return this.envelope.subarray(0, this.end + written);
   }
+}
+
+/**
+ * The envelope's JSON when a worker serialized its outputs, spliced around them without parsing
+ * them again; undefined when the envelope is a plain object to serialize as usual.
+ */
+export function serializedEnvelope(envelope: Envelope): Buffer | undefined {
+  const { outputs } = envelope;
+  if (!(outputs instanceof SerializedOutputs)) return undefined;
+  const tail = JSON.stringify({
+    credits_used: envelope.credits_used,
+    credits_remaining: envelope.credits_remaining,
+    request_id: envelope.request_id,
+  });
+  return outputs.withTail(`,${tail.slice(1)}`);
 }
 
 /** The error a worker's refusal stands for, as the main thread would have thrown it. */

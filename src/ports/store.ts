@@ -261,21 +261,23 @@ export interface Ledger {
    * A refused call records nothing and its work's result is never delivered; work is not run when
    * the refusal is plain beforehand (the balance or the cap read before running already refuses).
    * The promise settles only once the outcome is durable, so a result is never delivered
-   * uncharged. `work` must be pure and must not throw: an adapter may run it inside its own
-   * atomic unit (and again when it retries that unit), or before the unit that checks and charges
-   * it (SQLite and PostgreSQL without an idempotency key: run, then one transaction for the rest),
-   * or between steps of its own (PostgreSQL with an idempotency key: reserve, run, then settle or
-   * refund).
+   * uncharged. `work` must be pure, and may be asynchronous (a worker thread runs it): an adapter
+   * never runs it inside an atomic unit, but before the unit that checks and charges it (calls
+   * without an idempotency key: run, then one transaction for the rest), or between steps of its
+   * own (calls with one: claim, run, then settle or refund). A tool's failure is a WorkResult; work
+   * rejects only when it could not run at all (its worker stopped), and the call then ends with
+   * that rejection, charging nothing and keeping no claim.
    *
    * With `reservation.idempotency`, the key is claimed before anything else: a live claim of
-   * another call gives `claimed` (nothing charged, work not run). Otherwise the call runs, and the
-   * answer `answerOf` gives (pure, like work) is stored under the key in the same commit as the
-   * charge or the refund, so neither is ever kept without the other. A refusal keeps no claim. A
-   * claim whose call ended without an answer (abandoned, its charge not confirmed) is free again.
+   * another call gives `claimed` (nothing charged, work not run), with a null answer while that
+   * call runs. Otherwise the call runs, and the answer `answerOf` gives (pure, like work) is stored
+   * under the key in the same commit as the charge or the refund, so neither is ever kept without
+   * the other. A refusal keeps no claim. A claim whose call ended without an answer (its process
+   * died, its charge not confirmed) is free again after the store's abandon time at the latest.
    */
   runCall<T>(
     reservation: Reservation,
-    work: () => WorkResult<T>,
+    work: () => WorkResult<T> | Promise<WorkResult<T>>,
     answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
   ): Promise<CallOutcome<T>>;
   /** Forgets the idempotency keys that expired at or before `now`. Returns how many. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -54,6 +54,63 @@ describeWriteProbeContract("sqlite file opened read-only", async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe("SQLite schema", () => {
+  it("moves the stored answers of a database made before 0005 into a rowid table, whose lookups read no answer", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    const path = join(dir, "toolrun.db");
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    // The schema as version 0004 left it, with a stored answer.
+    const before = new DatabaseSync(path);
+    before.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    for (const file of ["0001_initial.sql", "0002_idempotency_keys.sql", "0004_admin.sql"]) {
+      before.exec(
+        readFileSync(new URL(`../../src/adapters/sqlite/migrations/${file}`, import.meta.url), "utf8"),
+      );
+      before
+        .prepare("INSERT INTO schema_migrations VALUES (?, ?, '2026-11-01')")
+        .run(Number(file.slice(0, 4)), file);
+    }
+    const key = newKey();
+    before
+      .prepare(
+        "INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, created_at) VALUES (?, 'k', 'free', ?, 'tr_live_x', ?)",
+      )
+      .run(key.id, key.secretHash, key.createdAt);
+    before
+      .prepare(
+        "INSERT INTO idempotency_keys VALUES (?, 'kept', 'fp', 'call-1', 200, '{\"kept\":true}', '2999-01-01T00:00:00.000Z')",
+      )
+      .run(key.id);
+    before.close();
+
+    const store = createSqliteStore(path);
+    t.after(() => store.close());
+    assert.deepEqual(await store.migrate(), [5]);
+    const claim = { key: "kept", fingerprint: "fp", expiresAt: "2999-01-01T00:00:00.000Z" };
+    assert.deepEqual(
+      await store.runCall(
+        reservation(key.id, { idempotency: claim }),
+        () => ({ ok: true, value: 1 }),
+        () => ({ status: 200, body: "{}" }),
+      ),
+      { status: "claimed", existing: { fingerprint: "fp", answer: { status: 200, body: '{"kept":true}' } } },
+    );
+    const after = new DatabaseSync(path);
+    t.after(() => after.close());
+    const plan = after
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT fingerprint FROM idempotency_keys WHERE key_id = ? AND idem_key = ?",
+      )
+      .all(key.id, "kept")
+      .map((row) => String(row.detail));
+    assert.deepEqual(plan, [
+      "SEARCH idempotency_keys USING INDEX sqlite_autoindex_idempotency_keys_1 (key_id=? AND idem_key=?)",
+    ]);
+  });
 });
 
 describe("SQLite metered calls", () => {
@@ -187,6 +244,65 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     }));
     assert.equal(next.status, "refused");
     assert.equal(runs, 0);
+  });
+
+  it("runs a call with an idempotency key with the write lock free, between its claim and its charge", async (t) => {
+    const { store, key, other } = await fileStore(t);
+    const claim = { key: "k-free", fingerprint: "f", expiresAt: "2999-01-01T00:00:00.000Z" };
+    let lockFree: boolean | undefined;
+    const outcome = await store.runCall(
+      reservation(key.id, { credits: 2, idempotency: claim }),
+      () => {
+        lockFree = writeLockFree(other);
+        return { ok: true, value: "ran" };
+      },
+      () => ({ status: 200, body: '{"ran":true}' }),
+    );
+    assert.equal(lockFree, true);
+    assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2 });
+    assert.deepEqual(
+      other
+        .prepare("SELECT answer_status, answer_body, expires_at FROM idempotency_keys")
+        .all()
+        .map((row) => ({ ...row })),
+      [{ answer_status: 200, answer_body: '{"ran":true}', expires_at: claim.expiresAt }],
+    );
+  });
+
+  it("frees the claim of a call that never settled (its process died) once the abandon time has passed", async (t) => {
+    const { store, key } = await fileStore(t, { abandonAfterMs: 60_000 });
+    const claim = { key: "k-dead", fingerprint: "f", expiresAt: "2999-01-01T00:00:00.000Z" };
+    const answer = () => ({ status: 200, body: "{}" });
+    const at = Date.parse("2026-11-24T12:00:00.000Z");
+    const started = Promise.withResolvers<void>();
+    const stuck = Promise.withResolvers<{ ok: true; value: string }>();
+    // Its work never ends, as if its process had died after the claim.
+    const dead = store.runCall(
+      reservation(key.id, { idempotency: claim, at: new Date(at).toISOString() }),
+      () => {
+        started.resolve();
+        return stuck.promise;
+      },
+      answer,
+    );
+    await started.promise;
+    let runs = 0;
+    const work = () => ({ ok: true as const, value: `retry ${++runs}` });
+    const early = reservation(key.id, { idempotency: claim, at: new Date(at + 59_999).toISOString() });
+    assert.deepEqual(await store.runCall(early, work, answer), {
+      status: "claimed",
+      existing: { fingerprint: "f", answer: null },
+    });
+    const late = reservation(key.id, { idempotency: claim, at: new Date(at + 60_000).toISOString() });
+    assert.deepEqual(await store.runCall(late, work, answer), {
+      status: "charged",
+      value: "retry 1",
+      creditsUsed: 2,
+    });
+    // Should the first come back after all, the key is the retry's: it is not charged again.
+    stuck.resolve({ ok: true, value: "first" });
+    assert.deepEqual(await dead, { status: "claimed", existing: { fingerprint: "f", answer: answer() } });
+    assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
   });
 
   it("answers a live idempotency claim without running or writing", async (t) => {

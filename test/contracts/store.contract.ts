@@ -503,6 +503,93 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       });
     });
 
+    describe("metered calls with an idempotency key", () => {
+      const claim = (key: string) => ({
+        key,
+        fingerprint: "fp",
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const answer = { status: 200, body: '{"stored":true}' };
+
+      it("holds the key while the work runs: a call with the same key meanwhile is told so, without running", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const started = Promise.withResolvers<void>();
+        const running = Promise.withResolvers<{ ok: true; value: string }>();
+        const first = store.runCall(
+          reservation(key.id, { idempotency: claim("running") }),
+          () => {
+            started.resolve();
+            return running.promise;
+          },
+          () => answer,
+        );
+        await started.promise;
+        let runs = 0;
+        const meanwhile = await store.runCall(
+          reservation(key.id, { idempotency: claim("running") }),
+          () => ({ ok: true, value: String(++runs) }),
+          () => answer,
+        );
+        assert.deepEqual(meanwhile, { status: "claimed", existing: { fingerprint: "fp", answer: null } });
+        running.resolve({ ok: true, value: "first" });
+        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
+        const after = await store.runCall(
+          reservation(key.id, { idempotency: claim("running") }),
+          () => ({ ok: true, value: String(++runs) }),
+          () => answer,
+        );
+        assert.deepEqual(after, { status: "claimed", existing: { fingerprint: "fp", answer } });
+        assert.equal(runs, 0);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+      });
+
+      it("charges nothing and frees the key when the work could not run at all", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const stopped = new Error("the compute pool is closed");
+        await assert.rejects(
+          store.runCall(
+            reservation(key.id, { idempotency: claim("not-run") }),
+            async () => {
+              throw stopped;
+            },
+            () => answer,
+          ),
+          (error) => error === stopped,
+        );
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        const retry = await store.runCall(
+          reservation(key.id, { idempotency: claim("not-run") }),
+          () => ({ ok: true, value: "ran" }),
+          () => answer,
+        );
+        assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(
+          report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
+          ["charged"],
+        );
+      });
+
+      it("frees the key of a call the books refuse, keeping no claim", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const refused = await store.runCall(
+          reservation(key.id, { credits: 11, idempotency: claim("too-dear") }),
+          () => ({ ok: true, value: "never" }),
+          () => answer,
+        );
+        assert.deepEqual(refused, { status: "refused", reason: "insufficient_credits", creditsUsed: 0 });
+        const cheaper = await store.runCall(
+          reservation(key.id, { credits: 10, idempotency: claim("too-dear") }),
+          () => ({ ok: true, value: "ran" }),
+          () => answer,
+        );
+        assert.equal(cheaper.status, "charged");
+      });
+    });
+
     describe("switches", () => {
       it("merges switch changes per tool", async () => {
         const slug = `tool-${randomUUID().slice(0, 6)}`;

@@ -16,6 +16,7 @@ import type { ApiError } from "../../src/core/errors.ts";
 import type { ComputeOffload } from "../../src/core/offload.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+import { echoTool, heavyTool } from "../helpers/fixture-tools.ts";
 import { assertProblem } from "../helpers/problem.ts";
 
 const FIXTURES = {
@@ -137,6 +138,98 @@ describe("tool calls computed on a worker thread", () => {
     assert.equal(actual.body, expected.body);
   });
 
+  it("runs a large call with an Idempotency-Key on the worker once, after its key is claimed, and replays it", async (t) => {
+    const pool = fixturePool(t);
+    const asked: string[] = [];
+    const recording: ComputeOffload = {
+      minBytes: pool.minBytes,
+      call(slug, raw, run, signal) {
+        asked.push(run ? "run" : "validate");
+        return pool.call(slug, raw, run, signal);
+      },
+      close: () => pool.close(),
+    };
+    let mainThreadRuns = 0;
+    const echo = {
+      ...echoTool,
+      run: (input: Parameters<typeof echoTool.run>[0]) => {
+        mainThreadRuns++;
+        return echoTool.run(input);
+      },
+    };
+    const app = await createTestApp({ offload: recording, tools: [echo, heavyTool] }, t);
+    const key = await app.key("builder");
+    const send = (requestId: string) =>
+      app.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json({ ...bearer(key), "x-request-id": requestId, "idempotency-key": "big-1" }),
+        payload: '{"value":20,"mode":"slow"}',
+      });
+    const [first, together] = await Promise.all([send("first"), send("together")]);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.json().outputs.doubled, 40);
+    // Sent while the first ran: told so, not run again.
+    assertProblem(together, 409, "idempotency_key_in_use");
+    const retry = await send("retry");
+    assert.equal(retry.headers["idempotent-replayed"], "true");
+    assert.equal(retry.body, first.body);
+    assert.equal(mainThreadRuns, 0);
+    assert.deepEqual(
+      asked.filter((a) => a === "run"),
+      ["run"],
+    );
+    assert.equal(await creditsUsed(app, key), 3);
+    // A body the worker refuses is answered before any claim: the key stays free.
+    const invalid = await app.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json({ ...bearer(key), "idempotency-key": "big-2" }),
+      payload: '{"value":-1}',
+    });
+    assertProblem(invalid, 400, "validation_error");
+    const valid = await app.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: json({ ...bearer(key), "idempotency-key": "big-2" }),
+      payload: '{"value":2}',
+    });
+    assert.equal(valid.statusCode, 200, valid.body);
+    assert.equal(valid.headers["idempotent-replayed"], undefined);
+  });
+
+  it("runs a large call on the worker when the ledger admits it after a balance read that said it could not pay", async (t) => {
+    const pool = fixturePool(t);
+    const asked: string[] = [];
+    const recording: ComputeOffload = {
+      minBytes: pool.minBytes,
+      call(slug, raw, run, signal) {
+        asked.push(run ? "run" : "validate");
+        return pool.call(slug, raw, run, signal);
+      },
+      close: () => pool.close(),
+    };
+    let mainThreadRuns = 0;
+    const echo = {
+      ...echoTool,
+      run: (input: Parameters<typeof echoTool.run>[0]) => {
+        mainThreadRuns++;
+        return echoTool.run(input);
+      },
+    };
+    const app = await createTestApp({ offload: recording, tools: [echo, heavyTool] }, t);
+    const key = await app.key("builder");
+    // The read before running says the month is spent (as if another process had spent it and
+    // refunded it since); the ledger, which decides, admits the call.
+    const store = app.store as { -readonly [K in keyof typeof app.store]: (typeof app.store)[K] };
+    store.creditsUsed = async () => 1_000_000_000;
+    const res = await post(app, key, "echo", '{"value":4}', "req-admitted");
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().outputs.doubled, 8);
+    assert.deepEqual(asked, ["validate", "run"]);
+    assert.equal(mainThreadRuns, 0);
+  });
+
   it("runs queued calls in the order they came, so a call never waits behind later ones", async (t) => {
     const pool = fixturePool(t);
     const finished: number[] = [];
@@ -194,6 +287,34 @@ describe("tool calls computed on a worker thread", () => {
     assert.equal(await creditsUsed(app, key), 3);
     const usage = await app.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(key) });
     assert.equal(usage.json().calls, 1, usage.body);
+  });
+
+  it("charges nothing for an admitted large call whose client hung up while its run waited for the worker", async (t) => {
+    const app = await createTestApp({ offload: fixturePool(t) }, t);
+    const key = await app.key("builder");
+    // The read before running says the month is spent, so both calls are validated first and run
+    // only once the ledger admits them.
+    const store = app.store as { -readonly [K in keyof typeof app.store]: (typeof app.store)[K] };
+    store.creditsUsed = async () => 1_000_000_000;
+    const url = await app.app.listen({ host: "127.0.0.1", port: 0 });
+    const send = (body: string) =>
+      request(`${url}/v1/tool/echo`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      }).end(body);
+    const busy = once(send('{"value":40,"mode":"slow"}'), "response");
+    const quitter = send('{"value":5}');
+    quitter.on("error", () => {});
+    // Both validated by now; the slow run holds the worker and the quitter's run waits behind it.
+    await setTimeout(150);
+    quitter.destroy();
+    const [response] = (await busy) as [IncomingMessage];
+    assert.equal(response.statusCode, 200);
+    response.resume();
+    await setTimeout(200);
+    const usage = await app.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(key) });
+    assert.equal(usage.json().calls, 1, usage.body);
+    assert.equal(usage.json().credits_used, 3, usage.body);
   });
 
   it("closes without hanging, whether it ever started a worker or not, and refuses calls after", async () => {

@@ -287,7 +287,7 @@ describe("errors outside the tool pipeline", () => {
     const runCall = store.runCall;
     let ran = false;
     store.runCall = async (_reservation, work) => {
-      ran = work().ok;
+      ran = (await work()).ok;
       throw new BackendUnavailableError("database", new Error("connection terminated"));
     };
     const res = await flaky.app.inject({

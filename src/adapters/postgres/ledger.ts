@@ -187,7 +187,7 @@ async function runClaimedCall<T>(
   pool: Pool,
   unconfirmed: UnconfirmedRefunds,
   r: Reservation,
-  work: () => WorkResult<T>,
+  work: () => WorkResult<T> | Promise<WorkResult<T>>,
   answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
 ): Promise<CallOutcome<T>> {
   let reserved: ReserveOutcome;
@@ -203,7 +203,16 @@ async function runClaimedCall<T>(
     if ("existing" in reserved) return { status: "claimed", existing: reserved.existing };
     return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
   }
-  const result = work();
+  let result: WorkResult<T>;
+  try {
+    result = await work();
+  } catch (error) {
+    // It could not run (its worker stopped): the reservation and the claim go back now.
+    await refund(pool, r.callId, null).catch(() => {
+      void unconfirmed.add(r.callId);
+    });
+    throw error;
+  }
   const answer = (outcome: RanOutcome<T>) => answerOf?.(outcome);
   if (!result.ok) {
     const outcome: RanOutcome<T> = {

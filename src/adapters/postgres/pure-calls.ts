@@ -27,7 +27,10 @@ const STANDING = statement(
                     WHERE key_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
 );
 
-export type RunPureCall = <T>(r: Reservation, work: () => WorkResult<T>) => Promise<CallOutcome<T>>;
+export type RunPureCall = <T>(
+  r: Reservation,
+  work: () => WorkResult<T> | Promise<WorkResult<T>>,
+) => Promise<CallOutcome<T>>;
 
 export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): RunPureCall {
   const recordCall = createCallBatches(pool);
@@ -48,10 +51,13 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
     return reason === null ? null : { status: "refused", reason, creditsUsed };
   }
 
-  return async <T>(r: Reservation, work: () => WorkResult<T>): Promise<CallOutcome<T>> => {
+  return async <T>(
+    r: Reservation,
+    work: () => WorkResult<T> | Promise<WorkResult<T>>,
+  ): Promise<CallOutcome<T>> => {
     const refused = await plainRefusal(r);
     if (refused) return refused;
-    const result = work();
+    const result = await work();
     let row: CallRow;
     try {
       row = await recordCall(r, result.ok ? 200 : result.httpStatus);

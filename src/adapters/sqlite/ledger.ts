@@ -2,27 +2,30 @@
  * The credit ledger on SQLite. Boundary: `credit_balances`, `tool_usage_monthly` and
  * `usage_calls`; the usage report is in usage.ts.
  *
- * A call is one unit of the write queue (group-commit.ts): the idempotency claim, the checks, the
- * record and the stored answer commit together, so a crash leaves no half-made call behind
- * (nothing to sweep, no claim without its answer) and a call costs a share of one commit. Every
- * unit runs inside an IMMEDIATE transaction, so the read of the balance and the write after it are
- * atomic against this process and any other on the same file.
+ * A call's record is one unit of the write queue (group-commit.ts): the checks, the record and the
+ * stored answer commit together, so a call is never charged without its answer nor the reverse,
+ * and a call costs a share of one commit. Every unit runs inside an IMMEDIATE transaction, so the
+ * read of the balance and the write after it are atomic against this process and any other on
+ * the same file.
  *
- * The tool runs before that unit, not inside it, so a slow run never holds up the commits of the
- * calls batched with it (decisions section 3: tools are pure, run first, then charge atomically).
- * Before running, plain reads answer what the unit would answer anyway: a live idempotency claim,
- * or a refusal (balances and cap counts only grow within a period, so a refusal read now stands at
- * the commit). A call without an idempotency key makes those reads only when this process's
- * latest figures predict a refusal (standings.ts): a read outside a transaction takes and releases
- * SQLite's read lock, two system calls, and nearly every call passes. The same reads inside the
- * unit decide: calls racing for the last credits may all run, and those the unit refuses are not
- * delivered.
- *
- * A call with an idempotency key still runs inside its unit: its claim is only ever written with
- * its answer, so running first would let instances sharing the file run it more than once.
+ * The tool never runs inside a unit, so a slow run never holds up the commits of the calls batched
+ * with it (decisions section 3: tools are pure, run first, then charge atomically).
+ * - Without an idempotency key, it runs first, then one unit checks and records the call. Before
+ *   running, plain reads answer what the unit would answer anyway, a refusal (balances and cap
+ *   counts only grow within a period, so a refusal read now stands at the commit), but only when
+ *   this process's latest figures predict one (standings.ts): a read outside a transaction takes
+ *   and releases SQLite's read lock, two system calls, and nearly every call passes. The reads
+ *   inside the unit decide: calls racing for the last credits may all run, and those the unit
+ *   refuses are not delivered.
+ * - With one, a first unit claims the key (answer NULL, as on PostgreSQL), so that instances
+ *   sharing the file run the call once; then the tool runs, and a second unit checks and records
+ *   the call with its answer, or frees the claim when it refuses. The claim holds for the
+ *   abandon time while its call runs: one left by a process that died frees itself then, with
+ *   nothing charged (nothing is, before the second unit).
  */
 import type {
   CallOutcome,
+  IdempotencyClaim,
   IdempotentRecord,
   Ledger,
   RanOutcome,
@@ -35,12 +38,16 @@ import { createStandings } from "../standings.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
 
-const ranAlready =
-  <T>(result: WorkResult<T>) =>
-  (): WorkResult<T> =>
-    result;
+/** How long a call's claim holds while it runs, unless the store is told otherwise. */
+export const DEFAULT_ABANDON_AFTER_MS = 120_000;
 
-export function createLedger(db: Db): Ledger {
+export interface LedgerOptions {
+  /** How long a claimed call may run before its claim frees itself (TOOLRUN_CALL_ABANDON_S). */
+  readonly abandonAfterMs?: number;
+}
+
+export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
+  const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   const used = db.statement<{ used: number }>(
     "SELECT used FROM credit_balances WHERE key_id = ? AND period = ?",
   );
@@ -61,17 +68,26 @@ export function createLedger(db: Db): Ledger {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
-  const claimed = db.statement<{ fingerprint: string; answer_status: number; answer_body: string }>(
-    `SELECT fingerprint, answer_status, answer_body FROM idempotency_keys
+  const claimed = db.statement<{
+    fingerprint: string;
+    call_id: string;
+    answer_status: number | null;
+    answer_body: string | null;
+  }>(
+    `SELECT fingerprint, call_id, answer_status, answer_body FROM idempotency_keys
      WHERE key_id = ? AND idem_key = ? AND expires_at > ?`,
   );
-  // Replaces an expired claim of the same key.
-  const keepAnswer = db.statement(
+  // Claims the key, or stores the answer under it; replaces an expired claim of the same key
+  // (each unit has checked that no live claim of another call holds it).
+  const keep = db.statement(
     `INSERT INTO idempotency_keys (key_id, idem_key, fingerprint, call_id, answer_status, answer_body, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (key_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint,
        call_id = excluded.call_id, answer_status = excluded.answer_status,
        answer_body = excluded.answer_body, expires_at = excluded.expires_at`,
+  );
+  const release = db.statement(
+    "DELETE FROM idempotency_keys WHERE key_id = ? AND idem_key = ? AND call_id = ? AND answer_status IS NULL",
   );
   const purge = db.statement("DELETE FROM idempotency_keys WHERE expires_at <= ?");
 
@@ -79,8 +95,23 @@ export function createLedger(db: Db): Ledger {
   function claimOf(r: Reservation): IdempotentRecord | null {
     if (!r.idempotency) return null;
     const row = claimed.get(r.keyId, r.idempotency.key, r.at);
-    if (!row) return null;
-    return { fingerprint: row.fingerprint, answer: { status: row.answer_status, body: row.answer_body } };
+    if (!row || row.call_id === r.callId) return null;
+    const answer =
+      row.answer_status === null || row.answer_body === null
+        ? null
+        : { status: row.answer_status, body: row.answer_body };
+    return { fingerprint: row.fingerprint, answer };
+  }
+
+  /** The call's pending claim on its key, holding while it runs. */
+  function takeClaim(r: Reservation, claim: IdempotencyClaim): void {
+    const until = new Date(Date.parse(r.at) + abandonAfterMs).toISOString();
+    keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, null, null, until);
+  }
+
+  /** Frees the call's claim, if it still holds it unanswered. */
+  function releaseClaim(r: Reservation): void {
+    if (r.idempotency) release.run(r.keyId, r.idempotency.key, r.callId);
   }
 
   /** Keeps the answer of a call with an idempotency key; a call without one serializes nothing. */
@@ -93,15 +124,7 @@ export function createLedger(db: Db): Ledger {
     if (!claim) return;
     if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
     const answer = answerOf(outcome);
-    keepAnswer.run(
-      r.keyId,
-      claim.key,
-      claim.fingerprint,
-      r.callId,
-      answer.status,
-      answer.body,
-      claim.expiresAt,
-    );
+    keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, answer.status, answer.body, claim.expiresAt);
   }
 
   const creditsUsed = (keyId: string, period: string): number => used.get(keyId, period)?.used ?? 0;
@@ -119,9 +142,9 @@ export function createLedger(db: Db): Ledger {
   }
 
   /**
-   * The call's outcome when another holds its idempotency key or the books refuse it, else the
-   * credits used before it and, when its tool has a cap, its capped calls. Plain reads: run before
-   * the write unit they answer without it, and again inside it, where they decide.
+   * The call's outcome when another call holds its idempotency key or the books refuse it, else
+   * the credits used before it and, when its tool has a cap, its capped calls. Plain reads: run
+   * before a write unit they answer without it, and again inside it, where they decide.
    */
   function verdict<T>(
     r: Reservation,
@@ -139,16 +162,18 @@ export function createLedger(db: Db): Ledger {
     return { early: { status: "refused", reason: refused, creditsUsed: before } };
   }
 
-  /** The call's outcome once `result` is known, recorded with its answer; inside the write unit. */
+  /** The call's outcome once its work's `ran` is known, recorded with its answer; inside a unit. */
   function settle<T>(
     r: Reservation,
-    result: () => WorkResult<T>,
+    ran: WorkResult<T>,
     answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
   ): CallOutcome<T> {
     const checked = verdict<T>(r);
-    if ("early" in checked) return checked.early;
+    if ("early" in checked) {
+      if (checked.early.status === "refused") releaseClaim(r);
+      return checked.early;
+    }
     const { before, active } = checked;
-    const ran = result();
     const outcome: RanOutcome<T> = ran.ok
       ? { status: "charged", value: ran.value, creditsUsed: before + r.credits }
       : { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: before };
@@ -159,20 +184,52 @@ export function createLedger(db: Db): Ledger {
     return outcome;
   }
 
+  /** Claim, run, settle: the claim keeps concurrent retries, on any instance, from running it again. */
+  async function runClaimedCall<T>(
+    r: Reservation,
+    claim: IdempotencyClaim,
+    work: () => WorkResult<T> | Promise<WorkResult<T>>,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): Promise<CallOutcome<T>> {
+    const plain = verdict<T>(r);
+    if ("early" in plain) return plain.early;
+    const early = await db.write(() => {
+      const checked = verdict<T>(r);
+      if ("early" in checked) return checked.early;
+      takeClaim(r, claim);
+      return null;
+    });
+    if (early) return early;
+    let ran: WorkResult<T>;
+    try {
+      ran = await work();
+    } catch (error) {
+      await db.write(() => releaseClaim(r)).catch(() => {});
+      throw error;
+    }
+    try {
+      return await db.write(() => settle(r, ran, answerOf));
+    } catch (error) {
+      // Nothing of the unit was kept: free the key for the retry rather than leave it to expire.
+      await db.write(() => releaseClaim(r)).catch(() => {});
+      throw error;
+    }
+  }
+
   return {
-    runCall<T>(
+    async runCall<T>(
       r: Reservation,
-      work: () => WorkResult<T>,
+      work: () => WorkResult<T> | Promise<WorkResult<T>>,
       answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
     ): Promise<CallOutcome<T>> {
+      if (r.idempotency) return runClaimedCall(r, r.idempotency, work, answerOf);
       // Balances and cap counts only grow within a period: what refuses now refuses at the commit.
-      if (r.idempotency || standings.predictsRefusal(r)) {
+      if (standings.predictsRefusal(r)) {
         const checked = verdict<T>(r);
-        if ("early" in checked) return Promise.resolve(checked.early);
+        if ("early" in checked) return checked.early;
       }
-      // A call with an idempotency key runs inside its unit (see above); any other runs first.
-      const result = r.idempotency ? work : ranAlready(work());
-      return db.write(() => settle(r, result, answerOf));
+      const ran = await work();
+      return db.write(() => settle(r, ran, answerOf));
     },
     async purgeExpiredAnswers(now) {
       return db.write(() => purge.run(now));

@@ -8,11 +8,11 @@ import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyStore } from "./keys.ts";
-import { createLedger } from "./ledger.ts";
+import { createLedger, type LedgerOptions } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
 import { createSwitchStore } from "./switches.ts";
 
-export type SqliteStoreOptions = OpenOptions;
+export type SqliteStoreOptions = OpenOptions & LedgerOptions;
 
 export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = openDb(path, options);
@@ -21,7 +21,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createKeyStore(db),
     ...createAdminKeyStore(db),
     ...createAuditLog(db),
-    ...createLedger(db),
+    ...createLedger(db, options),
     ...createSwitchStore(db),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),

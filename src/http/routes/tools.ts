@@ -12,7 +12,8 @@ import {
   readIdempotencyKey,
   replayedHeader,
 } from "../../core/idempotency.ts";
-import { invokeTool, resolveTool, serializedEnvelope } from "../../core/invoke.ts";
+import { invokeTool, resolveTool } from "../../core/invoke.ts";
+import { serializedEnvelope } from "../../core/offload.ts";
 import { noteCall } from "../../request-log.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 

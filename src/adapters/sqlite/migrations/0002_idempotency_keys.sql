@@ -1,6 +1,6 @@
 -- Idempotency keys (decisions.md section 11), with the same table and column names as the
--- PostgreSQL schema. A call claims its key in the transaction that records it, with its answer,
--- so on SQLite a claim is never seen without its answer.
+-- PostgreSQL schema. A call claims its key before it runs and stores its answer in the transaction
+-- that records it (adapters/sqlite/ledger.ts).
 CREATE TABLE idempotency_keys (
   -- The account: the API key's id, which a rotation keeps.
   key_id        TEXT NOT NULL,
@@ -8,7 +8,7 @@ CREATE TABLE idempotency_keys (
   -- What the call asked for (tool and body), so a retry asking for something else is told so.
   fingerprint   TEXT NOT NULL,
   call_id       TEXT NOT NULL,
-  -- The stored answer; NULL while the call runs (PostgreSQL only).
+  -- The stored answer; NULL while the call runs.
   answer_status INTEGER,
   answer_body   TEXT,
   expires_at    TEXT NOT NULL,
