@@ -329,6 +329,22 @@ function mainThreadCpuMs(pid: number): number | null {
   }
 }
 
+/**
+ * Milliseconds the main thread of process `pid` has spent runnable but waiting for a CPU (Linux:
+ * /proc schedstat, in nanoseconds); null elsewhere. What sharing CPU 0 with the worker costs it,
+ * apart from its own work.
+ */
+function mainThreadWaitMs(pid: number): number | null {
+  try {
+    const [, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").trim().split(" ");
+    return waiting === undefined ? null : Number(waiting) / 1e6;
+  } catch {
+    return null;
+  }
+}
+
+const round = (ms: number | null): number | null => (ms === null ? null : Math.round(ms));
+
 function spent(before: number | null, after: number | null): number | null {
   return before === null || after === null ? null : after - before;
 }
@@ -342,6 +358,8 @@ interface MixedRuns {
   /** What the inspector calls added to the main thread's CPU, per call (the calculator's share taken out). */
   readonly mainMsPerInspectorCall: number | null;
   readonly mainThreadCpuMs: { readonly alone: number | null; readonly beside: number | null };
+  /** How long the main thread waited for a CPU over each run, in ms. */
+  readonly mainThreadWaitMs: { readonly alone: number | null; readonly beside: number | null };
   readonly accounting: Check;
 }
 
@@ -369,8 +387,10 @@ async function mixedRuns(
 
   await warmUpPaced(calculator, rate, warmup);
   const aloneCpu = mainThreadCpuMs(server.pid);
+  const aloneWait = mainThreadWaitMs(server.pid);
   const alone = await pacedRow(`calculator @ ${rate}/s paced, alone${label}`, [server.pid], paced);
   const aloneCpuMs = spent(aloneCpu, mainThreadCpuMs(server.pid));
+  const aloneWaitMs = spent(aloneWait, mainThreadWaitMs(server.pid));
 
   const warm = await startCallStream(inspectorTarget);
   await warmUpPaced(calculator, rate, warmup);
@@ -378,6 +398,7 @@ async function mixedRuns(
   const keys = [authHeaders(service)];
   const before = await accountOf(server.url, keys);
   const besideCpu = mainThreadCpuMs(server.pid);
+  const besideWait = mainThreadWaitMs(server.pid);
   const stream = await startCallStream(inspectorTarget);
   const beside = await pacedRow(
     `calculator @ ${rate}/s paced, beside 1 MiB inspector calls${label}`,
@@ -386,6 +407,7 @@ async function mixedRuns(
   );
   const inspected = await stream.stop();
   const besideCpuMs = spent(besideCpu, mainThreadCpuMs(server.pid));
+  const besideWaitMs = spent(besideWait, mainThreadWaitMs(server.pid));
   const after = await accountOf(server.url, keys);
 
   const charged = beside.paced.ok * costs.calculator + inspected.ok * costs.inspector;
@@ -401,6 +423,7 @@ async function mixedRuns(
         ? null
         : Math.round(((besideCpuMs - aloneCpuMs) / inspected.ok) * 100) / 100,
     mainThreadCpuMs: { alone: aloneCpuMs, beside: besideCpuMs },
+    mainThreadWaitMs: { alone: round(aloneWaitMs), beside: round(besideWaitMs) },
     accounting: {
       name: `exact accounting${label}`,
       ok: charged === credits && credits === usage && beside.paced.errors + inspected.failed === 0,
@@ -411,7 +434,7 @@ async function mixedRuns(
 
 function describeMixed(runs: MixedRuns, durationS: number): string {
   const { alone, beside, inspected, addedP99Ms } = runs;
-  return `p99 ${alone.row.p99} ms alone, ${beside.row.p99} ms beside ${inspected.ok} inspector calls (${(inspected.ok / durationS).toFixed(1)}/s): ${addedP99Ms >= 0 ? "+" : ""}${addedP99Ms} ms; p50 ${alone.row.p50} -> ${beside.row.p50} ms; main-thread CPU ${runs.mainMsPerInspectorCall} ms per inspector call; the generator's longest gap ${beside.paced.generatorMaxGapMs} ms`;
+  return `p99 ${alone.row.p99} ms alone, ${beside.row.p99} ms beside ${inspected.ok} inspector calls (${(inspected.ok / durationS).toFixed(1)}/s): ${addedP99Ms >= 0 ? "+" : ""}${addedP99Ms} ms; p50 ${alone.row.p50} -> ${beside.row.p50} ms; main-thread CPU ${runs.mainMsPerInspectorCall} ms per inspector call; the main thread waited for a CPU ${runs.mainThreadWaitMs.alone} ms alone, ${runs.mainThreadWaitMs.beside} ms beside; the generator's longest gap ${beside.paced.generatorMaxGapMs} ms`;
 }
 
 /**

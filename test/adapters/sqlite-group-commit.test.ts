@@ -39,6 +39,32 @@ describe("sqlite group commit", () => {
     assert.equal(db.isTransaction, false);
   });
 
+  it("keeps the commit open for one more turn: a write queued in the next one, as a request read then would be, joins it", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-group-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const db = new DatabaseSync(join(dir, "t.db"));
+    db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER NOT NULL CHECK (v >= 0))");
+    const other = new DatabaseSync(join(dir, "t.db"));
+    t.after(() => {
+      other.close();
+      db.close();
+    });
+    const write = createWriteQueue(db);
+    const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
+    const committedElsewhere = () =>
+      Number((other.prepare("SELECT COUNT(*) AS n FROM t").get() as { n: number }).n);
+    const first = write(() => insert.run(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = write(() => {
+      insert.run(2);
+      return committedElsewhere();
+    });
+    await first;
+    // The first write was not yet committed when the second ran: they shared the transaction.
+    assert.equal(await second, 0);
+    assert.equal(committedElsewhere(), 2);
+  });
+
   it("a write that throws undoes only its own changes and rejects only its own promise", async () => {
     const db = database();
     const write = createWriteQueue(db);
