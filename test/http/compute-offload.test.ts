@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { type IncomingMessage, request } from "node:http";
+import { type ClientRequest, type IncomingMessage, request } from "node:http";
 import { getPriority } from "node:os";
 import { describe, it, type TestContext } from "node:test";
 import { setTimeout } from "node:timers/promises";
@@ -29,6 +29,53 @@ function fixturePool(t: TestContext): ComputeOffload {
   const pool = createComputePool({ tools: FIXTURES, minBytes: 0 });
   t.after(() => pool.close());
   return pool;
+}
+
+/**
+ * An app whose large calls go to the fixture pool, recording what the worker is asked to do
+ * (validate or run) and how many times the echo tool ran on the main thread.
+ */
+async function watchedApp(t: TestContext) {
+  const pool = fixturePool(t);
+  const asked: string[] = [];
+  const recording: ComputeOffload = {
+    minBytes: pool.minBytes,
+    call(slug, raw, run, signal) {
+      asked.push(run ? "run" : "validate");
+      return pool.call(slug, raw, run, signal);
+    },
+    close: () => pool.close(),
+  };
+  let runs = 0;
+  const echo = {
+    ...echoTool,
+    run: (input: Parameters<typeof echoTool.run>[0]) => {
+      runs++;
+      return echoTool.run(input);
+    },
+  };
+  const app = await createTestApp({ offload: recording, tools: [echo, heavyTool] }, t);
+  return { app, asked, mainThreadRuns: () => runs };
+}
+
+/** Sends echo calls to the app over a real connection, which a test can cut. */
+async function echoOverHttp(app: TestApp, key: string): Promise<(body: string) => ClientRequest> {
+  const url = await app.app.listen({ host: "127.0.0.1", port: 0 });
+  return (body) =>
+    request(`${url}/v1/tool/echo`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    }).end(body);
+}
+
+/**
+ * The balance read before running says the month is spent (as if another process had spent it
+ * and refunded it since): large calls are then validated first and run once the ledger, which
+ * decides, admits them.
+ */
+function readsMonthAsSpent(app: TestApp): void {
+  const store = app.store as { -readonly [K in keyof typeof app.store]: (typeof app.store)[K] };
+  store.creditsUsed = async () => 1_000_000_000;
 }
 
 /** The same call on an app computing on the main thread and on one computing on the pool. */
@@ -139,25 +186,7 @@ describe("tool calls computed on a worker thread", () => {
   });
 
   it("runs a large call with an Idempotency-Key on the worker once, after its key is claimed, and replays it", async (t) => {
-    const pool = fixturePool(t);
-    const asked: string[] = [];
-    const recording: ComputeOffload = {
-      minBytes: pool.minBytes,
-      call(slug, raw, run, signal) {
-        asked.push(run ? "run" : "validate");
-        return pool.call(slug, raw, run, signal);
-      },
-      close: () => pool.close(),
-    };
-    let mainThreadRuns = 0;
-    const echo = {
-      ...echoTool,
-      run: (input: Parameters<typeof echoTool.run>[0]) => {
-        mainThreadRuns++;
-        return echoTool.run(input);
-      },
-    };
-    const app = await createTestApp({ offload: recording, tools: [echo, heavyTool] }, t);
+    const { app, asked, mainThreadRuns } = await watchedApp(t);
     const key = await app.key("builder");
     const send = (requestId: string) =>
       app.app.inject({
@@ -174,7 +203,7 @@ describe("tool calls computed on a worker thread", () => {
     const retry = await send("retry");
     assert.equal(retry.headers["idempotent-replayed"], "true");
     assert.equal(retry.body, first.body);
-    assert.equal(mainThreadRuns, 0);
+    assert.equal(mainThreadRuns(), 0);
     assert.deepEqual(
       asked.filter((a) => a === "run"),
       ["run"],
@@ -199,35 +228,14 @@ describe("tool calls computed on a worker thread", () => {
   });
 
   it("runs a large call on the worker when the ledger admits it after a balance read that said it could not pay", async (t) => {
-    const pool = fixturePool(t);
-    const asked: string[] = [];
-    const recording: ComputeOffload = {
-      minBytes: pool.minBytes,
-      call(slug, raw, run, signal) {
-        asked.push(run ? "run" : "validate");
-        return pool.call(slug, raw, run, signal);
-      },
-      close: () => pool.close(),
-    };
-    let mainThreadRuns = 0;
-    const echo = {
-      ...echoTool,
-      run: (input: Parameters<typeof echoTool.run>[0]) => {
-        mainThreadRuns++;
-        return echoTool.run(input);
-      },
-    };
-    const app = await createTestApp({ offload: recording, tools: [echo, heavyTool] }, t);
+    const { app, asked, mainThreadRuns } = await watchedApp(t);
     const key = await app.key("builder");
-    // The read before running says the month is spent (as if another process had spent it and
-    // refunded it since); the ledger, which decides, admits the call.
-    const store = app.store as { -readonly [K in keyof typeof app.store]: (typeof app.store)[K] };
-    store.creditsUsed = async () => 1_000_000_000;
+    readsMonthAsSpent(app);
     const res = await post(app, key, "echo", '{"value":4}', "req-admitted");
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().outputs.doubled, 8);
     assert.deepEqual(asked, ["validate", "run"]);
-    assert.equal(mainThreadRuns, 0);
+    assert.equal(mainThreadRuns(), 0);
   });
 
   it("runs queued calls in the order they came, so a call never waits behind later ones", async (t) => {
@@ -266,12 +274,7 @@ describe("tool calls computed on a worker thread", () => {
   it("charges nothing for a large call whose client hung up while it waited for the worker", async (t) => {
     const app = await createTestApp({ offload: fixturePool(t) }, t);
     const key = await app.key("builder");
-    const url = await app.app.listen({ host: "127.0.0.1", port: 0 });
-    const send = (body: string) =>
-      request(`${url}/v1/tool/echo`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      }).end(body);
+    const send = await echoOverHttp(app, key);
     const busy = once(send('{"value":40,"mode":"slow"}'), "response");
     await setTimeout(100);
     // Sent whole, then given up on while the slow call holds the worker.
@@ -292,16 +295,8 @@ describe("tool calls computed on a worker thread", () => {
   it("charges nothing for an admitted large call whose client hung up while its run waited for the worker", async (t) => {
     const app = await createTestApp({ offload: fixturePool(t) }, t);
     const key = await app.key("builder");
-    // The read before running says the month is spent, so both calls are validated first and run
-    // only once the ledger admits them.
-    const store = app.store as { -readonly [K in keyof typeof app.store]: (typeof app.store)[K] };
-    store.creditsUsed = async () => 1_000_000_000;
-    const url = await app.app.listen({ host: "127.0.0.1", port: 0 });
-    const send = (body: string) =>
-      request(`${url}/v1/tool/echo`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      }).end(body);
+    readsMonthAsSpent(app);
+    const send = await echoOverHttp(app, key);
     const busy = once(send('{"value":40,"mode":"slow"}'), "response");
     const quitter = send('{"value":5}');
     quitter.on("error", () => {});
