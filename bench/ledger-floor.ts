@@ -7,12 +7,11 @@
  * HTTP, authentication and the answer cost comes on top. A quick check; `npm run bench` remains
  * the measure of record.
  */
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStore } from "../src/adapters/sqlite/store.ts";
-import type { Reservation } from "../src/ports/store.ts";
+import { DONE, floorCall, floorKey } from "./lib/ledger-calls.ts";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const ROUNDS = 5;
@@ -22,35 +21,13 @@ const store = createSqliteStore(join(dir, "ledger.db"), { busyTimeoutMs: 0, lock
 try {
   await store.migrate();
   const keyId = "key_floor";
-  await store.createKey({
-    id: keyId,
-    name: "floor",
-    plan: "builder",
-    secretHash: "hash-floor",
-    displayPrefix: "tr_live_floo",
-    monthlyAllowance: null,
-    createdAt: new Date().toISOString(),
-    expiresAt: null,
-    metadata: {},
-  });
-  const reservation = (): Reservation => ({
-    callId: randomUUID(),
-    requestId: "req_floor",
-    keyId,
-    tool: "retaining-wall-pressure-calculator",
-    period: "2026-11",
-    credits: 1,
-    allowance: 2_000_000_000,
-    monthlyCallCap: null,
-    at: new Date().toISOString(),
-  });
-  const done = { ok: true as const, value: { result: 1 } };
+  await store.createKey(floorKey(keyId));
   for (const batch of [1, 2, 5, 10]) {
     const samples: number[] = [];
     for (let round = 0; round <= ROUNDS; round++) {
       const start = process.cpuUsage();
       for (let i = 0; i < CALLS; i += batch) {
-        await Promise.all(Array.from({ length: batch }, () => store.runCall(reservation(), () => done)));
+        await Promise.all(Array.from({ length: batch }, () => store.runCall(floorCall(keyId), () => DONE)));
       }
       const used = process.cpuUsage(start);
       if (round > 0) samples.push((used.user + used.system) / CALLS);

@@ -1,0 +1,34 @@
+/** The keys and calls the ledger-floor scripts record: a builder key without allowance, a calculator call whose tool already ran. */
+import { randomUUID } from "node:crypto";
+import type { NewApiKey, Reservation } from "../../src/ports/store.ts";
+
+export function floorKey(id: string): NewApiKey {
+  return {
+    id,
+    name: id,
+    plan: "builder",
+    secretHash: `hash-${id}`,
+    displayPrefix: "tr_live_floo",
+    monthlyAllowance: null,
+    createdAt: new Date().toISOString(),
+    expiresAt: null,
+    metadata: {},
+  };
+}
+
+export function floorCall(keyId: string): Reservation {
+  return {
+    callId: randomUUID(),
+    requestId: "req_floor",
+    keyId,
+    tool: "retaining-wall-pressure-calculator",
+    period: "2026-11",
+    credits: 1,
+    allowance: 2_000_000_000,
+    monthlyCallCap: null,
+    at: new Date().toISOString(),
+  };
+}
+
+/** A tool's work, done. */
+export const DONE = { ok: true as const, value: { result: 1 } };
