@@ -1,5 +1,5 @@
 /** The keys and calls the ledger-floor scripts record: a builder key without allowance, a calculator call whose tool already ran. */
-import { randomUUID } from "node:crypto";
+import { randomUUIDv7 } from "node:crypto";
 import type { NewApiKey, Reservation } from "../../src/ports/store.ts";
 
 export function floorKey(id: string): NewApiKey {
@@ -18,7 +18,7 @@ export function floorKey(id: string): NewApiKey {
 
 export function floorCall(keyId: string): Reservation {
   return {
-    callId: randomUUID(),
+    callId: randomUUIDv7(), // as the server makes them (src/deps.ts): time-ordered, so its index grows at one end
     requestId: "req_floor",
     keyId,
     tool: "retaining-wall-pressure-calculator",
