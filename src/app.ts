@@ -15,7 +15,8 @@ import {
   slowClientOptions,
 } from "./http/client-errors.ts";
 import { registerClosingGuard } from "./http/closing.ts";
-import { type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
+import { type LostAnswerReport, watchForLostAnswer } from "./http/lost-answers.ts";
+import { countRequest, type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
 import { parseQuery } from "./http/query.ts";
@@ -27,7 +28,7 @@ import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
 import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
-import { OneLinePerRequest, requestLogOptions } from "./request-log.ts";
+import { logLostAnswer, OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
@@ -59,9 +60,15 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.decorateRequest("apiKey", null);
   app.decorateRequest("adminKey", null);
   app.decorateRequest("callLog", null);
+  const metrics = options.metrics?.metrics;
+  const lostAnswer: LostAnswerReport = (request, reply) => {
+    logLostAnswer(request, reply);
+    if (metrics) countRequest(metrics, request, reply, 499);
+  };
   app.addHook("onSend", (request, reply, payload, done) => {
     // An idempotent replay already carries the id of the request whose answer it repeats.
     if (!reply.hasHeader("x-request-id")) reply.header("x-request-id", request.id);
+    watchForLostAnswer(request, reply, payload, lostAnswer);
     done(null, payload);
   });
   // Bodies are kept raw: the pipeline checks each tool's own size limit before parsing JSON.
@@ -71,7 +78,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerProblemHandlers(app, docsUrl);
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
-  if (options.metrics) registerMetricsHooks(app, options.metrics.metrics);
+  if (metrics) registerMetricsHooks(app, metrics);
   let openApi: object | undefined;
   const document = () => {
     openApi ??= openApiDocument(endpoints, deps.registry, docsUrl);

@@ -68,23 +68,41 @@ export function requestLogOptions(logger: FastifyServerOptions["logger"]): Fasti
   };
 }
 
+type LineArgs = Parameters<LogController["requestCompleted"]>;
+
+/** What a request's line says of it, whichever way it ended. */
+function lineFields(request: LineArgs[1], reply: LineArgs[2]) {
+  const log = request.callLog;
+  const keyId = log?.keyId ?? request.apiKey?.id;
+  return {
+    req: request,
+    res: reply,
+    responseTime: reply.elapsedTime,
+    ...(keyId === undefined ? {} : { keyId }),
+    ...(log?.tool === undefined ? {} : { tool: log.tool }),
+    ...(log?.credits === undefined ? {} : { creditsCharged: log.credits }),
+    ...(log?.code === undefined ? {} : { code: log.code }),
+  };
+}
+
 /** One log line per request, written when it ends, instead of Fastify's two. */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
-  override requestCompleted(...[error, request, reply]: Parameters<LogController["requestCompleted"]>): void {
-    const log = request.callLog;
-    const keyId = log?.keyId ?? request.apiKey?.id;
-    const fields = {
-      req: request,
-      res: reply,
-      responseTime: reply.elapsedTime,
-      ...(keyId === undefined ? {} : { keyId }),
-      ...(log?.tool === undefined ? {} : { tool: log.tool }),
-      ...(log?.credits === undefined ? {} : { creditsCharged: log.credits }),
-      ...(log?.code === undefined ? {} : { code: log.code }),
-    };
+  override requestCompleted(...[error, request, reply]: LineArgs): void {
+    const fields = lineFields(request, reply);
     if (error) reply.log.error({ ...fields, err: error }, "request errored");
     else reply.log.info(fields, "request completed");
   }
+}
+
+/**
+ * The line of a request whose client closed the connection before its answer was written whole
+ * (see http/lost-answers.ts): status 499, as nginx logs it, and the status the answer had.
+ */
+export function logLostAnswer(request: LineArgs[1], reply: LineArgs[2]): void {
+  reply.log.info(
+    { ...lineFields(request, reply), res: { statusCode: 499 }, answerStatus: reply.statusCode },
+    "client closed the connection before the answer",
+  );
 }

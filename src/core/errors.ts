@@ -134,7 +134,7 @@ export const errorCatalog = {
     status: 499,
     title: "The client closed the connection before its call ran",
     explanation:
-      "The client closed the connection while its call waited for a worker thread (large bodies are computed off the main thread, one at a time), so the call was dropped: it did not run and nothing is charged. No client receives this answer, and since its connection is gone it leaves no request log line or HTTP metric (the server writes neither for a request whose connection closed before its answer); nothing about the call is recorded. Send the call again when you can wait for it.",
+      "The client closed the connection while its call waited for a worker thread (large bodies are computed off the main thread, one at a time), so the call was dropped: it did not run and nothing is charged. No client receives this answer; the request log and the HTTP metrics record it with status 499, as any request whose connection closed before its answer, and no usage row is written. Send the call again when you can wait for it.",
   },
   processing_error: {
     status: 500,

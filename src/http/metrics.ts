@@ -5,7 +5,7 @@
  * backend errors, and prom-client's process defaults.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { CoreDeps } from "../core/deps.ts";
 import { ApiError } from "../core/errors.ts";
@@ -93,14 +93,24 @@ export function registerMetricsHooks(app: FastifyInstance, metrics: Metrics): vo
     if (error instanceof BackendUnavailableError) metrics.backendError(error.backend);
     else if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
   });
-  app.addHook("onResponse", async (request, reply) => {
-    metrics.httpRequest(
-      request.routeOptions.url ?? UNMATCHED_ROUTE,
-      request.method,
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
-  });
+  app.addHook("onResponse", async (request, reply) =>
+    countRequest(metrics, request, reply, reply.statusCode),
+  );
+}
+
+/** Counts a request under its route pattern with `status` (499 for an answer its client never took). */
+export function countRequest(
+  metrics: Metrics,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+): void {
+  metrics.httpRequest(
+    request.routeOptions.url ?? UNMATCHED_ROUTE,
+    request.method,
+    status,
+    reply.elapsedTime / 1000,
+  );
 }
 
 /** `GET /metrics`. With a token, only `Authorization: Bearer <token>` may read the metrics. */

@@ -17,6 +17,7 @@ import type { ComputeOffload } from "../../src/core/offload.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
 import { echoTool, heavyTool } from "../helpers/fixture-tools.ts";
+import { collectLog } from "../helpers/log-lines.ts";
 import { assertProblem } from "../helpers/problem.ts";
 
 const FIXTURES = {
@@ -271,8 +272,9 @@ describe("tool calls computed on a worker thread", () => {
     );
   });
 
-  it("charges nothing for a large call whose client hung up while it waited for the worker", async (t) => {
-    const app = await createTestApp({ offload: fixturePool(t) }, t);
+  it("charges nothing for a large call whose client hung up while it waited for the worker, and logs it as such", async (t) => {
+    const log = collectLog();
+    const app = await createTestApp({ offload: fixturePool(t), ...log.options }, t);
     const key = await app.key("builder");
     const send = await echoOverHttp(app, key);
     const busy = once(send('{"value":40,"mode":"slow"}'), "response");
@@ -290,6 +292,11 @@ describe("tool calls computed on a worker thread", () => {
     assert.equal(await creditsUsed(app, key), 3);
     const usage = await app.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(key) });
     assert.equal(usage.json().calls, 1, usage.body);
+    const dropped = log.lines.filter((l) => l.msg === "client closed the connection before the answer");
+    assert.deepEqual(
+      dropped.map((l) => [l.code, l.answerStatus, l.creditsCharged]),
+      [["client_closed_request", 499, undefined]],
+    );
   });
 
   it("charges nothing for an admitted large call whose client hung up while its run waited for the worker", async (t) => {

@@ -4,33 +4,19 @@
  * key), the tool, the credits charged and the problem code. A key sent anywhere never reaches it.
  */
 import assert from "node:assert/strict";
-import { Writable } from "node:stream";
+import { request } from "node:http";
 import { describe, it } from "node:test";
-import { bearer, createTestApp, json, type TestAppOptions } from "../helpers/app.ts";
+import { setTimeout } from "node:timers/promises";
+import { createMetrics } from "../../src/http/metrics.ts";
+import { bearer, createTestApp, json } from "../helpers/app.ts";
+import { collectLog } from "../helpers/log-lines.ts";
 import { connect, startMcpApp } from "../mcp/helpers.ts";
-
-function collect() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  const options: TestAppOptions = { appOptions: { logger: { level: "info", stream } } };
-  return { lines, options, requestLines: () => lines.filter((l) => "reqId" in l) };
-}
 
 describe("request log", () => {
   it("writes one line per request, when it ends", async (context) => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const t = await createTestApp({ appOptions: { logger: { level: "info", stream } } }, context);
+    const log = collectLog();
+    const { lines } = log;
+    const t = await createTestApp(log.options, context);
     const key = await t.key("free");
     const ok = await t.app.inject({
       method: "POST",
@@ -63,7 +49,7 @@ describe("request log", () => {
 
 describe("request log fields", () => {
   it("names the key's id, the tool, the credits charged, the status and the problem code", async (context) => {
-    const log = collect();
+    const log = collectLog();
     const t = await createTestApp(
       {
         ...log.options,
@@ -136,8 +122,58 @@ describe("request log fields", () => {
     }
   });
 
+  it("writes the line of a charged call whose client hung up before its answer, and counts it, as status 499", async (context) => {
+    const log = collectLog();
+    const metrics = createMetrics();
+    const t = await createTestApp(
+      { appOptions: { ...log.options.appOptions, metrics: { metrics, token: null } } },
+      context,
+    );
+    const key = await t.key("free");
+    // The ledger holds the call until the client has gone.
+    const store = t.store as { -readonly [K in keyof typeof t.store]: (typeof t.store)[K] };
+    const runCall = store.runCall.bind(store);
+    const held = Promise.withResolvers<void>();
+    const reached = Promise.withResolvers<void>();
+    store.runCall = async (...args) => {
+      reached.resolve();
+      await held.promise;
+      return runCall(...args);
+    };
+    const url = await t.app.listen({ host: "127.0.0.1", port: 0 });
+    const call = request(`${url}/v1/tool/echo`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    });
+    call.on("error", () => {});
+    call.end('{"value":1}');
+    await reached.promise;
+    call.destroy();
+    await setTimeout(50);
+    held.resolve();
+    await setTimeout(100);
+    const lines = log.requestLines();
+    assert.deepEqual(
+      lines.map((l) => [
+        l.msg,
+        (l.res as { statusCode?: number } | undefined)?.statusCode,
+        l.creditsCharged,
+        l.tool,
+      ]),
+      [["client closed the connection before the answer", 499, 3, "echo"]],
+    );
+    assert.equal(lines[0]?.answerStatus, 200);
+    // It was charged: the line is how an operator reading the log learns of it.
+    const usage = await t.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(key) });
+    assert.equal(usage.json().credits_used, 3);
+    assert.match(
+      await metrics.registry.getSingleMetricAsString("toolrun_http_requests_total"),
+      /toolrun_http_requests_total\{[^}]*status="499"[^}]*\} 1/,
+    );
+  });
+
   it("logs an MCP tool call with its key id, tool, credits and code", async (context) => {
-    const log = collect();
+    const log = collectLog();
     const t = await startMcpApp(log.options, context);
     const key = await t.key("free");
     const keyId = (await t.store.listKeys())[0]?.id;
@@ -160,7 +196,7 @@ describe("request log fields", () => {
   });
 
   it("never writes a key, wherever the client put it", async (context) => {
-    const log = collect();
+    const log = collectLog();
     const t = await createTestApp(log.options, context);
     try {
       const key = await t.key("free");
