@@ -1,8 +1,8 @@
 /**
  * Group commit for the PostgreSQL ledger's pure calls: the calls queued in one turn of the event
- * loop go to PostgreSQL as one statement (`toolrun_calls`, migrations/0005) in one transaction, so
- * they share one round trip and one WAL flush instead of paying one each; a turn with one call
- * sends `toolrun_call` alone. Each call still sees every call queued before it (the function runs
+ * loop go to PostgreSQL as one statement (`toolrun_calls`, migrations/0005; since 0006 recorded
+ * set-wise when none of them can be refused) in one transaction, so they share one round trip
+ * and one WAL flush instead of paying one each; a turn with one call sends `toolrun_call` alone. Each call still sees every call queued before it (the function runs
  * them in order, holding their rows' locks), so exactness is that of one transaction per call.
  *
  * A batch that fails as a whole: when the database is unreachable or did not answer in time, every
