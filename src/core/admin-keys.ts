@@ -3,8 +3,8 @@
  * `toolrun admin-keys create`, shown once and stored as a SHA-256 hash in their own table, apart
  * from customer keys. They authenticate the admin API only; a customer key there is 401.
  */
-import type { AdminKeyRecord, AdminKeyStore, AuditLog } from "../ports/store.ts";
-import { type ActedBy, audit } from "./audit.ts";
+import type { AdminKeyRecord, AdminKeyStore } from "../ports/store.ts";
+import { type ActedBy, auditEntry } from "./audit.ts";
 import { ApiError } from "./errors.ts";
 import { bearerToken, hashKey, invalidApiKey, issueKey, randomBase62 } from "./keys.ts";
 
@@ -15,7 +15,7 @@ export interface CreatedAdminKey {
 }
 
 type AdminKeyDeps = {
-  readonly store: AdminKeyStore & AuditLog;
+  readonly store: AdminKeyStore;
   readonly settings: { readonly adminKeyPrefix: string };
   readonly now: () => Date;
 };
@@ -34,17 +34,19 @@ export async function createAdminKey(
     createdAt: now.toISOString(),
     revokedAt: null,
   };
-  await deps.store.createAdminKey({ ...record, secretHash: issued.secretHash });
-  await audit(deps.store, by, now, "admin_keys.create", record.id, { name });
+  await deps.store.createAdminKey(
+    { ...record, secretHash: issued.secretHash },
+    auditEntry(by, now, "admin_keys.create", record.id, { name }),
+  );
   return { record, key: issued.key };
 }
 
 export async function revokeAdminKey(deps: AdminKeyDeps, by: ActedBy, id: string): Promise<void> {
   const now = deps.now();
-  if (!(await deps.store.revokeAdminKey(id, now.toISOString()))) {
+  const entry = auditEntry(by, now, "admin_keys.revoke", id, {});
+  if (!(await deps.store.revokeAdminKey(id, now.toISOString(), entry))) {
     throw new ApiError("key_not_found", `No active admin key has the id "${id}".`);
   }
-  await audit(deps.store, by, now, "admin_keys.revoke", id, {});
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Operator actions on customer keys and tools, shared by the admin API and the CLI: each one
- * makes its change and writes it to the audit log (audit.ts), so both leave the same record.
+ * makes its change together with its audit entry (audit.ts), in one transaction of the store, so
+ * both leave the same record.
  * Secrets are returned once, to the caller, and never stored. The first-start key is made here too
  * (by the server itself, so it is not an audited action).
  */
@@ -13,7 +14,7 @@ import {
   type ToolSwitch,
 } from "../ports/store.ts";
 import type { GrantInput, KeyInput } from "./admin-input.ts";
-import { type ActedBy, audit } from "./audit.ts";
+import { type ActedBy, auditEntry } from "./audit.ts";
 import { periodOf } from "./credits.ts";
 import { ApiError } from "./errors.ts";
 import { issueKey, newKeyId } from "./keys.ts";
@@ -37,16 +38,17 @@ export interface CreatedKey {
 export async function createApiKey(deps: AdminDeps, by: ActedBy, input: KeyInput): Promise<CreatedKey> {
   const now = deps.now();
   const { stored, secret } = newApiKey(deps.settings, input, now);
-  await deps.store.createKey(stored);
-  const record = await existing(deps.store, stored.id);
-  await audit(deps.store, by, now, "keys.create", record.id, {
-    plan: input.plan,
-    name: input.name,
-    monthly_allowance: input.monthlyAllowance,
-    expires_at: input.expiresAt,
-    metadata: input.metadata,
-  });
-  return { record, key: secret };
+  await deps.store.createKey(
+    stored,
+    auditEntry(by, now, "keys.create", stored.id, {
+      plan: input.plan,
+      name: input.name,
+      monthly_allowance: input.monthlyAllowance,
+      expires_at: input.expiresAt,
+      metadata: input.metadata,
+    }),
+  );
+  return { record: await existing(deps.store, stored.id), key: secret };
 }
 
 /**
@@ -104,8 +106,8 @@ export async function updateApiKey(
   id: string,
   change: KeyChange,
 ): Promise<ApiKeyRecord> {
-  if (!(await deps.store.updateKey(id, change))) await existing(deps.store, id);
-  await audit(deps.store, by, deps.now(), "keys.update", id, changeDetails(change));
+  const entry = auditEntry(by, deps.now(), "keys.update", id, changeDetails(change));
+  if (!(await deps.store.updateKey(id, change, entry))) await existing(deps.store, id);
   return existing(deps.store, id);
 }
 
@@ -121,16 +123,16 @@ function changeDetails(change: KeyChange): Record<string, unknown> {
 
 export async function rotateApiKey(deps: AdminDeps, by: ActedBy, id: string): Promise<CreatedKey> {
   const issued = issueKey(deps.settings.keyPrefix);
-  if (!(await deps.store.rotateKey(id, issued.secretHash, issued.displayPrefix)))
+  const entry = auditEntry(by, deps.now(), "keys.rotate", id, { prefix: issued.displayPrefix });
+  if (!(await deps.store.rotateKey(id, issued.secretHash, issued.displayPrefix, entry)))
     await refuseInactive(deps.store, id);
-  await audit(deps.store, by, deps.now(), "keys.rotate", id, { prefix: issued.displayPrefix });
   return { record: await existing(deps.store, id), key: issued.key };
 }
 
 export async function revokeApiKey(deps: AdminDeps, by: ActedBy, id: string): Promise<ApiKeyRecord> {
   const now = deps.now();
-  if (!(await deps.store.revokeKey(id, now.toISOString()))) await refuseInactive(deps.store, id);
-  await audit(deps.store, by, now, "keys.revoke", id, {});
+  const entry = auditEntry(by, now, "keys.revoke", id, {});
+  if (!(await deps.store.revokeKey(id, now.toISOString(), entry))) await refuseInactive(deps.store, id);
   return existing(deps.store, id);
 }
 
@@ -147,7 +149,12 @@ export async function grantCredits(
 ): Promise<ApiKeyRecord> {
   const now = deps.now();
   const period = periodOf(now);
-  if (!(await deps.store.grantCredits(id, period.id, grant.credits))) {
+  const entry = auditEntry(by, now, "credits.grant", id, {
+    credits: grant.credits,
+    period: period.id,
+    ...(grant.reason === null ? {} : { reason: grant.reason }),
+  });
+  if (!(await deps.store.grantCredits(id, period.id, grant.credits, entry))) {
     const record = await refuseInactive(deps.store, id);
     throw new ApiError(
       "validation_error",
@@ -155,11 +162,6 @@ export async function grantCredits(
       { extras: { fields: { credits: `would take this month's grants past ${MAX_GRANTED_CREDITS}` } } },
     );
   }
-  await audit(deps.store, by, now, "credits.grant", id, {
-    credits: grant.credits,
-    period: period.id,
-    ...(grant.reason === null ? {} : { reason: grant.reason }),
-  });
   return existing(deps.store, id);
 }
 
@@ -182,6 +184,5 @@ export async function setToolSwitch(
     const known = deps.registry.all().map((t) => t.slug);
     throw new ApiError("tool_not_found", `No tool is named "${slug}" (known: ${known.join(", ")}).`);
   }
-  await deps.store.setSwitch(slug, change);
-  await audit(deps.store, by, deps.now(), "tools.set", slug, { ...change });
+  await deps.store.setSwitch(slug, change, auditEntry(by, deps.now(), "tools.set", slug, { ...change }));
 }

@@ -1,9 +1,10 @@
 /**
- * The audit log as clients read it, and the one way actions are written to it: every admin and
- * CLI action goes through `audit`, called by the core function that made the change (admin.ts,
- * admin-keys.ts), so the admin API and the CLI leave the same record.
+ * The audit log as clients read it, and the one way actions are recorded in it: the core function
+ * that makes a change (admin.ts, admin-keys.ts) hands the store the `auditEntry` with it, which
+ * the store writes in the same transaction, so the admin API and the CLI leave the same record and
+ * the log never misses a change that was made.
  */
-import type { Actor, AuditEntry, AuditLog } from "../ports/store.ts";
+import type { Actor, AuditEntry, AuditLog, NewAuditEntry } from "../ports/store.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 /** Who acts, and the request that carried it (null for the CLI). */
@@ -17,22 +18,15 @@ export function cliActor(user: string): ActedBy {
   return { actor: { type: "cli", id: user }, requestId: null };
 }
 
-export async function audit(
-  store: Pick<AuditLog, "appendAudit">,
+/** The entry that records an action; the store writes it in the same transaction as the change. */
+export function auditEntry(
   by: ActedBy,
   now: Date,
   action: string,
   target: string,
   details: Readonly<Record<string, unknown>>,
-): Promise<void> {
-  await store.appendAudit({
-    at: now.toISOString(),
-    actor: by.actor,
-    action,
-    target,
-    requestId: by.requestId,
-    details,
-  });
+): NewAuditEntry {
+  return { at: now.toISOString(), actor: by.actor, action, target, requestId: by.requestId, details };
 }
 
 export interface AuditEntryView {

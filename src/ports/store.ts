@@ -55,8 +55,14 @@ export interface KeyPage {
 /** The most credits a key may be granted within one period, in total. */
 export const MAX_GRANTED_CREDITS = 2_000_000_000;
 
+/**
+ * The changes an operator makes take the audit entry that records them (`audit`): written in the
+ * same transaction as the change, and only when the change is made, so the audit log never misses
+ * a change that happened nor holds one that did not. Without it (tests, the first-start key) no
+ * entry is written.
+ */
 export interface KeyStore {
-  createKey(key: NewApiKey): Promise<void>;
+  createKey(key: NewApiKey, audit?: NewAuditEntry): Promise<void>;
   /**
    * Creates `key` only if no key exists yet, atomically against every other process on the same
    * database (instances starting together on an empty one create one key between them). False
@@ -70,17 +76,17 @@ export interface KeyStore {
   listKeys(page?: KeyPage): Promise<ApiKeyRecord[]>;
   countKeys(): Promise<number>;
   /** False when no such key, or it was already revoked. */
-  revokeKey(id: string, at: string): Promise<boolean>;
+  revokeKey(id: string, at: string, audit?: NewAuditEntry): Promise<boolean>;
   /** Replaces the secret; the old one stops matching at once. False when no such active key. */
-  rotateKey(id: string, secretHash: string, displayPrefix: string): Promise<boolean>;
+  rotateKey(id: string, secretHash: string, displayPrefix: string, audit?: NewAuditEntry): Promise<boolean>;
   /** Applies the members of `change` in one statement. False when no such key. */
-  updateKey(id: string, change: KeyChange): Promise<boolean>;
+  updateKey(id: string, change: KeyChange, audit?: NewAuditEntry): Promise<boolean>;
   /**
    * Adds `credits` to the key's grant for `period`, in one statement: a grant left from an earlier
    * period is replaced, not added to. False when no such active key, or when the period's total
    * would pass MAX_GRANTED_CREDITS.
    */
-  grantCredits(id: string, period: string, credits: number): Promise<boolean>;
+  grantCredits(id: string, period: string, credits: number, audit?: NewAuditEntry): Promise<boolean>;
 }
 
 export interface AdminKeyRecord {
@@ -99,13 +105,13 @@ export interface NewAdminKey {
   readonly createdAt: string;
 }
 
-/** Keys of the admin API, apart from customer keys (they never share a table or a lookup). */
+/** Keys of the admin API, apart from customer keys (they never share a table or a lookup); `audit` as for KeyStore. */
 export interface AdminKeyStore {
-  createAdminKey(key: NewAdminKey): Promise<void>;
+  createAdminKey(key: NewAdminKey, audit?: NewAuditEntry): Promise<void>;
   findAdminKeyByHash(secretHash: string): Promise<AdminKeyRecord | null>;
   listAdminKeys(): Promise<AdminKeyRecord[]>;
   /** False when no such key, or it was already revoked. */
-  revokeAdminKey(id: string, at: string): Promise<boolean>;
+  revokeAdminKey(id: string, at: string, audit?: NewAuditEntry): Promise<boolean>;
 }
 
 /** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
@@ -146,9 +152,8 @@ export interface AuditPage {
   readonly nextCursor: string | null;
 }
 
-/** The append-only record of every admin and CLI action. */
+/** The append-only record of every admin and CLI action, written with the changes it records. */
 export interface AuditLog {
-  appendAudit(entry: NewAuditEntry): Promise<void>;
   listAudit(query: AuditQuery): Promise<AuditPage>;
 }
 
@@ -300,7 +305,7 @@ export interface ToolSwitch {
 export interface SwitchStore {
   getSwitches(): Promise<ReadonlyMap<string, ToolSwitch>>;
   /** Merges the given members into the tool's stored switch. */
-  setSwitch(slug: string, change: ToolSwitch): Promise<void>;
+  setSwitch(slug: string, change: ToolSwitch, audit?: NewAuditEntry): Promise<void>;
 }
 
 export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore {

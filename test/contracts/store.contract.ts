@@ -6,7 +6,13 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { InvalidCursorError } from "../../src/ports/errors.ts";
-import { MAX_GRANTED_CREDITS, type NewApiKey, type Reservation, type Store } from "../../src/ports/store.ts";
+import {
+  MAX_GRANTED_CREDITS,
+  type NewApiKey,
+  type NewAuditEntry,
+  type Reservation,
+  type Store,
+} from "../../src/ports/store.ts";
 
 export interface StoreFixture {
   readonly store: Store;
@@ -257,15 +263,21 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("keeps every entry as written and pages newest first, optionally by target", async () => {
         const target = `key_${randomUUID().slice(0, 8)}`;
         const other = `key_${randomUUID().slice(0, 8)}`;
+        for (const id of [target, other]) await store.createKey(newKey({ id }));
         for (let i = 0; i < 5; i++) {
-          await store.appendAudit({
-            at: `2026-11-0${i + 1}T00:00:00.000Z`,
-            actor: i % 2 === 0 ? { type: "cli", id: "alice" } : { type: "admin_key", id: "adm_1" },
-            action: "keys.update",
-            target: i === 2 ? other : target,
-            requestId: i % 2 === 0 ? null : `req_${i}`,
-            details: { step: i, nested: { ok: true } },
-          });
+          const id = i === 2 ? other : target;
+          await store.updateKey(
+            id,
+            { name: `step ${i}` },
+            {
+              at: `2026-11-0${i + 1}T00:00:00.000Z`,
+              actor: i % 2 === 0 ? { type: "cli", id: "alice" } : { type: "admin_key", id: "adm_1" },
+              action: "keys.update",
+              target: id,
+              requestId: i % 2 === 0 ? null : `req_${i}`,
+              details: { step: i, nested: { ok: true } },
+            },
+          );
         }
         const first = await store.listAudit({ limit: 2, cursor: null, target });
         assert.deepEqual(
@@ -286,6 +298,99 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const all = await store.listAudit({ limit: 100, cursor: null });
         assert.ok(all.entries.some((e) => e.target === other));
         await assert.rejects(store.listAudit({ limit: 1, cursor: "x'; --", target }), InvalidCursorError);
+      });
+    });
+
+    describe("audited changes", () => {
+      const entry = (target: string, details: Record<string, unknown> = {}): NewAuditEntry => ({
+        at: "2026-11-10T00:00:00.000Z",
+        actor: { type: "cli", id: "alice" },
+        action: "test.change",
+        target,
+        requestId: null,
+        details,
+      });
+      const entriesFor = async (target: string) =>
+        (await store.listAudit({ limit: 10, cursor: null, target })).entries.map((e) => e.details);
+      // JSON cannot hold a BigInt: an entry that cannot be written.
+      const unwritable = (target: string) => entry(target, { n: 1n });
+
+      it("writes a change's entry with it, and none for a change that is not made", async () => {
+        const key = newKey();
+        await store.createKey(key, entry(key.id, { step: "create" }));
+        assert.equal(
+          await store.revokeKey(key.id, "2026-11-10T00:00:00.000Z", entry(key.id, { step: "revoke" })),
+          true,
+        );
+        // Revoked already, and no active key to grant to: nothing changes, nothing is recorded.
+        assert.equal(
+          await store.revokeKey(key.id, "2026-11-11T00:00:00.000Z", entry(key.id, { step: "again" })),
+          false,
+        );
+        assert.equal(await store.grantCredits(key.id, "2026-11", 5, entry(key.id, { step: "grant" })), false);
+        assert.deepEqual(await entriesFor(key.id), [{ step: "revoke" }, { step: "create" }]);
+        const admin = `adm_${randomUUID().slice(0, 8)}`;
+        await store.createAdminKey(
+          {
+            id: admin,
+            name: "ops",
+            secretHash: `h-${admin}`,
+            displayPrefix: "tr_admin_abcd",
+            createdAt: "2026-11-10T00:00:00.000Z",
+          },
+          entry(admin, { step: "create" }),
+        );
+        assert.equal(
+          await store.revokeAdminKey(admin, "2026-11-10T00:00:00.000Z", entry(admin, { step: "revoke" })),
+          true,
+        );
+        assert.equal(
+          await store.revokeAdminKey(admin, "2026-11-11T00:00:00.000Z", entry(admin, { step: "again" })),
+          false,
+        );
+        assert.deepEqual(await entriesFor(admin), [{ step: "revoke" }, { step: "create" }]);
+      });
+
+      it("makes no change whose entry cannot be written", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const attempts: [string, () => Promise<unknown>][] = [
+          ["revoke", () => store.revokeKey(key.id, "2026-11-10T00:00:00.000Z", unwritable(key.id))],
+          [
+            "rotate",
+            () => store.rotateKey(key.id, `hash-${randomUUID()}`, "tr_live_zzzz", unwritable(key.id)),
+          ],
+          ["update", () => store.updateKey(key.id, { name: "changed" }, unwritable(key.id))],
+          ["grant", () => store.grantCredits(key.id, "2026-11", 5, unwritable(key.id))],
+        ];
+        for (const [name, attempt] of attempts) await assert.rejects(attempt(), TypeError, name);
+        const after = await store.findKeyByHash(key.secretHash);
+        assert.deepEqual(
+          [after?.revokedAt, after?.displayPrefix, after?.name, after?.grantedCredits],
+          [null, key.displayPrefix, key.name, 0],
+        );
+        const lost = newKey();
+        await assert.rejects(store.createKey(lost, unwritable(lost.id)), TypeError);
+        assert.equal(await store.getKey(lost.id), null);
+        const slug = `tool-${randomUUID().slice(0, 6)}`;
+        await assert.rejects(store.setSwitch(slug, { enabled: false }, unwritable(slug)), TypeError);
+        assert.equal((await store.getSwitches()).get(slug), undefined);
+        const admin = `adm_${randomUUID().slice(0, 8)}`;
+        await assert.rejects(
+          store.createAdminKey(
+            {
+              id: admin,
+              name: "ops",
+              secretHash: `h-${admin}`,
+              displayPrefix: "tr_admin_abcd",
+              createdAt: "2026-11-10T00:00:00.000Z",
+            },
+            unwritable(admin),
+          ),
+          TypeError,
+        );
+        assert.equal(await store.findAdminKeyByHash(`h-${admin}`), null);
+        assert.deepEqual(await entriesFor(key.id), []);
       });
     });
 

@@ -5,6 +5,7 @@
 import type { Pool } from "pg";
 import type { AdminKeyStore } from "../../ports/store.ts";
 import { ADMIN_KEY_COLUMNS, type AdminKeyRow, toAdminKeyRecord } from "../sql-rows.ts";
+import { audited } from "./audit.ts";
 import { run, statement } from "./db.ts";
 
 const INSERT = statement(
@@ -26,8 +27,11 @@ const REVOKE = statement(
 
 export function createAdminKeyStore(pool: Pool): AdminKeyStore {
   return {
-    async createAdminKey(key) {
-      await run(pool, INSERT, [key.id, key.name, key.secretHash, key.displayPrefix, key.createdAt]);
+    async createAdminKey(key, audit) {
+      await audited(pool, audit, async (db) => {
+        await run(db, INSERT, [key.id, key.name, key.secretHash, key.displayPrefix, key.createdAt]);
+        return 1;
+      });
     },
     async findAdminKeyByHash(secretHash) {
       const [row] = await run<AdminKeyRow>(pool, BY_HASH, [secretHash]);
@@ -36,8 +40,8 @@ export function createAdminKeyStore(pool: Pool): AdminKeyStore {
     async listAdminKeys() {
       return (await run<AdminKeyRow>(pool, LIST, [])).map(toAdminKeyRecord);
     },
-    async revokeAdminKey(id, at) {
-      return (await run(pool, REVOKE, [id, at])).length === 1;
+    async revokeAdminKey(id, at, audit) {
+      return (await audited(pool, audit, async (db) => (await run(db, REVOKE, [id, at])).length)) === 1;
     },
   };
 }

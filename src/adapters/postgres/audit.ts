@@ -1,11 +1,12 @@
 /**
- * The audit log on PostgreSQL: appended to, read newest first, paged by keyset on the
- * `audit_log.seq` bigserial. Boundary: the `audit_log` table only.
+ * The audit log on PostgreSQL: each entry written in the transaction of the change it records
+ * (`audited`, used by the stores that make operator changes), read newest first, paged by keyset
+ * on the `audit_log.seq` bigserial. Boundary: the `audit_log` table only.
  */
 import type { Pool } from "pg";
-import type { AuditLog } from "../../ports/store.ts";
+import type { AuditLog, NewAuditEntry } from "../../ports/store.ts";
 import { type AuditRow, auditValues, pageSize, parseCursor, toAuditPage } from "../sql-rows.ts";
-import { run, statement } from "./db.ts";
+import { type Queryable, run, statement, transaction } from "./db.ts";
 
 const APPEND = statement(
   "audit_append",
@@ -20,11 +21,25 @@ const PAGE = statement(
    ORDER BY seq DESC LIMIT $3`,
 );
 
+/**
+ * Runs `change` (which returns how many rows it changed) and, when it changed any, writes `audit`
+ * in the same transaction; with no entry, the change alone, as one statement.
+ */
+export async function audited(
+  pool: Pool,
+  audit: NewAuditEntry | undefined,
+  change: (db: Queryable) => Promise<number>,
+): Promise<number> {
+  if (audit === undefined) return change(pool);
+  return transaction(pool, async (client) => {
+    const changed = await change(client);
+    if (changed > 0) await run(client, APPEND, auditValues(audit));
+    return changed;
+  });
+}
+
 export function createAuditLog(pool: Pool): AuditLog {
   return {
-    async appendAudit(entry) {
-      await run(pool, APPEND, auditValues(entry));
-    },
     async listAudit(query) {
       const below = parseCursor(query.cursor);
       const limit = pageSize(query.limit);

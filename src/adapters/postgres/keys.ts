@@ -5,9 +5,10 @@
  * made here forget everything themselves, once the statement has returned.
  */
 import type { Pool } from "pg";
-import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
+import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey, type NewAuditEntry } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
-import { run, statement, transaction } from "./db.ts";
+import { audited } from "./audit.ts";
+import { run, type Statement, statement, transaction, type Values } from "./db.ts";
 import type { KeyCache } from "./key-cache.ts";
 
 const INSERT = statement(
@@ -61,18 +62,24 @@ const GRANT = statement(
 );
 
 export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
-  /** Runs a change to a key, then forgets every remembered key (also when the outcome is unknown). */
-  async function change(work: () => Promise<unknown[]>): Promise<boolean> {
+  /**
+   * Runs a change to a key (one statement returning the key's id when it matched) with its audit
+   * entry, then forgets every remembered key (also when the outcome is unknown).
+   */
+  async function change(stmt: Statement, values: Values, audit: NewAuditEntry | undefined): Promise<boolean> {
     try {
-      return (await work()).length === 1;
+      return (await audited(pool, audit, async (db) => (await run(db, stmt, values)).length)) === 1;
     } finally {
       cache?.forget();
     }
   }
 
   return {
-    async createKey(key: NewApiKey) {
-      await run(pool, INSERT, keyInsertValues(key));
+    async createKey(key: NewApiKey, audit?: NewAuditEntry) {
+      await audited(pool, audit, async (db) => {
+        await run(db, INSERT, keyInsertValues(key));
+        return 1;
+      });
     },
     async createFirstKey(key: NewApiKey) {
       // The lock conflicts with itself and with every write, not with reads: a second caller waits
@@ -106,11 +113,11 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
       const [row] = await run<{ n: number }>(pool, COUNT, []);
       return row?.n ?? 0;
     },
-    revokeKey: (id, at) => change(() => run(pool, REVOKE, [id, at])),
-    rotateKey: (id, secretHash, displayPrefix) =>
-      change(() => run(pool, ROTATE, [id, secretHash, displayPrefix])),
-    updateKey: (id, fields) => change(() => run(pool, UPDATE, [...keyChangeValues(fields), id])),
-    grantCredits: (id, period, credits) =>
-      change(() => run(pool, GRANT, [period, credits, id, MAX_GRANTED_CREDITS])),
+    revokeKey: (id, at, audit) => change(REVOKE, [id, at], audit),
+    rotateKey: (id, secretHash, displayPrefix, audit) =>
+      change(ROTATE, [id, secretHash, displayPrefix], audit),
+    updateKey: (id, fields, audit) => change(UPDATE, [...keyChangeValues(fields), id], audit),
+    grantCredits: (id, period, credits, audit) =>
+      change(GRANT, [period, credits, id, MAX_GRANTED_CREDITS], audit),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Pool } from "pg";
 import type { SwitchStore, ToolSwitch } from "../../ports/store.ts";
+import { audited } from "./audit.ts";
 import { run, statement } from "./db.ts";
 
 const ALL = statement("switch_all", "SELECT slug, enabled, api FROM tool_switches");
@@ -34,8 +35,11 @@ export function createSwitchStore(pool: Pool): SwitchStore {
       }
       return switches;
     },
-    async setSwitch(slug, change) {
-      await run(pool, MERGE, [slug, change.enabled ?? null, change.api ?? null]);
+    async setSwitch(slug, change, audit) {
+      await audited(pool, audit, async (db) => {
+        await run(db, MERGE, [slug, change.enabled ?? null, change.api ?? null]);
+        return 1;
+      });
     },
   };
 }

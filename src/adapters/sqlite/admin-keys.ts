@@ -4,6 +4,7 @@
  */
 import type { AdminKeyStore } from "../../ports/store.ts";
 import { ADMIN_KEY_COLUMNS, type AdminKeyRow, toAdminKeyRecord } from "../sql-rows.ts";
+import { createAudited } from "./audit.ts";
 import type { Db } from "./db.ts";
 
 export function createAdminKeyStore(db: Db): AdminKeyStore {
@@ -17,9 +18,10 @@ export function createAdminKeyStore(db: Db): AdminKeyStore {
     `SELECT ${ADMIN_KEY_COLUMNS} FROM admin_keys ORDER BY created_at, id`,
   );
   const revoke = db.statement("UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
+  const audited = createAudited(db);
   return {
-    async createAdminKey(key) {
-      insert.run(key.id, key.name, key.secretHash, key.displayPrefix, key.createdAt);
+    async createAdminKey(key, audit) {
+      audited(() => insert.run(key.id, key.name, key.secretHash, key.displayPrefix, key.createdAt), audit);
     },
     async findAdminKeyByHash(secretHash) {
       const row = byHash.get(secretHash);
@@ -28,8 +30,8 @@ export function createAdminKeyStore(db: Db): AdminKeyStore {
     async listAdminKeys() {
       return list.all().map(toAdminKeyRecord);
     },
-    async revokeAdminKey(id, at) {
-      return revoke.run(at, id) === 1;
+    async revokeAdminKey(id, at, audit) {
+      return audited(() => revoke.run(at, id), audit) === 1;
     },
   };
 }

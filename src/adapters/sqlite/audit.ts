@@ -1,8 +1,9 @@
 /**
- * The audit log on SQLite: appended to, read newest first, paged by keyset on `audit_log.seq`.
- * Boundary: the `audit_log` table only.
+ * The audit log on SQLite: each entry written in the transaction of the change it records
+ * (`createAudited`, used by the stores that make operator changes), read newest first, paged by
+ * keyset on `audit_log.seq`. Boundary: the `audit_log` table only.
  */
-import type { AuditLog } from "../../ports/store.ts";
+import type { AuditLog, NewAuditEntry } from "../../ports/store.ts";
 import {
   AUDIT_COLUMNS,
   type AuditRow,
@@ -13,20 +14,34 @@ import {
 } from "../sql-rows.ts";
 import type { Db } from "./db.ts";
 
+const APPEND = `INSERT INTO audit_log (at, actor_type, actor_id, action, target, request_id, details)
+  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * Runs `change` (which returns how many rows it changed) and, when it changed any, writes `audit`
+ * in the same transaction; with no entry, the change alone.
+ */
+export type Audited = (change: () => number, audit: NewAuditEntry | undefined) => number;
+
+export function createAudited(db: Db): Audited {
+  const append = db.statement(APPEND);
+  return (change, audit) => {
+    if (audit === undefined) return change();
+    return db.transaction(() => {
+      const changed = change();
+      if (changed > 0) append.run(...auditValues(audit));
+      return changed;
+    });
+  };
+}
+
 export function createAuditLog(db: Db): AuditLog {
-  const append = db.statement(
-    `INSERT INTO audit_log (at, actor_type, actor_id, action, target, request_id, details)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
   const page = db.statement<AuditRow>(
     `SELECT ${AUDIT_COLUMNS} FROM audit_log
      WHERE (?1 IS NULL OR seq < CAST(?1 AS INTEGER)) AND (?2 IS NULL OR target = ?2)
      ORDER BY seq DESC LIMIT ?3`,
   );
   return {
-    async appendAudit(entry) {
-      append.run(...auditValues(entry));
-    },
     async listAudit(query) {
       const below = parseCursor(query.cursor);
       const limit = pageSize(query.limit);

@@ -5,6 +5,7 @@
  */
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
+import { createAudited } from "./audit.ts";
 import type { Db } from "./db.ts";
 import { createKeyCache } from "./key-cache.ts";
 
@@ -43,10 +44,9 @@ export function createKeyStore(db: Db): KeyStore {
        AND CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END <= ?4`,
   );
   const cache = createKeyCache(db.dataVersion);
+  const audited = createAudited(db);
 
-  const insertKey = (key: NewApiKey): void => {
-    insert.run(...keyInsertValues(key));
-  };
+  const insertKey = (key: NewApiKey): number => insert.run(...keyInsertValues(key));
   const countKeys = (): number => count.get()?.n ?? 0;
   /** Runs a change to one key, forgetting every remembered key; true when it matched that key. */
   const change = (work: () => number): boolean => {
@@ -55,8 +55,8 @@ export function createKeyStore(db: Db): KeyStore {
   };
 
   return {
-    async createKey(key) {
-      insertKey(key);
+    async createKey(key, audit) {
+      audited(() => insertKey(key), audit);
     },
     async createFirstKey(key) {
       // IMMEDIATE: the count and the insert hold the write lock, so no other process slips between.
@@ -88,14 +88,18 @@ export function createKeyStore(db: Db): KeyStore {
     async countKeys() {
       return countKeys();
     },
-    revokeKey: async (id, at) => change(() => revoke.run(at, id)),
-    rotateKey: async (id, secretHash, displayPrefix) =>
-      change(() => rotate.run(secretHash, displayPrefix, id)),
-    updateKey: async (id, fields) =>
+    revokeKey: async (id, at, audit) => change(() => audited(() => revoke.run(at, id), audit)),
+    rotateKey: async (id, secretHash, displayPrefix, audit) =>
+      change(() => audited(() => rotate.run(secretHash, displayPrefix, id), audit)),
+    updateKey: async (id, fields, audit) =>
       change(() =>
-        update.run(...keyChangeValues(fields).map((v) => (typeof v === "boolean" ? Number(v) : v)), id),
+        audited(
+          () =>
+            update.run(...keyChangeValues(fields).map((v) => (typeof v === "boolean" ? Number(v) : v)), id),
+          audit,
+        ),
       ),
-    grantCredits: async (id, period, credits) =>
-      change(() => grant.run(period, credits, id, MAX_GRANTED_CREDITS)),
+    grantCredits: async (id, period, credits, audit) =>
+      change(() => audited(() => grant.run(period, credits, id, MAX_GRANTED_CREDITS), audit)),
   };
 }

@@ -3,6 +3,7 @@
  * (NULL = not set). Boundary: the `tool_switches` table only.
  */
 import type { SwitchStore, ToolSwitch } from "../../ports/store.ts";
+import { createAudited } from "./audit.ts";
 import type { Db } from "./db.ts";
 
 interface SwitchRow {
@@ -24,6 +25,7 @@ export function createSwitchStore(db: Db): SwitchStore {
        enabled = COALESCE(excluded.enabled, tool_switches.enabled),
        api = COALESCE(excluded.api, tool_switches.api)`,
   );
+  const audited = createAudited(db);
   return {
     async getSwitches() {
       const switches = new Map<string, ToolSwitch>();
@@ -35,8 +37,8 @@ export function createSwitchStore(db: Db): SwitchStore {
       }
       return switches;
     },
-    async setSwitch(slug, change) {
-      merge.run(slug, flag(change.enabled), flag(change.api));
+    async setSwitch(slug, change, audit) {
+      audited(() => merge.run(slug, flag(change.enabled), flag(change.api)), audit);
     },
   };
 }
