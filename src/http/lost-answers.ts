@@ -26,10 +26,17 @@ export function watchForLostAnswer(
     report(request, reply);
     return;
   }
-  const size = typeof payload === "string" || Buffer.isBuffer(payload) ? payload.length : STILL_LEAVING_BYTES;
-  if (size < STILL_LEAVING_BYTES) return;
-  response.once("close", () => {
-    // `errored`: the response failed, and Fastify has written that line itself.
-    if (!response.writableFinished && !response.errored) report(request, reply);
-  });
+  if (stillLeavingAfterSend(payload)) {
+    response.once("close", () => {
+      // `errored`: the response failed, and Fastify has written that line itself.
+      if (!response.writableFinished && !response.errored) report(request, reply);
+    });
+  }
+}
+
+/** A large body, or a stream, may still be on its way once Fastify has handed it to the socket. */
+function stillLeavingAfterSend(payload: unknown): boolean {
+  if (payload === null || payload === undefined) return false;
+  if (typeof payload === "string" || Buffer.isBuffer(payload)) return payload.length >= STILL_LEAVING_BYTES;
+  return true;
 }

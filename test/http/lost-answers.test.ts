@@ -47,10 +47,13 @@ describe("lost answers", () => {
     assert.deepEqual(reported, ["cut"]);
   });
 
-  it("leaves a small answer on a live connection to Fastify, without listening for its close", () => {
+  it("leaves a small or empty answer on a live connection to Fastify, and listens for the close of a stream", () => {
     const { raw, reply } = response();
     watchForLostAnswer(request, reply, "{}", () => assert.fail("reported"));
     assert.equal(raw.listenerCount("close"), 0);
+    const empty = response();
+    watchForLostAnswer(request, empty.reply, null, () => assert.fail("reported"));
+    assert.equal(empty.raw.listenerCount("close"), 0);
     const streamed = response();
     watchForLostAnswer(request, streamed.reply, new EventEmitter(), () => {});
     assert.equal(streamed.raw.listenerCount("close"), 1);
