@@ -23,7 +23,7 @@ const APP = `toolrun-floor-${process.pid}`;
 
 const store = await createPostgresStore({ url: URL, schema: SCHEMA, applicationName: APP, keyCache: false });
 /** CPU time (user + system) of the given PostgreSQL backends, in µs: /proc counts it in 10 ms ticks (USER_HZ 100). */
-async function backendsCpuUs(pids: readonly number[]): Promise<number> {
+function backendsCpuUs(pids: readonly number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -50,7 +50,7 @@ try {
           [APP],
         );
         const pids = rows.map((r) => r.pid);
-        const pgBefore = await backendsCpuUs(pids);
+        const pgBefore = backendsCpuUs(pids);
         const nodeBefore = process.cpuUsage();
         for (let i = 0; i < CALLS; i += batch) {
           await Promise.all(
@@ -61,7 +61,7 @@ try {
         }
         const used = process.cpuUsage(nodeBefore);
         if (round === 0) continue;
-        pg.push(((await backendsCpuUs(pids)) - pgBefore) / CALLS);
+        pg.push((backendsCpuUs(pids) - pgBefore) / CALLS);
         node.push((used.user + used.system) / CALLS);
       }
       const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;

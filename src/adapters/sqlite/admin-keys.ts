@@ -4,10 +4,10 @@
  */
 import type { AdminKeyStore } from "../../ports/store.ts";
 import { ADMIN_KEY_COLUMNS, type AdminKeyRow, toAdminKeyRecord } from "../sql-rows.ts";
-import { createAudited } from "./audit.ts";
+import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
 
-export function createAdminKeyStore(db: Db): AdminKeyStore {
+export function createAdminKeyStore(db: Db, audited: Audited): AdminKeyStore {
   const insert = db.statement(
     "INSERT INTO admin_keys (id, name, secret_hash, display_prefix, created_at) VALUES (?, ?, ?, ?, ?)",
   );
@@ -18,7 +18,6 @@ export function createAdminKeyStore(db: Db): AdminKeyStore {
     `SELECT ${ADMIN_KEY_COLUMNS} FROM admin_keys ORDER BY created_at, id`,
   );
   const revoke = db.statement("UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
-  const audited = createAudited(db);
   return {
     async createAdminKey(key, audit) {
       audited(() => insert.run(key.id, key.name, key.secretHash, key.displayPrefix, key.createdAt), audit);

@@ -5,11 +5,11 @@
  */
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
-import { createAudited } from "./audit.ts";
+import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
 import { createKeyCache } from "./key-cache.ts";
 
-export function createKeyStore(db: Db): KeyStore {
+export function createKeyStore(db: Db, audited: Audited): KeyStore {
   const insert = db.statement(
     `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -44,7 +44,6 @@ export function createKeyStore(db: Db): KeyStore {
        AND CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END <= ?4`,
   );
   const cache = createKeyCache(db.dataVersion);
-  const audited = createAudited(db);
 
   const insertKey = (key: NewApiKey): number => insert.run(...keyInsertValues(key));
   const countKeys = (): number => count.get()?.n ?? 0;

@@ -5,7 +5,7 @@
  */
 import type { Store } from "../../ports/store.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
-import { createAuditLog } from "./audit.ts";
+import { createAudited, createAuditLog } from "./audit.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
@@ -16,13 +16,14 @@ export type SqliteStoreOptions = OpenOptions & LedgerOptions;
 
 export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = openDb(path, options);
+  const audited = createAudited(db);
   const ping = db.statement("SELECT 1");
   return {
-    ...createKeyStore(db),
-    ...createAdminKeyStore(db),
+    ...createKeyStore(db, audited),
+    ...createAdminKeyStore(db, audited),
     ...createAuditLog(db),
     ...createLedger(db, options),
-    ...createSwitchStore(db),
+    ...createSwitchStore(db, audited),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

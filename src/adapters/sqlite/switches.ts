@@ -3,7 +3,7 @@
  * (NULL = not set). Boundary: the `tool_switches` table only.
  */
 import type { SwitchStore, ToolSwitch } from "../../ports/store.ts";
-import { createAudited } from "./audit.ts";
+import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
 
 interface SwitchRow {
@@ -17,7 +17,7 @@ function flag(value: boolean | undefined): number | null {
   return value === undefined ? null : value ? 1 : 0;
 }
 
-export function createSwitchStore(db: Db): SwitchStore {
+export function createSwitchStore(db: Db, audited: Audited): SwitchStore {
   const all = db.statement<SwitchRow>("SELECT slug, enabled, api FROM tool_switches");
   const merge = db.statement(
     `INSERT INTO tool_switches (slug, enabled, api) VALUES (?, ?, ?)
@@ -25,7 +25,6 @@ export function createSwitchStore(db: Db): SwitchStore {
        enabled = COALESCE(excluded.enabled, tool_switches.enabled),
        api = COALESCE(excluded.api, tool_switches.api)`,
   );
-  const audited = createAudited(db);
   return {
     async getSwitches() {
       const switches = new Map<string, ToolSwitch>();
