@@ -12,10 +12,17 @@ export interface Period {
   readonly end: Date;
 }
 
+/** The period asked for last: every call of a month asks for the same one (1.7 % of a call's CPU). */
+let latest: Period | undefined;
+
 export function periodOf(now: Date): Period {
+  const at = now.getTime();
+  if (latest && at >= latest.start.getTime() && at < latest.end.getTime()) return latest;
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { id: start.toISOString().slice(0, 7), start, end };
+  const period: Period = { id: start.toISOString().slice(0, 7), start, end };
+  latest = period;
+  return period;
 }
 
 /**
