@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { PoolClient } from "pg";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
 import { newKey } from "../contracts/store.contract.ts";
+import { seededRandom } from "../helpers/random.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
 import { dropSchema, uniqueSchema } from "./postgres-fixture.ts";
 
@@ -97,17 +98,6 @@ async function books(store: PostgresStore): Promise<unknown> {
   };
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const db = testDatabaseUrl();
 if (db.url === undefined) {
   it("PostgreSQL batches of calls", { skip: db.skip }, () => {});
@@ -169,7 +159,7 @@ if (db.url === undefined) {
     });
 
     it("gives every call of random batches the outcome and figures it has alone, and ends with the same books", async () => {
-      const next = random(19);
+      const next = seededRandom(19);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
       const paths = { setWise: 0, oneByOne: 0 };
       const [a, b] = await Promise.all([batched.pool.connect(), single.pool.connect()]);

@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import type { CallOutcome, Reservation, Store, WorkResult } from "../../src/ports/store.ts";
 import { newKey } from "../contracts/store.contract.ts";
+import { seededRandom } from "../helpers/random.ts";
 
 interface Call {
   readonly reservation: Reservation;
@@ -55,17 +56,6 @@ function books(path: string): unknown {
   } finally {
     db.close();
   }
-}
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "toolrun-units-"));
@@ -117,7 +107,7 @@ describe("SQLite units of several calls", () => {
   });
 
   it("gives every call of random units the outcome and figures it has alone, and ends with the same books", async () => {
-    const next = random(26);
+    const next = seededRandom(26);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
     for (let unit = 0; unit < 60; unit++) {
       // New keys each unit: no figures remembered from earlier units send a call to the reads
