@@ -112,7 +112,7 @@ function checkCapture(output: InspectorOutput, expected: CaptureExpectation): vo
   assert.equal(values.validJson, expected.valid_json);
   const embedded = expected.embedded_json ?? [];
   if (expected.format === "form" && embedded.length > 0) {
-    // Section 7: for a form, Depth and Total Keys describe the JSON held in its fields.
+    // For a form, Depth and Total Keys describe the JSON held in its fields.
     assert.equal(values.depth, Math.max(...embedded.map((e) => e.depth)));
     assert.equal(
       values.totalKeys,

@@ -144,7 +144,7 @@ describe("parsing edge cases end to end", () => {
       rawRequest(["Content-Type: application/x-www-form-urlencoded"], `payload=${encodeURIComponent(json)}`),
     );
     assert.equal(row(out, "Format"), "Form (URL-encoded)");
-    // Decisions, section 7: the body is not JSON; the row names the field that is.
+    // A form is not JSON itself; the row names the field that holds JSON.
     assert.equal(row(out, "Valid JSON"), "No (field payload holds valid JSON)");
     assert.equal(row(out, "Depth"), "3");
     assert.equal(row(out, "Total Keys"), "12");

@@ -52,7 +52,7 @@ export function buildValues(parts: OverviewParts): InspectorValues {
 const orDash = (value: string | number | null): string =>
   value === null || value === "" ? NOT_APPLICABLE : String(value);
 
-/** "Yes"/"No" for JSON bodies; for a form "No", and which fields hold JSON (decisions, section 7). */
+/** "Yes"/"No" for JSON bodies; for a form "No" (it is not JSON itself), and which fields hold JSON. */
 function validJsonRow(values: InspectorValues): string {
   if (values.validJson === null) return NOT_APPLICABLE;
   if (values.validJson) return "Yes";

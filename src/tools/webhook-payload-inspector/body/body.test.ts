@@ -105,7 +105,7 @@ describe("form bodies", () => {
     assert.equal(looksLikeForm('a="1"'), false);
   });
 
-  // Decisions, section 7: the body is not JSON; depth, keys and formatted describe the field's JSON.
+  // A form is not JSON itself; depth, keys and formatted describe the JSON its field holds.
   test("a field holding JSON is measured and embedded in formatted, but the body is not JSON", () => {
     const payload = encodeURIComponent(
       '{"type":"block_actions","actions":[{"action_ts":"1548426417.840180"}]}',

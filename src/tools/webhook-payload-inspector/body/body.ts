@@ -185,7 +185,7 @@ function analyzeJson(body: string, parsed: JsonParseResult, base: Base): BodyAna
  * A form becomes the JSON text of an object of its decoded fields, in order (repeated names kept),
  * where a field that parses as a JSON object or array is embedded as written; that text is then
  * parsed like any JSON body, so every later step reads one kind of tree. The body itself is not
- * JSON (decisions, section 7): `validJson` is false, and depth and keys describe the JSON fields.
+ * JSON: `validJson` is false, and depth and keys describe the JSON fields (the docs' "Form bodies").
  */
 function analyzeForm(body: string, base: Base): BodyAnalysis {
   const fields = decodeForm(body);

@@ -1,6 +1,6 @@
 /**
  * Fingerprints rest on what a provider has always sent: older, still-delivered shapes of its
- * events are recognised too (issue 20). Bodies are the providers' published samples.
+ * events are recognised too. Bodies are the providers' published samples.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

@@ -96,7 +96,7 @@ export function checkScheme(
           scheme.kind === "ed25519"
             ? "the application's public key as 64 hex characters"
             : "the public key, PEM or base64 DER";
-        // Decisions, section 7: a secret that cannot be what the scheme needs is invalid, never valid.
+        // A secret that cannot be what the scheme needs is invalid, never valid.
         return {
           status: "invalid",
           reason: `The secret cannot be the key this scheme needs: \`secret\` must be ${wanted}.`,

@@ -1,6 +1,6 @@
 /**
  * Senders the table does not know, recognised by a header that names its scheme, and the
- * ambiguous signature headers that do not (issue 20).
+ * ambiguous signature headers that do not.
  */
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";

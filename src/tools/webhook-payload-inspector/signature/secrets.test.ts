@@ -1,6 +1,6 @@
 /**
- * Secrets that cannot be what the scheme needs are invalid with that reason, never valid
- * (decisions, section 7; issue 20).
+ * Secrets that cannot be what the scheme needs are invalid with that reason, never valid: a lenient
+ * decoder would turn a mistyped secret into some key.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

@@ -59,7 +59,7 @@ export type SecretKey =
 
 /**
  * The HMAC key: the secret's UTF-8 bytes, or for `whsec` the base64 after an optional `whsec_`
- * prefix; a `whsec` secret that is not base64 cannot be the key (decisions, section 7).
+ * prefix; a `whsec` secret that is not base64 cannot be the key, so it verifies as invalid.
  */
 export function secretKey(secret: string, kind: "text" | "whsec"): SecretKey {
   if (kind === "text") return { ok: true, key: createSecretKey(Buffer.from(secret, "utf8")) };

@@ -1,6 +1,6 @@
 /**
  * Twilio with a JSON body signs the URL, which carries `bodySHA256`, the hex SHA-256 of the body;
- * the body must match it (issue 20). Known answers from twilio-node's own tests,
+ * the body must match it. Known answers from twilio-node's own tests,
  * github.com/twilio/twilio-node spec/unit/webhooks/webhooks.spec.js: token "12345",
  * body '{"property": "value", "boolean": true}', its SHA-256 0a1ff763...e6620, and the signatures
  * of https://mycompany.com/myapp.php?foo=1&bar=2&bodySHA256=... and ...myapp.php?bodySHA256=...

@@ -284,7 +284,7 @@ describe("public-key schemes (keys generated here)", () => {
     );
     assert.equal(run(payload, hexKey).verification.status, "valid");
     assert.equal(run(payload.replace('"type":1', '"type":2'), hexKey).verification.status, "invalid");
-    // Decisions, section 7: a secret that cannot be the key is invalid, never valid.
+    // A secret that cannot be the key is invalid, never valid.
     assert.equal(run(payload, "not a key").verification.status, "invalid");
   });
 
