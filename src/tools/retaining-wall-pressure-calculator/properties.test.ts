@@ -66,27 +66,6 @@ describe("coefficients", () => {
       }),
     );
   });
-
-  // Coulomb (1776) for a vertical wall back with wall friction δ and backfill slope β (Das, Principles
-  // of Foundation Engineering, 7th ed., §7 "Coulomb's active pressure", with θ = 0):
-  //   Ka = cos²φ / (cos δ · [1 + √(sin(φ + δ) sin(φ − β) / (cos δ cos β))]²).
-  // With δ = β the Coulomb thrust is parallel to the slope, like Rankine's, and the two coincide.
-  it("sloping Ka equals Coulomb's Ka with δ = β on a vertical wall", () => {
-    fc.assert(
-      fc.property(angles, ({ phi, beta }) => {
-        const delta = beta;
-        const root = Math.sqrt(
-          Math.max(
-            0,
-            (Math.sin(rad(phi + delta)) * Math.sin(rad(phi - beta))) /
-              (Math.cos(rad(delta)) * Math.cos(rad(beta))),
-          ),
-        );
-        const coulomb = Math.cos(rad(phi)) ** 2 / (Math.cos(rad(delta)) * (1 + root) ** 2);
-        return close(earthPressureCoefficients(phi, beta).ka, coulomb, 1e-9);
-      }),
-    );
-  });
 });
 
 describe("thrust and its line of action", () => {
