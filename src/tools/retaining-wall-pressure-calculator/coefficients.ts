@@ -71,7 +71,7 @@ export function seismicInertiaAngle(kh: number, kv: number): number {
 
 /**
  * Mononobe-Okabe KAE (Okabe 1926; Mononobe and Matsuo 1929; in the form of Das, ch. 7, and Kramer,
- * Geotechnical Earthquake Engineering, §11.6):
+ * Geotechnical Earthquake Engineering, ch. 11):
  *   KAE = cos²(φ−θ−ψ) / (cosψ·cos²θ·cos(δ+θ+ψ)·[1 + √(sin(φ+δ)·sin(φ−β−ψ) / (cos(δ+θ+ψ)·cos(θ−β)))]²).
  * With ψ = 0 it is Coulomb's Ka. No real value when φ − β − ψ < 0 (the backfill cannot stand under
  * the earthquake) or δ + θ + ψ ≥ 90°.

@@ -42,11 +42,11 @@ function near(actual: number, expected: number, tolerance: number, what: string)
 
 describe("Coulomb Ka, published tables and examples", () => {
   // B. M. Das, Principios de ingeniería de cimentaciones (the Spanish edition of Principles of
-  // Foundation Engineering, 4th ed., Thomson, 2001), Table 6.4, p. 353: Coulomb Ka for a vertical
-  // back and a level backfill, by φ′ and δ′; three entries as transcribed in the xc project's
-  // verification test (xcfem/xc, verif/tests/geotechnics/soil_mechanics/test_coulomb.py). Das prints
-  // 0.2853 for φ′ = 32°, δ′ = 10° where the formula gives 0.285249: the comparison allows one unit in
-  // the fourth printed decimal for that reason.
+  // Foundation Engineering), Table 6.4, p. 353: Coulomb Ka for a vertical back and a level backfill,
+  // by φ′ and δ′; three entries as transcribed in the xc project's verification test (xcfem/xc,
+  // verif/tests/geotechnics/soil_mechanics/test_coulomb.py). Das prints 0.2853 for φ′ = 32°,
+  // δ′ = 10° where the formula gives 0.285249: the comparison allows one unit in the fourth printed
+  // decimal for that reason.
   for (const [phi, delta, printed] of [
     [28, 0, 0.361],
     [30, 5, 0.3189],
@@ -57,9 +57,9 @@ describe("Coulomb Ka, published tables and examples", () => {
     });
   }
 
-  // I. Smith, Smith's Elements of Soil Mechanics, 9th ed. (Wiley-Blackwell, 2014), Example 7.8
-  // ("Coulomb Ka"; Example 6.7 in the 8th ed.): φ = 20°, δ = 10°, β = 0°, a vertical back (ψ = 90° in
-  // Smith's notation). Printed: Ka = 0.4467, and for horizontal pressure Ka·cos δ = 0.44.
+  // I. Smith, Smith's Elements of Soil Mechanics (Wiley-Blackwell), the worked example "Coulomb Ka"
+  // (Example 7.8; Example 6.7 in another edition): φ = 20°, δ = 10°, β = 0°, a vertical back (ψ = 90°
+  // in Smith's notation). Printed: Ka = 0.4467, and for horizontal pressure Ka·cos δ = 0.44.
   it("Smith, Example 7.8: φ = 20°, δ = 10°: Ka = 0.4467, horizontal 0.44", () => {
     const ka = coulombActiveCoefficient(angles(20, 10));
     assert.equal(ka.toFixed(4), "0.4467");
