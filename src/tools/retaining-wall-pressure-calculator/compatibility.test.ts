@@ -202,15 +202,8 @@ describe("every request valid in 1.0.0 gets the 1.0.0 answer", () => {
     );
   });
 
-  it("the documented worked example, byte for byte as JSON", () => {
-    const input = {
-      units: "metric",
-      state: "active",
-      height: 5,
-      unitWeight: 18,
-      frictionAngle: 30,
-      surcharge: 10,
-    };
+  it("the documented worked example (the first of the tool's examples), byte for byte as JSON", () => {
+    const input = tool.examples[0]?.input ?? {};
     const reference = runV100(input as V100Input);
     const answer = asV100({ ok: tool.run(input as never) }, { ok: reference });
     assert.equal(JSON.stringify(answer), JSON.stringify({ ok: reference }));
