@@ -6,7 +6,7 @@
  * compute leaves the main thread (offload.ts).
  */
 import type { ApiKeyRecord, CallOutcome, RanOutcome, RefusalReason, WorkResult } from "../ports/store.ts";
-import { UnprocessableInputError } from "../tools/tool.ts";
+import { InvalidInputError, UnprocessableInputError } from "../tools/tool.ts";
 import { callCost, monthlyAllowance, periodOf, planOf } from "./credits.ts";
 import type { CoreDeps } from "./deps.ts";
 import { ApiError } from "./errors.ts";
@@ -227,12 +227,23 @@ export function parseBody(body: CallBody): unknown {
   }
 }
 
-/** The tool's input, checked against its schema; a 400 naming the fields when it does not match. */
+/**
+ * The tool's input, checked against its schema and then its rules between fields; a 400 naming the
+ * fields when it breaks either.
+ */
 export function validInput(tool: RegisteredTool, body: unknown): Record<string, unknown> {
   const validation = tool.validate(body);
   if (!validation.ok) {
     throw new ApiError("validation_error", "The request body does not match the tool's input schema.", {
       extras: { fields: validation.fields },
+    });
+  }
+  try {
+    tool.definition.checkInput?.(validation.value);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    throw new ApiError("validation_error", "The request body breaks a rule between the tool's fields.", {
+      extras: { fields: error.fields },
     });
   }
   return validation.value;

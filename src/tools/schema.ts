@@ -11,6 +11,12 @@ export const DECIMAL_STRING_PATTERN = "^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]
 export const NUMERIC_STRING_KEYWORD = "x-numeric-string";
 
 /**
+ * Annotation naming the group a form shows a property in (its value is the group's title, e.g.
+ * "Soil"). It has no effect on validation; properties without it stand ungrouped.
+ */
+export const GROUP_KEYWORD = "x-group";
+
+/**
  * A number that clients may also send as a numeric string. Bounds apply to the number; the pattern
  * to the string form. The pipeline converts a matching string to a number before validating, so the
  * bounds hold for both forms.
@@ -21,11 +27,15 @@ export function numberOrNumericString(options: {
   minimum?: number;
   maximum?: number;
   default?: number;
+  /** The form group's title (GROUP_KEYWORD). */
+  group?: string;
 }): JsonSchema {
+  const { group, ...keywords } = options;
   return {
     type: ["number", "string"],
     pattern: DECIMAL_STRING_PATTERN,
     [NUMERIC_STRING_KEYWORD]: true,
-    ...options,
+    ...keywords,
+    ...(group !== undefined && { [GROUP_KEYWORD]: group }),
   };
 }

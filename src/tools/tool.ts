@@ -4,7 +4,8 @@
  *
  * The pipeline (src/core/invoke.ts) validates the request body against `inputSchema` before
  * `run` is called, after turning numeric strings into numbers for properties declared with
- * `numberOrNumericString` (see ./schema.ts). `run` therefore receives well-typed, in-bounds input.
+ * `numberOrNumericString` (see ./schema.ts), then calls `checkInput` where a tool has rules between
+ * fields that a schema cannot state. `run` therefore receives well-typed, in-bounds input.
  */
 
 /** A JSON Schema 2020-12 document, kept as plain data so it can be published as is. */
@@ -31,6 +32,12 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
   /** JSON Schema 2020-12 of `outputs`. */
   readonly outputSchema: JsonSchema;
   readonly examples: readonly ToolExample[];
+  /**
+   * Rules between fields that the schema cannot state (a value bounded by another field, a field
+   * that applies only in some cases). Called after the schema, before anything is charged; throws
+   * `InvalidInputError` naming the fields. Optional.
+   */
+  checkInput?(input: Input): void;
   /** Pure compute. Throws `UnprocessableInputError` when the input is valid but has no answer. */
   run(input: Input): Output;
 }
@@ -41,6 +48,24 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
  */
 export class UnprocessableInputError extends Error {
   override readonly name = "UnprocessableInputError";
+}
+
+/**
+ * Thrown by `checkInput` when input that matches the schema breaks a rule between its fields (HTTP
+ * 400 `validation_error`, nothing charged). `fields` maps each field to the reason, worded like the
+ * schema's own messages ("must be at most the friction angle (30)").
+ */
+export class InvalidInputError extends Error {
+  override readonly name = "InvalidInputError";
+  readonly fields: Readonly<Record<string, string>>;
+  constructor(fields: Readonly<Record<string, string>>) {
+    super(
+      Object.entries(fields)
+        .map(([field, reason]) => `${field} ${reason}`)
+        .join("; "),
+    );
+    this.fields = fields;
+  }
 }
 
 /** Erases the input/output types so tools of different shapes fit in one list. */

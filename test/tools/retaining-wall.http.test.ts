@@ -1,6 +1,8 @@
 /**
- * The calculator end to end over HTTP: a call, a 422 that leaves the balance unchanged, and a 400
- * naming each bad field.
+ * The calculator end to end over HTTP: a call, a 422 that leaves the balance unchanged, a 400
+ * naming each bad field, and the inputs of tool version 1.1.0: numeric strings, the 400 for a field
+ * used outside its case (refused before anything is charged) and the refunded 422s of Coulomb and
+ * Mononobe-Okabe.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
@@ -24,7 +26,7 @@ describe("retaining-wall-pressure-calculator over HTTP", () => {
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.tool, "retaining-wall-pressure-calculator");
-    assert.equal(body.tool_version, "1.0.0");
+    assert.equal(body.tool_version, "1.1.0");
     assert.equal(body.credits_used, 2);
     assert.equal(body.credits_remaining, 998);
     const rows = new Map(
@@ -74,7 +76,11 @@ describe("retaining-wall-pressure-calculator over HTTP", () => {
         { height: 5, unitWeight: 18, frictionAngle: 30, state: "rest" },
         { state: "must be one of: active, atrest, passive" },
       ],
-      [{ height: 5, unitWeight: 18, frictionAngle: 30, cohesion: 5 }, { cohesion: "is not a known field" }],
+      [{ height: 5, unitWeight: 18, frictionAngle: 30, colour: "red" }, { colour: "is not a known field" }],
+      [
+        { height: 5, unitWeight: 18, frictionAngle: 30, seismicKh: "0.6" },
+        { seismicKh: "must be at most 0.5" },
+      ],
     ];
     const before = await used();
     for (const [payload, fields] of cases) {
@@ -84,5 +90,85 @@ describe("retaining-wall-pressure-calculator over HTTP", () => {
       assert.deepEqual(res.json().fields, fields, JSON.stringify(payload));
     }
     assert.equal(await used(), before);
+  });
+
+  it("takes the new inputs as numeric strings: Coulomb with wall friction, water, an earthquake", async () => {
+    const coulomb = await post({
+      method: "coulomb",
+      height: "6",
+      unitWeight: "18",
+      frictionAngle: "35",
+      wallFriction: "17.5",
+      seismicKh: "0.2",
+      seismicKv: "0",
+    });
+    assert.equal(coulomb.statusCode, 200, coulomb.body);
+    const { values, status } = coulomb.json().outputs;
+    assert.equal(values.method, "coulomb");
+    assert.equal(values.seismicCoefficient.toFixed(4), "0.3797");
+    assert.match(status, /\(Mononobe-Okabe on Coulomb; earthquake kh 0\.20, kv 0\.00\)$/);
+
+    const wet = await post({
+      height: 6,
+      unitWeight: 18,
+      frictionAngle: 30,
+      waterDepth: "2",
+      saturatedUnitWeight: "20",
+    });
+    assert.equal(wet.statusCode, 200, wet.body);
+    assert.equal(wet.json().outputs.values.waterThrust.toFixed(2), "78.48");
+    assert.ok(
+      wet
+        .json()
+        .outputs.diagram.every((point: { waterPressure?: number }) => point.waterPressure !== undefined),
+    );
+  });
+
+  it("answers 400 naming a field used outside its case, before anything is charged", async () => {
+    const cases: [Record<string, unknown>, Record<string, string>][] = [
+      [{ cohesion: "5", method: "coulomb" }, { cohesion: "applies only with method rankine" }],
+      [
+        { waterDepth: 2, backfillSlope: 10 },
+        {
+          waterDepth:
+            "applies only with a level backfill (backfillSlope 0) when the water table is above the base",
+        },
+      ],
+      [{ state: "passive", seismicKh: 0.1 }, { seismicKh: "applies only to the active state" }],
+      [{ seismicKv: "0.1" }, { seismicKv: "needs a seismicKh greater than 0" }],
+      [{ wallFriction: 10 }, { wallFriction: "applies only with method coulomb" }],
+      [{ method: "coulomb", wallFriction: 31 }, { wallFriction: "must be at most the friction angle (30)" }],
+    ];
+    const before = await used();
+    for (const [change, fields] of cases) {
+      const res = await post({ height: 5, unitWeight: 18, frictionAngle: 30, ...change });
+      assert.equal(res.statusCode, 400, JSON.stringify(change));
+      assert.equal(res.json().code, "validation_error");
+      assert.deepEqual(res.json().fields, fields, JSON.stringify(change));
+    }
+    // The schema's own errors come first: a body that breaks both is refused for the schema.
+    const both = await post({ height: -1, unitWeight: 18, frictionAngle: 30, wallFriction: 10 });
+    assert.deepEqual(both.json().fields, { height: "must be at least 0" });
+    assert.equal(await used(), before);
+  });
+
+  it("answers 422, refunded, where Coulomb or Mononobe-Okabe has no real value", async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ frictionAngle: 30, backfillSlope: 25, seismicKh: 0.2 }, /φ − β − ψ must not be negative/],
+      [
+        { method: "coulomb", state: "passive", frictionAngle: 50, wallFriction: 50, backfillSlope: 45 },
+        /passive wedge has no solution/,
+      ],
+      [{ frictionAngle: 30, waterDepth: 1, saturatedUnitWeight: 9 }, /less than the unit weight of water/],
+    ];
+    for (const [change, detail] of cases) {
+      const before = await used();
+      const res = await post({ height: 5, unitWeight: 18, ...change });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.equal(res.json().code, "unprocessable_input");
+      assert.match(res.json().detail, detail);
+      assert.equal(res.json().credits_used, 0);
+      assert.equal(await used(), before);
+    }
   });
 });

@@ -7,17 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { UnprocessableInputError } from "../tool.ts";
-import { computeWallPressure, earthPressureCoefficients, type WallParameters } from "./compute.ts";
-
-const wall = (overrides: Partial<WallParameters>): WallParameters => ({
-  state: "active",
-  height: 5,
-  unitWeight: 18,
-  frictionAngle: 30,
-  backfillSlope: 0,
-  surcharge: 0,
-  ...overrides,
-});
+import { rankineCoefficients as earthPressureCoefficients } from "./coefficients.ts";
+import { computeWallPressure } from "./compute.ts";
+import { wall } from "./wall.test-support.ts";
 
 describe("coefficients: level backfill", () => {
   // Das, Principles of Geotechnical Engineering, 7th ed. (2010), ch. 13: Rankine Ka = tan²(45° − φ′/2),

@@ -17,7 +17,7 @@ describe("definition", () => {
   it("carries the agreed metadata", () => {
     assert.equal(tool.slug, "retaining-wall-pressure-calculator");
     assert.equal(tool.name, "Retaining Wall Pressure Calculator");
-    assert.equal(tool.version, "1.0.0");
+    assert.equal(tool.version, "1.1.0");
     assert.deepEqual(tool.defaults, { weight: 1, maxBodyBytes: 16384 });
     for (const word of [
       "rankine",
@@ -98,8 +98,16 @@ describe("outputs", () => {
       thrustInclination: "deg",
       thrustHeight: "ft",
       overturningMoment: "lb·ft/ft",
+      seismicCoefficient: "1",
+      seismicInertiaAngle: "deg",
+      staticThrust: "lb/ft",
+      dynamicIncrement: "lb/ft",
+      waterThrust: "lb/ft",
+      tensionCrackDepth: "ft",
+      wallFrictionAngle: "deg",
       depth: "ft",
       pressure: "psf",
+      waterPressure: "psf",
     });
   });
 
@@ -108,6 +116,16 @@ describe("outputs", () => {
     const metric = tool.run({ ...body, units: "metric" });
     const imperial = tool.run({ ...body, units: "imperial" });
     assert.deepEqual({ ...metric.values, units: null }, { ...imperial.values, units: null });
+    // Water is the one load whose unit weight the tool supplies: 9.81 kN/m³ or 62.4 pcf.
+    const wet = { ...body, backfillSlope: 0, waterDepth: 1, saturatedUnitWeight: 70 };
+    assert.equal(
+      tool.run({ ...wet, units: "metric" }).values.waterThrust.toFixed(4),
+      (0.5 * 9.81 * 9).toFixed(4),
+    );
+    assert.equal(
+      tool.run({ ...wet, units: "imperial" }).values.waterThrust.toFixed(4),
+      (0.5 * 62.4 * 9).toFixed(4),
+    );
     assert.deepEqual(metric.diagram, imperial.diagram);
   });
 

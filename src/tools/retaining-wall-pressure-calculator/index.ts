@@ -1,22 +1,65 @@
 /**
- * The Retaining Wall Pressure Calculator as a tool definition: metadata, schemas, examples, and a
- * `run` that applies the documented defaults (the pipeline does not) before the pure compute.
+ * The Retaining Wall Pressure Calculator as a tool definition: metadata, schemas, examples, the
+ * check of which inputs combine, and a `run` that applies the documented defaults (the pipeline
+ * does not) before the pure compute.
  */
-import type { ToolDefinition } from "../tool.ts";
-import { computeWallPressure } from "./compute.ts";
+import { InvalidInputError, type ToolDefinition } from "../tool.ts";
+import { fieldsOutsideTheirCase } from "./combinations.ts";
+import { computeWallPressure, type WallParameters } from "./compute.ts";
 import { formatOutput } from "./format.ts";
-import { inputSchema, outputSchema, type RetainingWallInput, type RetainingWallOutput } from "./schema.ts";
+import {
+  inputSchema,
+  outputSchema,
+  type RetainingWallInput,
+  type RetainingWallOutput,
+  type UnitSystem,
+} from "./schema.ts";
+
+/** γw in each unit system: 9.81 kN/m³, 62.4 pcf. */
+const WATER_UNIT_WEIGHT: Readonly<Record<UnitSystem, number>> = { metric: 9.81, imperial: 62.4 };
+
+function checkInput(input: RetainingWallInput): void {
+  const fields = fieldsOutsideTheirCase(input);
+  if (Object.keys(fields).length > 0) throw new InvalidInputError(fields);
+}
+
+/** The input with its documented defaults, as the compute takes it. */
+function wallParameters(input: RetainingWallInput): WallParameters {
+  const units = input.units ?? "metric";
+  return {
+    state: input.state ?? "active",
+    method: input.method ?? "rankine",
+    height: input.height,
+    unitWeight: input.unitWeight,
+    frictionAngle: input.frictionAngle,
+    backfillSlope: input.backfillSlope ?? 0,
+    surcharge: input.surcharge ?? 0,
+    wallFriction: input.wallFriction ?? 0,
+    wallInclination: input.wallInclination ?? 0,
+    cohesion: input.cohesion ?? 0,
+    water:
+      input.waterDepth === undefined
+        ? undefined
+        : {
+            depth: input.waterDepth,
+            saturatedUnitWeight: input.saturatedUnitWeight ?? input.unitWeight,
+            unitWeight: WATER_UNIT_WEIGHT[units],
+          },
+    seismic: { kh: input.seismicKh ?? 0, kv: input.seismicKv ?? 0 },
+  };
+}
 
 export const retainingWallPressureCalculator: ToolDefinition<RetainingWallInput, RetainingWallOutput> = {
   slug: "retaining-wall-pressure-calculator",
   name: "Retaining Wall Pressure Calculator",
   description:
-    "Rankine lateral earth pressure on the vertical back of a retaining wall with a cohesionless backfill: " +
-    "the active (Ka), at-rest (K0, Jaky) or passive (Kp) coefficient, the pressure at the base, the total " +
-    "thrust per unit length of wall with its horizontal and vertical components, the height at which it " +
-    "acts and the overturning moment about the base. Takes an optional backfill slope and uniform " +
-    "surcharge, in metric (m, kN/m³, kPa) or imperial (ft, pcf, psf) units, and returns a readable table, " +
-    "the unrounded figures and the pressure diagram.",
+    "Lateral earth pressure on a retaining wall, Rankine or Coulomb: the active (Ka), at-rest (K0, Jaky) or " +
+    "passive (Kp) coefficient, the pressure at the base, the total thrust per unit length of wall with its " +
+    "horizontal and vertical components, the height at which it acts and the overturning moment about the " +
+    "base. Takes an optional backfill slope and uniform surcharge; Coulomb's wall friction and inclined back; " +
+    "soil cohesion with the tension crack; a water table; and a Mononobe-Okabe earthquake thrust. Metric " +
+    "(m, kN/m³, kPa) or imperial (ft, pcf, psf) units; returns a readable table, the unrounded figures and " +
+    "the pressure diagram.",
   keywords: [
     "rankine",
     "earth pressure",
@@ -40,8 +83,18 @@ export const retainingWallPressureCalculator: ToolDefinition<RetainingWallInput,
     "sloping backfill",
     "soil",
     "friction angle",
+    "coulomb",
+    "wall friction",
+    "cohesion",
+    "tension crack",
+    "groundwater",
+    "water table",
+    "seismic",
+    "earthquake",
+    "mononobe-okabe",
+    "kae",
   ],
-  version: "1.0.0",
+  version: "1.1.0",
   defaults: { weight: 1, maxBodyBytes: 16384 },
   inputSchema,
   outputSchema,
@@ -73,6 +126,39 @@ export const retainingWallPressureCalculator: ToolDefinition<RetainingWallInput,
       input: { units: "metric", state: "passive", height: 1.5, unitWeight: 19, frictionAngle: 35 },
     },
     {
+      title: "Metric, Coulomb, wall friction 2/3 of phi, backfill sloping at 10°, active",
+      input: {
+        method: "coulomb",
+        height: 6,
+        unitWeight: 18,
+        frictionAngle: 33,
+        wallFriction: 22,
+        backfillSlope: 10,
+      },
+    },
+    {
+      title: "Metric, cohesive backfill with a water table 2 m down",
+      input: {
+        height: 6,
+        unitWeight: 18,
+        saturatedUnitWeight: 20,
+        frictionAngle: 26,
+        cohesion: 10,
+        waterDepth: 2,
+      },
+    },
+    {
+      title: "Metric, Mononobe-Okabe earthquake thrust, kh 0.2",
+      input: {
+        method: "coulomb",
+        height: 6,
+        unitWeight: 18,
+        frictionAngle: 35,
+        wallFriction: 17.5,
+        seismicKh: 0.2,
+      },
+    },
+    {
       title: "Imperial basement wall at rest, 250 psf surcharge",
       input: {
         units: "imperial",
@@ -84,17 +170,11 @@ export const retainingWallPressureCalculator: ToolDefinition<RetainingWallInput,
       },
     },
   ],
+  checkInput,
   run(input) {
-    const state = input.state ?? "active";
-    const units = input.units ?? "metric";
-    const figures = computeWallPressure({
-      state,
-      height: input.height,
-      unitWeight: input.unitWeight,
-      frictionAngle: input.frictionAngle,
-      backfillSlope: input.backfillSlope ?? 0,
-      surcharge: input.surcharge ?? 0,
-    });
-    return formatOutput(figures, state, units);
+    // The pipeline has checked already; a direct caller gets the same refusal, never a silent answer.
+    checkInput(input);
+    const parameters = wallParameters(input);
+    return formatOutput(computeWallPressure(parameters), parameters, input.units ?? "metric");
   },
 };

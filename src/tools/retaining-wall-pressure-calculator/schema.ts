@@ -1,12 +1,14 @@
 /**
- * The published contract of the calculator: the request body (spec §2.2) and `outputs`, both JSON
- * Schema 2020-12, plus the TypeScript shapes that mirror them. Data only, no behaviour.
+ * The published contract of the calculator: the request body (spec §2.2, with the optional inputs of
+ * tool version 1.1.0) and `outputs`, both JSON Schema 2020-12, plus the TypeScript shapes that
+ * mirror them. Data only, no behaviour.
  */
-import { numberOrNumericString } from "../schema.ts";
+import { GROUP_KEYWORD, numberOrNumericString } from "../schema.ts";
 import type { JsonSchema } from "../tool.ts";
 
 export type UnitSystem = "metric" | "imperial";
 export type PressureState = "active" | "atrest" | "passive";
+export type Theory = "rankine" | "coulomb";
 
 /** What `run` receives: numbers already converted and in bounds; optional fields not defaulted. */
 export type RetainingWallInput = {
@@ -17,42 +19,58 @@ export type RetainingWallInput = {
   readonly frictionAngle: number;
   readonly backfillSlope?: number;
   readonly surcharge?: number;
+  readonly method?: Theory;
+  readonly wallFriction?: number;
+  readonly wallInclination?: number;
+  readonly cohesion?: number;
+  readonly waterDepth?: number;
+  readonly saturatedUnitWeight?: number;
+  readonly seismicKh?: number;
+  readonly seismicKv?: number;
 };
 
 export type ResultRow = { readonly property: string; readonly value: string };
 
-export type ValueUnits = {
-  readonly coefficient: "1";
-  readonly surchargePressure: string;
-  readonly basePressure: string;
-  readonly thrust: string;
-  readonly horizontalThrust: string;
-  readonly verticalThrust: string;
-  readonly thrustInclination: "deg";
-  readonly thrustHeight: string;
-  readonly overturningMoment: string;
-  readonly depth: string;
-  readonly pressure: string;
+/** The members of `outputs.values` that are numbers, each also named in `values.units`. */
+const NUMERIC_VALUE_NAMES = [
+  "coefficient",
+  "surchargePressure",
+  "basePressure",
+  "thrust",
+  "horizontalThrust",
+  "verticalThrust",
+  "thrustInclination",
+  "thrustHeight",
+  "overturningMoment",
+  "seismicCoefficient",
+  "seismicInertiaAngle",
+  "staticThrust",
+  "dynamicIncrement",
+  "waterThrust",
+  "tensionCrackDepth",
+  "wallFrictionAngle",
+] as const;
+type NumericValueName = (typeof NUMERIC_VALUE_NAMES)[number];
+
+/** `values.units`: every numeric member, and the columns of `diagram`. */
+export type ValueUnits = Readonly<Record<NumericValueName | "depth" | "pressure" | "waterPressure", string>>;
+
+export type RetainingWallValues = Readonly<Record<NumericValueName, number>> & {
+  readonly method: Theory;
+  readonly units: ValueUnits;
 };
 
-export type RetainingWallValues = {
-  readonly coefficient: number;
-  readonly surchargePressure: number;
-  readonly basePressure: number;
-  readonly thrust: number;
-  readonly horizontalThrust: number;
-  readonly verticalThrust: number;
-  readonly thrustInclination: number;
-  readonly thrustHeight: number;
-  readonly overturningMoment: number;
-  readonly units: ValueUnits;
+export type DiagramPointOutput = {
+  readonly depth: number;
+  readonly pressure: number;
+  readonly waterPressure?: number;
 };
 
 export type RetainingWallOutput = {
   readonly status: string;
   readonly result: readonly ResultRow[];
   readonly values: RetainingWallValues;
-  readonly diagram: readonly { readonly depth: number; readonly pressure: number }[];
+  readonly diagram: readonly DiagramPointOutput[];
 };
 
 const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -75,27 +93,32 @@ export const inputSchema: JsonSchema = {
     state: {
       title: "Earth Pressure State",
       description:
-        "active: the wall yields away from the soil (Ka); atrest: the wall does not move (K0, Jaky); passive: the wall is pushed into the soil (Kp). Default active.",
+        "active: the wall yields away from the soil (Ka); atrest: the wall does not move (K0, Jaky, whatever the theory); passive: the wall is pushed into the soil (Kp). Default active.",
       type: "string",
       enum: ["active", "atrest", "passive"],
       default: "active",
+      [GROUP_KEYWORD]: "Wall",
     },
     height: numberOrNumericString({
       title: "Wall Height (H)",
       description:
-        "Height of the vertical plane the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).",
+        "Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).",
       minimum: 0,
+      group: "Wall",
     }),
     unitWeight: numberOrNumericString({
       title: "Soil Unit Weight (gamma)",
-      description: "Unit weight of the backfill: kN/m³ (metric) or pcf, lb/ft³ (imperial).",
+      description:
+        "Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).",
       minimum: 0,
+      group: "Soil",
     }),
     frictionAngle: numberOrNumericString({
       title: "Friction Angle (phi)",
-      description: "Angle of internal friction of the cohesionless backfill, degrees (1 to 50).",
+      description: "Angle of internal friction of the backfill, degrees (1 to 50).",
       minimum: 1,
       maximum: 50,
+      group: "Soil",
     }),
     backfillSlope: numberOrNumericString({
       title: "Backfill Slope (beta)",
@@ -104,13 +127,82 @@ export const inputSchema: JsonSchema = {
       minimum: 0,
       maximum: 45,
       default: 0,
+      group: "Backfill and loads",
     }),
     surcharge: numberOrNumericString({
       title: "Uniform Surcharge (q)",
       description:
-        "Uniform vertical load on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Default 0.",
+        "Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.",
       minimum: 0,
       default: 0,
+      group: "Backfill and loads",
+    }),
+    method: {
+      title: "Theory",
+      description:
+        "rankine: a vertical back and no wall friction (the thrust is parallel to the backfill); coulomb: Coulomb's wedge, with wall friction and an inclined back. The at-rest state uses K0 (Jaky) under either. Default rankine.",
+      type: "string",
+      enum: ["rankine", "coulomb"],
+      default: "rankine",
+      [GROUP_KEYWORD]: "Wall",
+    },
+    wallFriction: numberOrNumericString({
+      title: "Wall Friction Angle (delta)",
+      description:
+        "Friction angle between the soil and the wall back, degrees, from 0 to the friction angle. Coulomb only, active or passive. Default 0.",
+      minimum: 0,
+      maximum: 50,
+      default: 0,
+      group: "Wall",
+    }),
+    wallInclination: numberOrNumericString({
+      title: "Wall Back Inclination (theta)",
+      description:
+        "Angle of the wall back from the vertical, degrees (−30 to 30): positive when the back leans away from the backfill so that the soil rests on it, negative when it overhangs the soil. Coulomb only, active or passive. Default 0.",
+      minimum: -30,
+      maximum: 30,
+      default: 0,
+      group: "Wall",
+    }),
+    cohesion: numberOrNumericString({
+      title: "Soil Cohesion (c)",
+      description:
+        "Effective cohesion of the backfill: kPa (metric) or psf (imperial). Rankine with a level backfill only; active pressure below zero is taken as zero (the tension crack); ignored at rest. Not with an earthquake. Default 0.",
+      minimum: 0,
+      default: 0,
+      group: "Soil",
+    }),
+    waterDepth: numberOrNumericString({
+      title: "Water Table Depth (zw)",
+      description:
+        "Depth of the water table below the top of the wall: m (metric) or ft (imperial). Absent, or at or below the base: dry. A table above the base needs a level backfill and a vertical back, and no earthquake.",
+      minimum: 0,
+      group: "Water",
+    }),
+    saturatedUnitWeight: numberOrNumericString({
+      title: "Saturated Unit Weight (gamma_sat)",
+      description:
+        "Unit weight of the backfill below the water table: kN/m³ (metric) or pcf (imperial); at least that of water (9.81 kN/m³, 62.4 pcf). Default: the soil unit weight.",
+      minimum: 0,
+      group: "Water",
+    }),
+    seismicKh: numberOrNumericString({
+      title: "Horizontal Seismic Coefficient (kh)",
+      description:
+        "Horizontal pseudo-static acceleration as a fraction of g (0 to 0.5), for the Mononobe-Okabe thrust. Active state only, with no water table above the base, no cohesion and no surcharge. Default 0.",
+      minimum: 0,
+      maximum: 0.5,
+      default: 0,
+      group: "Earthquake",
+    }),
+    seismicKv: numberOrNumericString({
+      title: "Vertical Seismic Coefficient (kv)",
+      description:
+        "Vertical pseudo-static acceleration as a fraction of g (−0.3 to 0.3), positive when the inertia force acts upward (it lightens the wedge by 1 − kv). Needs a seismicKh above 0. Default 0.",
+      minimum: -0.3,
+      maximum: 0.3,
+      default: 0,
+      group: "Earthquake",
     }),
   },
 };
@@ -123,8 +215,14 @@ export const ROW_NAMES = {
     atrest: "At-Rest Coefficient (K0)",
     passive: "Passive Coefficient (Kp)",
   },
+  seismicInertiaAngle: "Seismic Inertia Angle (psi)",
+  seismicCoefficient: "Seismic Active Coefficient (KAE)",
   surchargePressure: "Surcharge Pressure (Kq)",
+  tensionCrackDepth: "Tension Crack Depth (zc)",
   basePressure: "Pressure at Base",
+  waterThrust: "Water Thrust (Pw)",
+  staticThrust: "Static Thrust (PA)",
+  dynamicIncrement: "Dynamic Thrust Increment (dPAE)",
   thrust: "Total Thrust (P)",
   direction: "Thrust Direction",
   horizontalThrust: "Horizontal Thrust (Ph)",
@@ -133,38 +231,45 @@ export const ROW_NAMES = {
   overturningMoment: "Overturning Moment About Base",
 } as const;
 
-const ALL_ROW_NAMES = [
-  ROW_NAMES.state,
-  ...Object.values(ROW_NAMES.coefficient),
-  ROW_NAMES.surchargePressure,
-  ROW_NAMES.basePressure,
-  ROW_NAMES.thrust,
-  ROW_NAMES.direction,
-  ROW_NAMES.horizontalThrust,
-  ROW_NAMES.verticalThrust,
-  ROW_NAMES.thrustHeight,
-  ROW_NAMES.overturningMoment,
-];
+const ALL_ROW_NAMES = Object.values(ROW_NAMES).flatMap((name) =>
+  typeof name === "string" ? [name] : Object.values(name),
+);
 
 const magnitude = (description: string): JsonSchema => ({ type: "number", minimum: 0, description });
+const signed = (description: string): JsonSchema => ({ type: "number", description });
 const unitName = (names: readonly string[], description: string): JsonSchema => ({
   type: "string",
   enum: [...names],
   description,
 });
+const PRESSURE_UNIT = unitName(["kPa", "psf"], "Pressure.");
+const FORCE_UNIT = unitName(["kN/m", "lb/ft"], "Force per unit length of wall.");
+const LENGTH_UNIT = unitName(["m", "ft"], "Length.");
+const DEGREES = { const: "deg", description: "Degrees." };
+const DIMENSIONLESS = { const: "1", description: "Dimensionless." };
 
-/** The members of `outputs.values`, each also named in `values.units`. */
-const VALUE_NAMES = [
-  "coefficient",
-  "surchargePressure",
-  "basePressure",
-  "thrust",
-  "horizontalThrust",
-  "verticalThrust",
-  "thrustInclination",
-  "thrustHeight",
-  "overturningMoment",
-] as const;
+/** The unit of each numeric member of `values`, and of the columns of `diagram`. */
+const VALUE_UNITS: Readonly<Record<NumericValueName | "depth" | "pressure" | "waterPressure", JsonSchema>> = {
+  coefficient: DIMENSIONLESS,
+  surchargePressure: PRESSURE_UNIT,
+  basePressure: PRESSURE_UNIT,
+  thrust: FORCE_UNIT,
+  horizontalThrust: FORCE_UNIT,
+  verticalThrust: FORCE_UNIT,
+  thrustInclination: DEGREES,
+  thrustHeight: LENGTH_UNIT,
+  overturningMoment: unitName(["kN·m/m", "lb·ft/ft"], "Moment per unit length of wall."),
+  seismicCoefficient: DIMENSIONLESS,
+  seismicInertiaAngle: DEGREES,
+  staticThrust: FORCE_UNIT,
+  dynamicIncrement: FORCE_UNIT,
+  waterThrust: FORCE_UNIT,
+  tensionCrackDepth: LENGTH_UNIT,
+  wallFrictionAngle: DEGREES,
+  depth: LENGTH_UNIT,
+  pressure: PRESSURE_UNIT,
+  waterPressure: PRESSURE_UNIT,
+};
 
 export const outputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
@@ -176,14 +281,14 @@ export const outputSchema: JsonSchema = {
     status: {
       type: "string",
       description:
-        'One-line summary, e.g. "Active thrust 91.67 kN/m acting 1.82 m above the base"; an inclined thrust also names its angle.',
+        'One-line summary, e.g. "Active thrust 91.67 kN/m acting 1.82 m above the base"; an inclined thrust also names its angle. When Coulomb, cohesion, a water table above the base or an earthquake is used, a closing parenthesis names the theory and the loads, e.g. "(Coulomb; surcharge 10.00 kPa)".',
     },
     result: {
       type: "array",
       description:
-        'Rows in this order: "Earth Pressure State"; the coefficient, named "Active Coefficient (Ka)", "At-Rest Coefficient (K0)" or "Passive Coefficient (Kp)" (4 decimals); "Surcharge Pressure (Kq)"; "Pressure at Base"; "Total Thrust (P)"; "Thrust Direction"; "Horizontal Thrust (Ph)" and "Vertical Thrust (Pv)" only when the thrust is inclined (active or passive with a sloping backfill); "Thrust Height Above Base"; "Overturning Moment About Base". Values carry their unit and 2 decimals.',
+        'Rows in this order: "Earth Pressure State"; the coefficient, named "Active Coefficient (Ka)", "At-Rest Coefficient (K0)" or "Passive Coefficient (Kp)" (4 decimals); with an earthquake "Seismic Inertia Angle (psi)" and "Seismic Active Coefficient (KAE)"; "Surcharge Pressure (Kq)"; with cohesion in the active state "Tension Crack Depth (zc)"; "Pressure at Base"; with a water table above the base "Water Thrust (Pw)"; with an earthquake "Static Thrust (PA)" and "Dynamic Thrust Increment (dPAE)"; "Total Thrust (P)"; "Thrust Direction"; "Horizontal Thrust (Ph)" and "Vertical Thrust (Pv)" only when the earth thrust is inclined; "Thrust Height Above Base"; "Overturning Moment About Base". Values carry their unit and 2 decimals.',
       minItems: 8,
-      maxItems: 10,
+      maxItems: 14,
       items: {
         type: "object",
         additionalProperties: false,
@@ -198,59 +303,79 @@ export const outputSchema: JsonSchema = {
       type: "object",
       description: "The figures of `result` as unrounded numbers; `units` names the unit of each.",
       additionalProperties: false,
-      required: [...VALUE_NAMES, "units"],
+      required: [...NUMERIC_VALUE_NAMES, "method", "units"],
       properties: {
-        coefficient: magnitude("Ka, K0 or Kp, the coefficient of the requested state."),
-        surchargePressure: magnitude("K·q, the uniform part of the pressure (also the pressure at the top)."),
-        basePressure: magnitude("K(γH + q), the pressure at the base."),
-        thrust: magnitude("Total thrust per unit length of wall, ½KγH² + KqH."),
-        horizontalThrust: magnitude("Horizontal component of the thrust, toward the wall."),
-        verticalThrust: magnitude(
-          "Vertical component of the thrust, downward; 0 when the thrust is horizontal.",
+        coefficient: magnitude("Ka, K0 or Kp of the theory: the static coefficient of the requested state."),
+        surchargePressure: magnitude(
+          "The uniform part of the earth pressure from the surcharge: K·q (Rankine, at rest), K·q·cosθ·cosβ/cos(θ−β) (Coulomb).",
+        ),
+        basePressure: magnitude(
+          "The pressure at the base: earth plus water; with an earthquake, the static earth pressure.",
+        ),
+        thrust: magnitude(
+          "Total thrust per unit length of wall: the earth thrust plus the water thrust; with an earthquake PAE.",
+        ),
+        horizontalThrust: magnitude("Horizontal component of the thrust, toward the wall (earth and water)."),
+        verticalThrust: signed(
+          "Vertical component of the earth thrust, positive downward, negative when it pushes up on the wall (Coulomb passive with δ > θ, Coulomb active with θ < −δ); 0 when horizontal.",
         ),
         thrustInclination: {
           type: "number",
-          minimum: 0,
-          maximum: 45,
+          minimum: -80,
+          maximum: 80,
           description:
-            "Angle of the thrust to the horizontal (parallel to the backfill): β for active and passive, 0 at rest.",
+            "Angle of the earth thrust to the horizontal, positive when it pushes down on the wall: β under Rankine (parallel to the backfill), δ + θ for Coulomb active, θ − δ for Coulomb passive, 0 at rest. Water pushes horizontally.",
         },
-        thrustHeight: magnitude("Height of the line of action above the base, ȳ."),
-        overturningMoment: magnitude("Horizontal thrust × ȳ, about the base, per unit length of wall."),
+        thrustHeight: magnitude(
+          "Height of the line of action above the base, ȳ: the centroid of the whole pressure diagram.",
+        ),
+        overturningMoment: magnitude(
+          "About the base, per unit length of wall: each horizontal part (earth, water) times the height it acts at.",
+        ),
+        seismicCoefficient: magnitude(
+          "KAE (Mononobe-Okabe) with an earthquake; without one, the static coefficient, which KAE reduces to.",
+        ),
+        seismicInertiaAngle: magnitude("ψ = atan(kh / (1 − kv)), degrees; 0 without an earthquake."),
+        staticThrust: magnitude(
+          "The thrust without the earthquake, PA (the static part, at H/3); equal to `thrust` without an earthquake.",
+        ),
+        dynamicIncrement: signed(
+          "ΔPAE = PAE − PA, acting at 0.6 H (Seed and Whitman); 0 without an earthquake. Negative when an upward kv lightens the wedge more than kh loads it.",
+        ),
+        waterThrust: magnitude("½·γw·(H − zw)², horizontal, at (H − zw)/3; 0 when dry."),
+        tensionCrackDepth: magnitude(
+          "Depth of the top zone where the active earth pressure (less 2c√Ka) is zero: 0 where there is none, H when the whole height is in tension.",
+        ),
+        wallFrictionAngle: magnitude(
+          "δ used: the wall friction angle under Coulomb, 0 under Rankine and at rest.",
+        ),
+        method: { type: "string", enum: ["rankine", "coulomb"], description: "The theory requested." },
         units: {
           type: "object",
-          description: "The unit of each member of `values`, and of `depth` and `pressure` in `diagram`.",
+          description:
+            "The unit of each numeric member of `values`, and of `depth`, `pressure` and `waterPressure` in `diagram`.",
           additionalProperties: false,
-          required: [...VALUE_NAMES, "depth", "pressure"],
-          properties: {
-            coefficient: { const: "1", description: "Dimensionless." },
-            surchargePressure: unitName(["kPa", "psf"], "Pressure."),
-            basePressure: unitName(["kPa", "psf"], "Pressure."),
-            thrust: unitName(["kN/m", "lb/ft"], "Force per unit length of wall."),
-            horizontalThrust: unitName(["kN/m", "lb/ft"], "Force per unit length of wall."),
-            verticalThrust: unitName(["kN/m", "lb/ft"], "Force per unit length of wall."),
-            thrustInclination: { const: "deg", description: "Degrees." },
-            thrustHeight: unitName(["m", "ft"], "Length."),
-            overturningMoment: unitName(["kN·m/m", "lb·ft/ft"], "Moment per unit length of wall."),
-            depth: unitName(["m", "ft"], "Length."),
-            pressure: unitName(["kPa", "psf"], "Pressure."),
-          },
+          required: Object.keys(VALUE_UNITS),
+          properties: VALUE_UNITS,
         },
       },
     },
     diagram: {
       type: "array",
       description:
-        "The pressure diagram, linear, as 5 points from the top of the wall (depth 0) to the base (depth H), evenly spaced. `pressure` = K(γ·depth + q) acts in the thrust's direction, so its area is the total thrust.",
+        "The pressure diagram from the top of the wall (depth 0) to the base (depth H): 5 evenly spaced points, and a point at every break (the bottom of the tension crack, the water table) inside the wall, in order of depth. Straight lines between the points are exact, so its area is the total thrust and its centroid the thrust height. `pressure` is the total per unit of vertical height (the earth part in the earth thrust's direction, plus water); `waterPressure`, present on every point when a water table lies above the base, is the water part. With an earthquake the Seed and Whitman increment is drawn as the linear distribution with its resultant at 0.6 H (1.6ΔPAE/H at the top, 0.4ΔPAE/H at the base), so `pressure` near the top is negative when ΔPAE is.",
       minItems: 5,
-      maxItems: 5,
+      maxItems: 7,
       items: {
         type: "object",
         additionalProperties: false,
         required: ["depth", "pressure"],
         properties: {
           depth: magnitude("Depth below the top of the wall."),
-          pressure: magnitude("Earth pressure at that depth."),
+          pressure: signed("Total pressure at that depth: earth plus water."),
+          waterPressure: magnitude(
+            "The water part of `pressure`: γw·(depth − zw) below the table, 0 above it.",
+          ),
         },
       },
     },
