@@ -17,6 +17,14 @@ describe("fieldsOf", () => {
         ["Friction Angle (phi)", "number", true, 1, 50, null],
         ["Backfill Slope (beta)", "number", false, 0, 45, "0"],
         ["Uniform Surcharge (q)", "number", false, 0, null, "0"],
+        ["Theory", "choice", false, null, null, "rankine"],
+        ["Wall Friction Angle (delta)", "number", false, 0, 50, "0"],
+        ["Wall Back Inclination (theta)", "number", false, -30, 30, "0"],
+        ["Soil Cohesion (c)", "number", false, 0, null, "0"],
+        ["Water Table Depth (zw)", "number", false, 0, null, null],
+        ["Saturated Unit Weight (gamma_sat)", "number", false, 0, null, null],
+        ["Horizontal Seismic Coefficient (kh)", "number", false, 0, 0.5, "0"],
+        ["Vertical Seismic Coefficient (kv)", "number", false, -0.3, 0.3, "0"],
       ],
     );
     assert.deepEqual(fields[1]?.choices, ["active", "atrest", "passive"]);
