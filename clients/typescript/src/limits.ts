@@ -1,0 +1,40 @@
+/** A call's own limits: the caller's abort signal and a deadline for the whole call. */
+import { ToolrunTimeoutError } from "./errors.js";
+
+export interface RequestOptions {
+  /** Aborts the request, its retries and the waits between them; it rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * Longest time for the whole request, its retries and waits included; past it, it rejects with
+   * `ToolrunTimeoutError`.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** Largest delay a timer takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Runs `request` with one signal that aborts when the caller's does or when `timeoutMs` has passed. */
+export async function withinLimits<T>(
+  options: RequestOptions,
+  request: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  const { signal, timeoutMs } = options;
+  if (timeoutMs === undefined) return request(signal);
+  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
+    throw new RangeError(
+      `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${timeoutMs}`,
+    );
+  signal?.throwIfAborted();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new ToolrunTimeoutError(timeoutMs)), timeoutMs);
+  try {
+    return await request(signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal);
+  } catch (error) {
+    // Whatever broke off once the deadline passed (the fetch, the wait, reading the body) was it.
+    if (deadline.signal.aborted && !signal?.aborted) throw deadline.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
