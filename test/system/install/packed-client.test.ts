@@ -10,17 +10,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { migratedDatabase, runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
-import { ROOT, run } from "../run.ts";
+import { PINNED_NODE, ROOT, run } from "../run.ts";
 import { machineEnv, NO_SYSTEM_NODE, SYSTEM_NODE, SYSTEM_NODE_VERSION } from "./machine.ts";
 
 const CLIENT = join(ROOT, "clients/typescript");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
-/** The first ```ts block of the client's README: its example. */
-function readmeExample(): string {
-  const readme = readFileSync(join(CLIENT, "README.md"), "utf8");
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example, "clients/typescript/README.md has a ```ts example");
+/** The first ```ts block of a README: its client example. */
+function readmeExample(readme: string): string {
+  const example = /```ts\n([\s\S]*?)```/.exec(readFileSync(readme, "utf8"))?.[1];
+  assert.ok(example, `${readme} has a \`\`\`ts example`);
   return example;
 }
 
@@ -76,7 +75,7 @@ describe(`the packed client in another project, on the machine's Node ${SYSTEM_N
     );
     assert.equal(installed.code, 0, installed.stderr);
 
-    writeFileSync(join(project, "example.ts"), readmeExample());
+    writeFileSync(join(project, "example.ts"), readmeExample(join(CLIENT, "README.md")));
     // Type-checked against the installed package's .d.ts, then run as the JavaScript tsc emits.
     const compiled = await run(
       process.execPath,
@@ -120,5 +119,23 @@ describe(`the packed client in another project, on the machine's Node ${SYSTEM_N
     );
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stdout, ran.stdout);
+  });
+
+  it("in the checkout, the root README's example runs as it is, on the installed client", async () => {
+    mkdirSync(join(ROOT, ".tmp"), { recursive: true });
+    const scratch = mkdtempSync(join(ROOT, ".tmp", "readme-example-"));
+    try {
+      writeFileSync(join(scratch, "example.ts"), readmeExample(join(ROOT, "README.md")));
+      const ran = await run(
+        PINNED_NODE,
+        ["example.ts"],
+        { TOOLRUN_URL: server.url, TOOLRUN_KEY: key },
+        scratch,
+      );
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.match(ran.stdout, /^Active thrust .* kN\/m acting .* m above the base \d+\n$/);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
