@@ -33,7 +33,10 @@ export function formatTable(
   rows: readonly (readonly Cell[])[],
 ): string {
   const specs = columns.map((c) => (typeof c === "string" ? { header: c } : c));
-  const lines = [specs.map((c) => cellText(c.header)), ...rows.map((row) => specs.map((_, i) => cellText(row[i])))];
+  const lines = [
+    specs.map((c) => cellText(c.header)),
+    ...rows.map((row) => specs.map((_, i) => cellText(row[i]))),
+  ];
   const widths = specs.map((_, i) => Math.max(...lines.map((line) => stringWidth(line[i] ?? ""))));
   return lines
     .map((line) =>
