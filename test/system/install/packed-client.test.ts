@@ -98,12 +98,14 @@ describe(`the packed client in another project, on the machine's Node ${SYSTEM_N
     );
     assert.equal(compiled.code, 0, compiled.stdout + compiled.stderr);
 
-    const ran = await run(
-      SYSTEM_NODE ?? "node",
-      ["example.js"],
-      machineEnv({ TOOLRUN_URL: server.url, TOOLRUN_KEY: key }),
-      project,
-    );
+    const example = () =>
+      run(
+        SYSTEM_NODE ?? "node",
+        ["example.js"],
+        machineEnv({ TOOLRUN_URL: server.url, TOOLRUN_KEY: key }),
+        project,
+      );
+    const ran = await example();
     assert.equal(ran.code, 0, ran.stderr);
     const [status, ...usage] = ran.stdout.trim().split("\n");
     assert.match(status ?? "", /^Active thrust .* kN\/m acting .* m above the base \(998 credits left\)$/);
@@ -111,12 +113,7 @@ describe(`the packed client in another project, on the machine's Node ${SYSTEM_N
     assert.match(usage[0] ?? "", / retaining-wall-pressure-calculator charged 2$/);
 
     // Run again: the same idempotencyKey gets the first answer, and nothing more is charged.
-    const again = await run(
-      SYSTEM_NODE ?? "node",
-      ["example.js"],
-      machineEnv({ TOOLRUN_URL: server.url, TOOLRUN_KEY: key }),
-      project,
-    );
+    const again = await example();
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stdout, ran.stdout);
   });
