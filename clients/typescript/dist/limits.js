@@ -10,18 +10,20 @@ export async function withinLimits(options, request) {
     if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
         throw new RangeError(`timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${timeoutMs}`);
     signal?.throwIfAborted();
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new ToolrunTimeoutError(timeoutMs)), timeoutMs);
+    const call = new AbortController();
+    const timeout = new ToolrunTimeoutError(timeoutMs);
+    const timer = setTimeout(() => call.abort(timeout), timeoutMs);
+    const follow = () => call.abort(signal?.reason);
+    signal?.addEventListener("abort", follow, { once: true });
     try {
-        return await request(signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal);
+        return await request(call.signal);
     }
     catch (error) {
         // Whatever broke off once the deadline passed (the fetch, the wait, reading the body) was it.
-        if (deadline.signal.aborted && !signal?.aborted)
-            throw deadline.signal.reason;
-        throw error;
+        throw call.signal.reason === timeout ? timeout : error;
     }
     finally {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", follow);
     }
 }
