@@ -2,11 +2,12 @@
  * A production install as an operator makes it on a fresh machine: a copy of the checkout (the
  * files git tracks, as a clone has them), `npm ci --omit=dev` with the machine's own Node (20) and
  * npm, then `npm start`; a tool call on the key it prints; SIGTERM to npm stops it cleanly. Then the
- * CLI from outside the checkout as docs/cli.md tells: through `npm link` and by the launcher's path.
+ * CLI as docs/cli.md tells: `npx toolrun` inside the checkout, and outside it through `npm link` and
+ * by the launcher's path.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -91,6 +92,14 @@ describe(`production install with the machine's Node ${SYSTEM_NODE_VERSION ?? ""
     } finally {
       server.child.kill("SIGKILL");
     }
+  });
+
+  it("in the checkout, npx toolrun runs its own launcher, with no engine warning", async () => {
+    const version = await run("npx", ["toolrun", "--version"], machineEnv(), join(checkout, "docs"));
+    assert.equal(version.code, 0, version.stderr);
+    const pkg = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as { version: string };
+    assert.equal(version.stdout, `${pkg.version}\n`);
+    assert.doesNotMatch(version.stderr, /EBADENGINE/);
   });
 
   it("outside the checkout, toolrun runs through npm link and by the launcher's path", async () => {
