@@ -76,11 +76,15 @@ export const KNOWN_VARIABLES = [
 
 type KnownVariable = (typeof KNOWN_VARIABLES)[number];
 
+/** Read by the client and the README's examples, not by the service: known names all the same. */
+const CLIENT_VARIABLES = ["TOOLRUN_KEY", "TOOLRUN_URL"] as const;
+
 /** A warning for each `TOOLRUN_*` variable toolrun does not read, naming the closest known one. */
 export function unknownVariableWarnings(env: Env): string[] {
   const known: readonly string[] = KNOWN_VARIABLES;
+  const client: readonly string[] = CLIENT_VARIABLES;
   return Object.keys(env)
-    .filter((name) => name.startsWith("TOOLRUN_") && !known.includes(name))
+    .filter((name) => name.startsWith("TOOLRUN_") && !known.includes(name) && !client.includes(name))
     .sort()
     .map((name) => {
       const closest = closestName(name, known);

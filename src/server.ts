@@ -94,12 +94,16 @@ export async function startServer(
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 
-  // Only once the port is ours: a server that cannot listen never mints a key.
+  // Only once the port is ours: a server that cannot listen never mints a key. Only the embedded
+  // quickstart mints one: on PostgreSQL the instances' logs are shared and kept, so a key printed
+  // there would be a live secret in them; the operator makes the first with `toolrun keys create`.
   try {
     // countKeys first: a started store with keys never takes the insert's lock.
     if (unreachable === null && (await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
-      const created = await createBootstrapKey(deps.store, config.settings);
-      if (created) err(bootstrapMessage(config, created.key));
+      if (config.database.kind === "sqlite") {
+        const created = await createBootstrapKey(deps.store, config.settings);
+        if (created) err(bootstrapMessage(config, created.key));
+      } else err(NO_KEYS_YET);
     }
   } catch (error) {
     // `serve --no-migrate` with the database down still starts: /readyz reports it, requests
@@ -164,6 +168,9 @@ export async function startServer(
   };
 }
 
+const NO_KEYS_YET =
+  "No API keys yet. Create the first with `toolrun keys create --plan free --name NAME` (it prints the key once).";
+
 function bootstrapMessage(config: Config, key: string): string {
   return [
     "",
@@ -179,7 +186,7 @@ function bootstrapMessage(config: Config, key: string): string {
     "",
     `Or open the console, ${config.publicUrl}/, and paste the key there.`,
     "",
-    "More keys: npx toolrun keys create --plan builder --name my-app",
+    "More keys, from the toolrun checkout: npx toolrun keys create --plan builder --name my-app",
     "",
   ].join("\n");
 }

@@ -7,6 +7,7 @@ import { parseAdminKeyCreate } from "../core/admin-input.ts";
 import { createAdminKey, revokeAdminKey } from "../core/admin-keys.ts";
 import type { CliContext } from "./main.ts";
 import { withDeps } from "./store.ts";
+import { formatTable } from "./table.ts";
 
 export function registerAdminKeysCommands(program: Command, cli: CliContext): void {
   const adminKeys = program
@@ -53,11 +54,13 @@ export function registerAdminKeysCommands(program: Command, cli: CliContext): vo
         }));
         if (options.json) cli.out(JSON.stringify(all));
         else if (all.length === 0) cli.out("No admin keys yet: toolrun admin-keys create --name ops");
-        else {
-          cli.out(["ID", "PREFIX", "NAME", "CREATED", "REVOKED"].join("\t"));
-          for (const k of all)
-            cli.out([k.id, `${k.prefix}…`, k.name || "-", k.created_at, k.revoked_at ?? "-"].join("\t"));
-        }
+        else
+          cli.out(
+            formatTable(
+              ["ID", "PREFIX", "NAME", "CREATED", "REVOKED"],
+              all.map((k) => [k.id, `${k.prefix}…`, k.name, k.created_at, k.revoked_at]),
+            ),
+          );
       }),
     );
 

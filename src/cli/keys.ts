@@ -9,6 +9,7 @@ import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core
 import { keyView } from "../core/key-view.ts";
 import type { CliContext } from "./main.ts";
 import { withDeps } from "./store.ts";
+import { formatTable } from "./table.ts";
 
 interface KeyOptions {
   plan?: string;
@@ -59,23 +60,31 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
         const all = (await deps.store.listKeys()).map((k) => keyView(k, deps.settings, now));
         if (options.json) cli.out(JSON.stringify(all));
         else if (all.length === 0) cli.out("No keys yet: toolrun keys create --plan free");
-        else {
-          cli.out(["ID", "PREFIX", "PLAN", "ALLOWANCE", "STATUS", "NAME", "CREATED", "EXPIRES"].join("\t"));
-          for (const k of all) {
-            cli.out(
+        else
+          cli.out(
+            formatTable(
               [
+                "ID",
+                "PREFIX",
+                "PLAN",
+                { header: "ALLOWANCE", right: true },
+                "STATUS",
+                "NAME",
+                "CREATED",
+                "EXPIRES",
+              ],
+              all.map((k) => [
                 k.id,
                 `${k.prefix}…`,
                 k.plan,
                 k.monthly_allowance,
                 k.status,
-                k.name || "-",
+                k.name,
                 k.created_at,
-                k.expires_at ?? "-",
-              ].join("\t"),
-            );
-          }
-        }
+                k.expires_at,
+              ]),
+            ),
+          );
       }),
     );
 

@@ -5,24 +5,46 @@
 import { type Command, Option } from "commander";
 import { setToolSwitch } from "../core/admin.ts";
 import { parseSwitch } from "../core/admin-input.ts";
+import { callCost } from "../core/credits.ts";
 import { toolSwitchViews } from "../core/tool-switches.ts";
 import type { CliContext } from "./main.ts";
 import { CliError, withDeps } from "./store.ts";
+import { byteSize, formatTable } from "./table.ts";
 
 export function registerToolsCommands(program: Command, cli: CliContext): void {
   const tools = program.command("tools").description("list the tools and switch them for every instance");
 
   tools
     .command("list")
-    .description("list the tools with their weight, body limit and switches")
+    .description("list the tools with their switches, body limit and the credits a call costs on each plan")
     .option("--json", "print a JSON array")
     .action((options: { json?: boolean }) =>
       withDeps(cli, async (deps) => {
         const rows = await toolSwitchViews(deps);
+        // What one call costs a key of each plan, as the service charges it.
+        const plans = Object.values(deps.settings.plans);
         if (options.json) cli.out(JSON.stringify(rows));
         else
-          for (const r of rows)
-            cli.out(`${r.slug}\tv${r.tool_version}\tweight ${r.weight}\tenabled ${r.enabled}\tapi ${r.api}`);
+          cli.out(
+            formatTable(
+              [
+                "SLUG",
+                "VERSION",
+                "ENABLED",
+                "API",
+                { header: "MAX BODY", right: true },
+                ...plans.map((plan) => ({ header: `CREDITS (${plan.id})`, right: true })),
+              ],
+              rows.map((r) => [
+                r.slug,
+                r.tool_version,
+                r.enabled,
+                r.api,
+                byteSize(r.max_body_bytes),
+                ...plans.map((plan) => callCost(r.weight, plan, deps.settings)),
+              ]),
+            ),
+          );
       }),
     );
 

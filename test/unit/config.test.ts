@@ -251,4 +251,11 @@ describe("configuration mistakes", () => {
       ],
     );
   });
+
+  it("never warns about TOOLRUN_KEY and TOOLRUN_URL, which the client and the README's examples read", () => {
+    assert.deepEqual(
+      unknownVariableWarnings({ TOOLRUN_KEY: "tr_live_x", TOOLRUN_URL: "http://127.0.0.1:8080" }),
+      [],
+    );
+  });
 });

@@ -1,18 +1,21 @@
 /**
  * A TypeScript client for toolrun. Its types come from the service's OpenAPI document (generated
  * into `schema.ts` by openapi-typescript) and its requests go through openapi-fetch. On top it
- * adds what those libraries leave to the caller: retries of 429, 409 `idempotency_key_in_use` and 5xx
- * (and network failures) that honour `Retry-After` and otherwise back off exponentially with full
- * jitter (a replayed answer is final, so it is never retried), an `Idempotency-Key`
- * on every tool call that its own retries reuse, and problem documents thrown as `ToolrunError`
- * carrying the stable `code`.
+ * adds what those libraries leave to the caller: retries that honour `Retry-After` (retrying.ts),
+ * an `Idempotency-Key` on every tool call that its own retries reuse, per-call abort signals and
+ * deadlines (limits.ts), problem documents thrown as `ToolrunError` carrying the stable `code`, and
+ * an async iterator over the pages of `/v1/me/usage`.
  */
 import createClient from "openapi-fetch";
+import { type Problem, ToolrunError } from "./errors.js";
+import { type RequestOptions, withinLimits } from "./limits.js";
+import { type RetryOptions, retrying } from "./retrying.js";
 import type { components, paths } from "./schema.js";
 
+export { type ErrorCode, type Problem, ToolrunError, ToolrunTimeoutError } from "./errors.js";
+export type { RequestOptions } from "./limits.js";
+export type { RetryOptions } from "./retrying.js";
 export type { components, paths };
-export type Problem = components["schemas"]["Problem"];
-export type ErrorCode = Problem["code"];
 
 /** The slugs of the tools the document describes, each with its own path. */
 export type ToolSlug = {
@@ -31,39 +34,32 @@ type Json<P extends keyof paths> = paths[P]["get"] extends {
   ? T
   : never;
 
-/** A problem document the service answered with, by its `code`. */
-export class ToolrunError extends Error {
-  override readonly name = "ToolrunError";
-  readonly code: ErrorCode;
-  readonly status: number;
-  readonly problem: Problem;
+export type ToolList = Json<"/v1/tools/list">;
+export type ToolSearch = Json<"/v1/tools/search">;
+export type ToolDescription = Json<"/v1/tool/{slug}">;
+export type Credits = Json<"/v1/me/credits">;
+/** One page of `/v1/me/usage`: the month's totals and a page of the most recent calls. */
+export type UsagePage = Json<"/v1/me/usage">;
 
-  constructor(problem: Problem) {
-    super(`${problem.code}: ${problem.detail ?? problem.title}`);
-    this.code = problem.code;
-    this.status = problem.status;
-    this.problem = problem;
-  }
+export interface CallOptions extends RequestOptions {
+  /**
+   * The `Idempotency-Key` to send, reused by the client's own retries (default: a fresh random
+   * UUID per call). Give your own to send a call again after a timeout or a crash: the service runs
+   * and charges it once and answers the retry with the first answer.
+   */
+  readonly idempotencyKey?: string;
 }
 
-export interface ToolrunClientOptions {
+export interface UsagePagesOptions extends RequestOptions {
+  /** Most recent calls per page (the service's default when not given). `timeoutMs` is per page. */
+  readonly limit?: number;
+}
+
+export interface ToolrunClientOptions extends RetryOptions {
   /** The service's address, e.g. `https://toolrun.example.com`. */
   readonly baseUrl: string;
   readonly apiKey: string;
-  /** Retries after the first attempt (default 3). */
-  readonly maxRetries?: number;
-  /** First backoff step when the answer gives no `Retry-After` (default 250 ms); doubles each retry. */
-  readonly baseDelayMs?: number;
-  /** Largest backoff step (default 20 s). */
-  readonly maxDelayMs?: number;
-  /** A `Retry-After` longer than this is not waited for: the error is thrown (default 120 s). */
-  readonly maxRetryAfterMs?: number;
-  readonly fetch?: (request: Request) => Promise<Response>;
-  /** How to wait; tests pass their own. */
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** In [0, 1): the jitter's source (default Math.random). */
-  readonly random?: () => number;
-  /** A fresh key per tool call (default crypto.randomUUID). */
+  /** A fresh key per tool call that is given none (default crypto.randomUUID). */
   readonly idempotencyKey?: () => string;
 }
 
@@ -75,46 +71,77 @@ export function createToolrunClient(options: ToolrunClientOptions) {
   });
   const newKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
 
+  const getUsage = (
+    page: { limit?: number; cursor?: string } = {},
+    limits: RequestOptions = {},
+  ): Promise<UsagePage> =>
+    withinLimits(limits, async (signal) =>
+      ok(await api.GET("/v1/me/usage", { params: { query: page }, signal })),
+    );
+
   return {
     /** The typed openapi-fetch client for any endpoint of the document, with the same retries. */
     api,
 
     /** Runs a tool; one Idempotency-Key for the call, reused by every retry of it. */
-    async callTool<S extends ToolSlug>(slug: S, input: ToolInput<S>): Promise<ToolEnvelope<S>> {
-      const { data, error, response } = await api.POST("/v1/tool/{slug}", {
-        params: { path: { slug } },
-        body: input as never,
-        headers: { "idempotency-key": newKey() },
-      });
-      return ok(data, error, response) as ToolEnvelope<S>;
+    callTool<S extends ToolSlug>(
+      slug: S,
+      input: ToolInput<S>,
+      call: CallOptions = {},
+    ): Promise<ToolEnvelope<S>> {
+      const idempotencyKey = call.idempotencyKey ?? newKey();
+      return withinLimits(call, async (signal) =>
+        ok(
+          await api.POST("/v1/tool/{slug}", {
+            params: { path: { slug } },
+            body: input as never,
+            headers: { "idempotency-key": idempotencyKey },
+            signal,
+          }),
+        ),
+      ) as Promise<ToolEnvelope<S>>;
     },
-    async listTools(): Promise<Json<"/v1/tools/list">> {
-      const { data, error, response } = await api.GET("/v1/tools/list");
-      return ok(data, error, response);
+    listTools(limits: RequestOptions = {}): Promise<ToolList> {
+      return withinLimits(limits, async (signal) => ok(await api.GET("/v1/tools/list", { signal })));
     },
-    async searchTools(q: string, limit?: number): Promise<Json<"/v1/tools/search">> {
+    searchTools(q: string, limit?: number, limits: RequestOptions = {}): Promise<ToolSearch> {
       const query = limit === undefined ? { q } : { q, limit };
-      const { data, error, response } = await api.GET("/v1/tools/search", { params: { query } });
-      return ok(data, error, response);
+      return withinLimits(limits, async (signal) =>
+        ok(await api.GET("/v1/tools/search", { params: { query }, signal })),
+      );
     },
-    async describeTool(slug: string): Promise<Json<"/v1/tool/{slug}">> {
-      const { data, error, response } = await api.GET("/v1/tool/{slug}", { params: { path: { slug } } });
-      return ok(data, error, response);
+    describeTool(slug: string, limits: RequestOptions = {}): Promise<ToolDescription> {
+      return withinLimits(limits, async (signal) =>
+        ok(await api.GET("/v1/tool/{slug}", { params: { path: { slug } }, signal })),
+      );
     },
-    async getCredits(): Promise<Json<"/v1/me/credits">> {
-      const { data, error, response } = await api.GET("/v1/me/credits");
-      return ok(data, error, response);
+    getCredits(limits: RequestOptions = {}): Promise<Credits> {
+      return withinLimits(limits, async (signal) => ok(await api.GET("/v1/me/credits", { signal })));
     },
-    async getUsage(page: { limit?: number; cursor?: string } = {}): Promise<Json<"/v1/me/usage">> {
-      const { data, error, response } = await api.GET("/v1/me/usage", { params: { query: page } });
-      return ok(data, error, response);
+    /** One page of usage; pass the previous page's `next_cursor` as `cursor` for the next. */
+    getUsage,
+    /**
+     * Every page of this month's usage, newest calls first, following `next_cursor` until the last:
+     * `for await (const page of toolrun.usagePages({ limit: 100 })) for (const call of page.recent) ...`
+     */
+    async *usagePages(pages: UsagePagesOptions = {}): AsyncGenerator<UsagePage, void, undefined> {
+      const { limit, ...limits } = pages;
+      let cursor: string | undefined;
+      do {
+        const page = await getUsage(
+          { ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) },
+          limits,
+        );
+        yield page;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
     },
   };
 }
 
 export type ToolrunClient = ReturnType<typeof createToolrunClient>;
 
-function ok<T>(data: T | undefined, error: unknown, response: Response): T {
+function ok<T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T {
   if (response.ok && data !== undefined) return data;
   if (isProblem(error)) throw new ToolrunError(error);
   throw new ToolrunError({
@@ -128,57 +155,4 @@ function ok<T>(data: T | undefined, error: unknown, response: Response): T {
 
 function isProblem(value: unknown): value is Problem {
   return typeof value === "object" && value !== null && typeof (value as Problem).code === "string";
-}
-
-/**
- * A fetch that retries 429, 409 (the same key's first request still running), 5xx and network
- * failures, waiting as the answer says or backing off. An answer marked `Idempotent-Replayed` is the
- * stored answer of the call, which every retry would get again.
- */
-function retrying(options: ToolrunClientOptions): (request: Request) => Promise<Response> {
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const maxRetries = options.maxRetries ?? 3;
-  const base = options.baseDelayMs ?? 250;
-  const cap = options.maxDelayMs ?? 20_000;
-  const maxRetryAfter = options.maxRetryAfterMs ?? 120_000;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const random = options.random ?? Math.random;
-
-  return async (request) => {
-    for (let attempt = 0; ; attempt++) {
-      let response: Response | undefined;
-      let failure: unknown;
-      try {
-        // Each attempt sends a copy: the body of a sent request cannot be read again.
-        response = await send(request.clone());
-      } catch (error) {
-        failure = error;
-      }
-      if (
-        response !== undefined &&
-        (isFinal(response) || response.headers.get("idempotent-replayed") === "true")
-      )
-        return response;
-      const told = response === undefined ? undefined : retryAfterMs(response.headers.get("retry-after"));
-      const wait = told ?? Math.floor(random() * Math.min(cap, base * 2 ** attempt));
-      if (attempt >= maxRetries || wait > maxRetryAfter) {
-        if (response !== undefined) return response;
-        throw failure;
-      }
-      await response?.body?.cancel();
-      await sleep(wait);
-    }
-  };
-}
-
-function isFinal(response: Response): boolean {
-  return response.status !== 409 && response.status !== 429 && response.status < 500;
-}
-
-/** `Retry-After` as delay-seconds or an HTTP date, in milliseconds. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null || header.trim() === "") return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

@@ -162,7 +162,7 @@ describe("toolrun CLI", () => {
     if (systemNode === undefined) return;
     const version = (await run(systemNode, ["--version"], {})).stdout.trim();
     if (Number(version.slice(1).split(".")[0]) >= 24) return;
-    // The launcher alone, as after `npm ci --omit=dev` (the pinned Node is a devDependency).
+    // The launcher alone, as in a checkout where `npm ci` has not run yet.
     const bare = join(dir, "bare");
     mkdirSync(join(bare, "bin"), { recursive: true });
     copyFileSync(BIN, join(bare, "bin", "toolrun.js"));

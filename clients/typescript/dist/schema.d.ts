@@ -1,0 +1,4105 @@
+export interface paths {
+    "/v1/tool/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe a tool
+         * @description The contract of one tool: its input and output JSON Schemas, examples, size limit and the credit cost of one call for this key. Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `describe_tool`.
+         */
+        get: operations["describeTool"];
+        put?: never;
+        /**
+         * Run a tool
+         * @description Runs the tool on the JSON body and charges the key its price; a call that fails is refunded. Each tool's own path below documents its exact body and outputs.
+         */
+        post: operations["callTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tools
+         * @description Every tool with the exact credit cost of one call for this key. Free: costs no credits (it does take a rate-limit slot).
+         */
+        get: operations["listTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search tools
+         * @description Finds tools by words in their slug, name, description and keywords, best match first, with the exact credit cost of one call for this key. Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `search_tools`.
+         */
+        get: operations["searchTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credits left
+         * @description This key's plan, monthly allowance, credits used and left in the current month (UTC), and whether metering is on. Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `get_credits`.
+         */
+        get: operations["getCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage this month
+         * @description What this key spent its credits on this month: totals, totals per tool and the most recent calls, newest first, one page at a time. Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `get_usage`.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List keys
+         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminListKeys"];
+        put?: never;
+        /**
+         * Create a key
+         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a key
+         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminGetKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a key
+         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`. Needs an admin key; takes no rate-limit slot.
+         */
+        patch: operations["adminUpdateKey"];
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a key
+         * @description Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminRotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key
+         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant credits
+         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes no rate-limit slot.
+         */
+        post: operations["adminGrantCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A key's usage
+         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool switches
+         * @description Every tool with its operator switches as stored now. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminListToolSwitches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tools/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a tool's switches
+         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes no rate-limit slot.
+         */
+        patch: operations["adminSetToolSwitch"];
+        trace?: never;
+    };
+    "/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit log
+         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes no rate-limit slot.
+         */
+        get: operations["adminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up. Free, keyless, takes no slot.
+         */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. Free, keyless, takes no slot.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI 3.1 document
+         * @description Generated from the declarations that serve the API. Keyless, takes no slot.
+         */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API reference, rendered from /openapi.json */
+        get: operations["reference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A script or style sheet of the reference page */
+        get: operations["referenceAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every error code */
+        get: operations["errorCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/errors/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What one error code means and what to do */
+        get: operations["errorCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP (Streamable HTTP, stateless, JSON responses)
+         * @description JSON-RPC 2.0 over MCP's Streamable HTTP transport: protocol 2026-07-28 through `server/discover`, and 2025-11-25, 2025-06-18 and 2025-03-26 through `initialize`. Every API tool is an MCP tool under its slug, plus the free `search_tools`, `describe_tool`, `get_credits` and `get_usage`. Each JSON-RPC message takes a rate-limit slot; a batch of N takes N.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Console: the tools */
+        get: operations["consoleTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tools/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Console: one tool's form and results */
+        get: operations["consoleTool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Console: credits and usage of the key pasted in */
+        get: operations["consoleAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Console: a script, style sheet or icon */
+        get: operations["consoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tool/retaining-wall-pressure-calculator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retaining Wall Pressure Calculator
+         * @description Rankine lateral earth pressure on the vertical back of a retaining wall with a cohesionless backfill: the active (Ka), at-rest (K0, Jaky) or passive (Kp) coefficient, the pressure at the base, the total thrust per unit length of wall with its horizontal and vertical components, the height at which it acts and the overturning moment about the base. Takes an optional backfill slope and uniform surcharge, in metric (m, kN/m³, kPa) or imperial (ft, pcf, psf) units, and returns a readable table, the unrounded figures and the pressure diagram.
+         *
+         *     Costs the key's plan price per call (`credits` in `GET /v1/tool/retaining-wall-pressure-calculator`); a call that fails is refunded. At most 16384 bytes of body.
+         */
+        post: operations["callTool.retaining-wall-pressure-calculator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tool/webhook-payload-inspector": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Webhook Payload Inspector
+         * @description Takes a raw webhook request (optional HTTP request line and headers plus a JSON or form-encoded body). Returns parsed headers, a pretty-printed and validated body, detected content type and size, the sending provider and event type, extracted timestamps and flagged signature headers; with a secret, checks the provider's signature.
+         *
+         *     Costs the key's plan price per call (`credits` in `GET /v1/tool/webhook-payload-inspector`); a call that fails is refunded. At most 1048576 bytes of body.
+         */
+        post: operations["callTool.webhook-payload-inspector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Problem: {
+            /**
+             * Format: uri
+             * @description `{docs_url}/errors/{code}`: a page explaining the code.
+             */
+            type: string;
+            title: string;
+            status: number;
+            /**
+             * @description Stable: branch on this.
+             * @enum {string}
+             */
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            detail?: string;
+            request_id?: string;
+            /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
+            fields?: {
+                [key: string]: string;
+            } | string;
+            retry_after?: number;
+            credits_used?: number;
+            credits_remaining?: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    describeTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tool's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Describe a tool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slug: string;
+                        name: string;
+                        description: string;
+                        tool_version: string;
+                        /** @description Exact cost of one call for the calling key. */
+                        credits: number;
+                        enabled: boolean;
+                        api: boolean;
+                        /** @description JSON Schema 2020-12 of the request body. */
+                        input_schema: Record<string, never>;
+                        /** @description JSON Schema 2020-12 of `outputs`. */
+                        output_schema: Record<string, never>;
+                        examples: {
+                            title: string;
+                            input: Record<string, never>;
+                        }[];
+                        limits: {
+                            max_body_bytes: number;
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    callTool: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The tool's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The tool ran; the envelope carries its outputs and the credits charged. */
+            200: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tool: string;
+                        tool_version: string;
+                        outputs: Record<string, never>;
+                        credits_used: number;
+                        credits_remaining: number | null;
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`insufficient_credits`](/docs/errors/insufficient_credits), [`vendor_api_tier_limit_exceeded`](/docs/errors/vendor_api_tier_limit_exceeded). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
+            422: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`client_closed_request`](/docs/errors/client_closed_request). */
+            499: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List tools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tools: {
+                            slug: string;
+                            name: string;
+                            description: string;
+                            tool_version: string;
+                            /** @description Exact cost of one call for the calling key. */
+                            credits: number;
+                            enabled: boolean;
+                            api: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchTools: {
+        parameters: {
+            query: {
+                /** @description Search words. */
+                q: string;
+                /** @description Most tools to return. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search tools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        query: string;
+                        tools: {
+                            slug: string;
+                            name: string;
+                            description: string;
+                            tool_version: string;
+                            /** @description Exact cost of one call for the calling key. */
+                            credits: number;
+                            enabled: boolean;
+                            api: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Credits left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plan: string;
+                        monthly_allowance: number | null;
+                        credits_used: number;
+                        credits_remaining: number | null;
+                        /** Format: date-time */
+                        period_start: string;
+                        /** Format: date-time */
+                        period_end: string;
+                        metering: boolean;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Most recent calls per page. */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage this month */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        period_start: string;
+                        /** Format: date-time */
+                        period_end: string;
+                        credits_used: number;
+                        calls: number;
+                        by_tool: {
+                            tool: string;
+                            calls: number;
+                            credits: number;
+                        }[];
+                        recent: {
+                            request_id: string;
+                            tool: string;
+                            status: string;
+                            http_status?: number | null;
+                            credits: number;
+                            at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: {
+                /** @description Most keys to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        keys: {
+                            /** @description `key_...`: how the admin API and the CLI name the key. */
+                            id: string;
+                            /** @description The full key: only in the answer that created or rotated it. */
+                            key?: string;
+                            /** @description The key's non-secret beginning, to recognise it by. */
+                            prefix: string;
+                            name: string;
+                            plan: string;
+                            /** @enum {string} */
+                            status: "active" | "expired" | "revoked";
+                            /** @description The key's own monthly allowance; null when it uses its plan's. */
+                            own_monthly_allowance: number | null;
+                            /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                            monthly_allowance: number;
+                            /** @description Credits granted for this month, included in `monthly_allowance`. */
+                            granted_credits: number;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
+                    plan: string;
+                    /** @description A name to recognise the key by. */
+                    name?: string;
+                    /** @description The key's own monthly allowance instead of its plan's; null for the plan's. */
+                    monthly_allowance?: number | null;
+                    /** @description The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
+                    plan?: string;
+                    /** @description A name to recognise the key by. */
+                    name?: string;
+                    /** @description The key's own monthly allowance instead of its plan's; null for the plan's. */
+                    monthly_allowance?: number | null;
+                    /** @description The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotate a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGrantCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Credits added to this calendar month's allowance (UTC); they lapse when the month ends. */
+                    credits: number;
+                    /** @description Why, for the audit log. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Grant credits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `key_...`: how the admin API and the CLI name the key. */
+                        id: string;
+                        /** @description The full key: only in the answer that created or rotated it. */
+                        key?: string;
+                        /** @description The key's non-secret beginning, to recognise it by. */
+                        prefix: string;
+                        name: string;
+                        plan: string;
+                        /** @enum {string} */
+                        status: "active" | "expired" | "revoked";
+                        /** @description The key's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        revoked_at: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminKeyUsage: {
+        parameters: {
+            query?: {
+                /** @description Most recent calls to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The key's id (`key_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A key's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key_id: string;
+                        /** @description What `GET /v1/me/credits` answers the key. */
+                        credits: {
+                            plan: string;
+                            monthly_allowance: number | null;
+                            credits_used: number;
+                            credits_remaining: number | null;
+                            /** Format: date-time */
+                            period_start: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            metering: boolean;
+                        };
+                        /** @description What `GET /v1/me/usage` answers the key. */
+                        usage: {
+                            /** Format: date-time */
+                            period_start: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            credits_used: number;
+                            calls: number;
+                            by_tool: {
+                                tool: string;
+                                calls: number;
+                                credits: number;
+                            }[];
+                            recent: {
+                                request_id: string;
+                                tool: string;
+                                status: string;
+                                http_status?: number | null;
+                                credits: number;
+                                at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListToolSwitches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tool switches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tools: {
+                            slug: string;
+                            tool_version: string;
+                            weight: number;
+                            max_body_bytes: number;
+                            /** @description false: calls answer 503 `tool_disabled`. */
+                            enabled: boolean;
+                            /** @description false: calls answer 403 `tool_not_allowed`. */
+                            api: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminSetToolSwitch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tool's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false: calls answer 503 `tool_disabled`. */
+                    enabled?: boolean;
+                    /** @description false: calls answer 403 `tool_not_allowed`, and MCP does not list it. */
+                    api?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Set a tool's switches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slug: string;
+                        tool_version: string;
+                        weight: number;
+                        max_body_bytes: number;
+                        /** @description false: calls answer 503 `tool_disabled`. */
+                        enabled: boolean;
+                        /** @description false: calls answer 403 `tool_not_allowed`. */
+                        api: boolean;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Most entries to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Only entries about this key id, admin key id or tool slug. */
+                target?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        entries: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description An admin key (its id), or the CLI (`cli`, with the operating-system user as `id`). */
+                            actor: {
+                                /** @enum {string} */
+                                type: "admin_key" | "cli";
+                                id: string;
+                            };
+                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`. */
+                            action: string;
+                            /** @description The key id, admin key id or tool slug acted on. */
+                            target: string;
+                            /** @description The admin request's id; null from the CLI. */
+                            request_id: string | null;
+                            /** @description What changed; never a secret. */
+                            details: Record<string, never>;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            /** @enum {string} */
+                            rate_limiter: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            /** @enum {string} */
+                            schema: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            /** @enum {string} */
+                            writes: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reference page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    referenceAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "swagger-ui.css" | "swagger-ui-bundle.js" | "reference.js" | "favicon-32x32.png";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A style sheet. Or: A script. Or: The icon. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": unknown;
+                    "text/javascript": unknown;
+                    "image/png": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`not_found`](/docs/errors/not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    errorCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list of error codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    errorCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of the code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`not_found`](/docs/errors/not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | Record<string, never>[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer (a tool that ran and failed is a result with `isError`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never> | Record<string, never>[];
+                };
+            };
+            /** @description A notification or response was accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`origin_not_allowed`](/docs/errors/origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    consoleTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (running a tool needs the user's key). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    consoleTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (running a tool needs the user's key). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`not_found`](/docs/errors/not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    consoleAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (running a tool needs the user's key). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    consoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. Or: The file. Or: The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                    "text/css": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not modified (If-None-Match). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`not_found`](/docs/errors/not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "callTool.retaining-wall-pressure-calculator": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Unit System
+                     * @description metric: m, kN/m³, kPa; imperial: ft, pcf (lb/ft³), psf (lb/ft²). Every length, unit weight and pressure is in this system; nothing is converted. Default metric.
+                     * @default metric
+                     * @enum {string}
+                     */
+                    units?: "metric" | "imperial";
+                    /**
+                     * Earth Pressure State
+                     * @description active: the wall yields away from the soil (Ka); atrest: the wall does not move (K0, Jaky); passive: the wall is pushed into the soil (Kp). Default active.
+                     * @default active
+                     * @enum {string}
+                     */
+                    state?: "active" | "atrest" | "passive";
+                    /**
+                     * Wall Height (H)
+                     * @description Height of the vertical plane the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
+                     */
+                    height: number | string;
+                    /**
+                     * Soil Unit Weight (gamma)
+                     * @description Unit weight of the backfill: kN/m³ (metric) or pcf, lb/ft³ (imperial).
+                     */
+                    unitWeight: number | string;
+                    /**
+                     * Friction Angle (phi)
+                     * @description Angle of internal friction of the cohesionless backfill, degrees (1 to 50).
+                     */
+                    frictionAngle: number | string;
+                    /**
+                     * Backfill Slope (beta)
+                     * @description Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.
+                     * @default 0
+                     */
+                    backfillSlope?: number | string;
+                    /**
+                     * Uniform Surcharge (q)
+                     * @description Uniform vertical load on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Default 0.
+                     * @default 0
+                     */
+                    surcharge?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description The tool ran. */
+            200: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        tool: "retaining-wall-pressure-calculator";
+                        tool_version: string;
+                        /** Retaining Wall Pressure Calculator outputs */
+                        outputs: {
+                            /** @description One-line summary, e.g. "Active thrust 91.67 kN/m acting 1.82 m above the base"; an inclined thrust also names its angle. */
+                            status: string;
+                            /** @description Rows in this order: "Earth Pressure State"; the coefficient, named "Active Coefficient (Ka)", "At-Rest Coefficient (K0)" or "Passive Coefficient (Kp)" (4 decimals); "Surcharge Pressure (Kq)"; "Pressure at Base"; "Total Thrust (P)"; "Thrust Direction"; "Horizontal Thrust (Ph)" and "Vertical Thrust (Pv)" only when the thrust is inclined (active or passive with a sloping backfill); "Thrust Height Above Base"; "Overturning Moment About Base". Values carry their unit and 2 decimals. */
+                            result: {
+                                /** @enum {string} */
+                                property: "Earth Pressure State" | "Active Coefficient (Ka)" | "At-Rest Coefficient (K0)" | "Passive Coefficient (Kp)" | "Surcharge Pressure (Kq)" | "Pressure at Base" | "Total Thrust (P)" | "Thrust Direction" | "Horizontal Thrust (Ph)" | "Vertical Thrust (Pv)" | "Thrust Height Above Base" | "Overturning Moment About Base";
+                                value: string;
+                            }[];
+                            /** @description The figures of `result` as unrounded numbers; `units` names the unit of each. */
+                            values: {
+                                /** @description Ka, K0 or Kp, the coefficient of the requested state. */
+                                coefficient: number;
+                                /** @description K·q, the uniform part of the pressure (also the pressure at the top). */
+                                surchargePressure: number;
+                                /** @description K(γH + q), the pressure at the base. */
+                                basePressure: number;
+                                /** @description Total thrust per unit length of wall, ½KγH² + KqH. */
+                                thrust: number;
+                                /** @description Horizontal component of the thrust, toward the wall. */
+                                horizontalThrust: number;
+                                /** @description Vertical component of the thrust, downward; 0 when the thrust is horizontal. */
+                                verticalThrust: number;
+                                /** @description Angle of the thrust to the horizontal (parallel to the backfill): β for active and passive, 0 at rest. */
+                                thrustInclination: number;
+                                /** @description Height of the line of action above the base, ȳ. */
+                                thrustHeight: number;
+                                /** @description Horizontal thrust × ȳ, about the base, per unit length of wall. */
+                                overturningMoment: number;
+                                /** @description The unit of each member of `values`, and of `depth` and `pressure` in `diagram`. */
+                                units: {
+                                    /**
+                                     * @description Dimensionless.
+                                     * @constant
+                                     */
+                                    coefficient: "1";
+                                    /**
+                                     * @description Pressure.
+                                     * @enum {string}
+                                     */
+                                    surchargePressure: "kPa" | "psf";
+                                    /**
+                                     * @description Pressure.
+                                     * @enum {string}
+                                     */
+                                    basePressure: "kPa" | "psf";
+                                    /**
+                                     * @description Force per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    thrust: "kN/m" | "lb/ft";
+                                    /**
+                                     * @description Force per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    horizontalThrust: "kN/m" | "lb/ft";
+                                    /**
+                                     * @description Force per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    verticalThrust: "kN/m" | "lb/ft";
+                                    /**
+                                     * @description Degrees.
+                                     * @constant
+                                     */
+                                    thrustInclination: "deg";
+                                    /**
+                                     * @description Length.
+                                     * @enum {string}
+                                     */
+                                    thrustHeight: "m" | "ft";
+                                    /**
+                                     * @description Moment per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    overturningMoment: "kN·m/m" | "lb·ft/ft";
+                                    /**
+                                     * @description Length.
+                                     * @enum {string}
+                                     */
+                                    depth: "m" | "ft";
+                                    /**
+                                     * @description Pressure.
+                                     * @enum {string}
+                                     */
+                                    pressure: "kPa" | "psf";
+                                };
+                            };
+                            /** @description The pressure diagram, linear, as 5 points from the top of the wall (depth 0) to the base (depth H), evenly spaced. `pressure` = K(γ·depth + q) acts in the thrust's direction, so its area is the total thrust. */
+                            diagram: {
+                                /** @description Depth below the top of the wall. */
+                                depth: number;
+                                /** @description Earth pressure at that depth. */
+                                pressure: number;
+                            }[];
+                        };
+                        credits_used: number;
+                        credits_remaining: number | null;
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`insufficient_credits`](/docs/errors/insufficient_credits), [`vendor_api_tier_limit_exceeded`](/docs/errors/vendor_api_tier_limit_exceeded). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
+            422: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`client_closed_request`](/docs/errors/client_closed_request). */
+            499: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "callTool.webhook-payload-inspector": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Raw Webhook Request
+                     * @description The request as received: an optional request line (`POST /hook HTTP/1.1`), header lines (`Name: value`), a blank line, then the body (JSON, form-encoded, or anything else). A payload that starts with `{` or `[` is all body.
+                     */
+                    payload: string;
+                    /**
+                     * Signing Secret
+                     * @description Optional. The secret the sender signs with (for public-key schemes, the public key); the detected provider's signature is then checked over the raw body. Never stored or echoed.
+                     */
+                    secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The tool ran. */
+            200: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        tool: "webhook-payload-inspector";
+                        tool_version: string;
+                        /** Webhook Payload Inspector outputs */
+                        outputs: {
+                            /** @description Summary rows, always all twelve, in this order; `—` where a row does not apply. */
+                            overview: [
+                                {
+                                    /** @constant */
+                                    property: "Request Line";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Format";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Content-Type";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Body Size";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Characters";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Header Count";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Valid JSON";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Depth";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Total Keys";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Provider";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Event Type";
+                                    value: string;
+                                },
+                                {
+                                    /** @constant */
+                                    property: "Timestamps Found";
+                                    value: string;
+                                }
+                            ];
+                            /** @description Every parsed header in the order given; names as written, values trimmed. */
+                            headers: {
+                                header: string;
+                                value: string;
+                            }[];
+                            /** @description Headers that identify the sender, the event, the delivery or a signature, with what they mean. */
+                            signals: {
+                                header: string;
+                                value: string;
+                                meaning: string;
+                            }[];
+                            /** @description Timestamp-like values found in the body (at most 1000 rows), in document order. */
+                            timestamps: {
+                                field: string;
+                                "raw-value": string;
+                                utc: string;
+                                unix: number;
+                                /** @enum {unknown} */
+                                kind: "iso8601" | "iso8601-no-zone" | "epoch-seconds" | "epoch-milliseconds";
+                            }[];
+                            /** @description The body pretty-printed with two-space indentation when it is valid JSON (numbers kept exactly as sent); a form body as a JSON object of its decoded fields; otherwise the body as given. */
+                            formatted: string;
+                            values: {
+                                requestLine: string | null;
+                                method: string | null;
+                                target: string | null;
+                                httpVersion: string | null;
+                                /** @enum {unknown} */
+                                format: "json" | "form" | "xml" | "text" | "multipart" | "empty";
+                                contentType: string | null;
+                                bodyBytes: number;
+                                characters: number;
+                                headerCount: number;
+                                validJson: boolean | null;
+                                /** @description Form bodies only: each field whose decoded value opens with `{` or `[`, whether it is valid JSON, and its depth and key count. */
+                                jsonFields: {
+                                    field: string;
+                                    valid: boolean;
+                                    depth: number | null;
+                                    totalKeys: number | null;
+                                }[] | null;
+                                jsonError: string | null;
+                                depth: number | null;
+                                totalKeys: number | null;
+                                providerId: string | null;
+                                providerName: string | null;
+                                eventType: string | null;
+                                timestampsFound: number;
+                                timestampsTotal: number;
+                            };
+                            verification: {
+                                scheme: string | null;
+                                header: string | null;
+                                /** @enum {unknown} */
+                                status: "valid" | "invalid" | "unverifiable" | "not_requested";
+                                reason: string;
+                            };
+                            /** @description What the inspector ignored or assumed while reading the payload. */
+                            notes: string[];
+                        };
+                        credits_used: number;
+                        credits_remaining: number | null;
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`insufficient_credits`](/docs/errors/insufficient_credits), [`vendor_api_tier_limit_exceeded`](/docs/errors/vendor_api_tier_limit_exceeded). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`idempotency_key_in_use`](/docs/errors/idempotency_key_in_use). */
+            409: {
+                headers: {
+                    /** @description Always 1: retry in a second. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`payload_too_large`](/docs/errors/payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
+            422: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`client_closed_request`](/docs/errors/client_closed_request). */
+            499: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`processing_error`](/docs/errors/processing_error), [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}
