@@ -518,7 +518,7 @@ export interface paths {
         put?: never;
         /**
          * Retaining Wall Pressure Calculator
-         * @description Rankine lateral earth pressure on the vertical back of a retaining wall with a cohesionless backfill: the active (Ka), at-rest (K0, Jaky) or passive (Kp) coefficient, the pressure at the base, the total thrust per unit length of wall with its horizontal and vertical components, the height at which it acts and the overturning moment about the base. Takes an optional backfill slope and uniform surcharge, in metric (m, kN/m³, kPa) or imperial (ft, pcf, psf) units, and returns a readable table, the unrounded figures and the pressure diagram.
+         * @description Lateral earth pressure on a retaining wall, Rankine or Coulomb: the active (Ka), at-rest (K0, Jaky) or passive (Kp) coefficient, the pressure at the base, the total thrust per unit length of wall with its horizontal and vertical components, the height at which it acts and the overturning moment about the base. Takes an optional backfill slope and uniform surcharge; Coulomb's wall friction and inclined back; soil cohesion with the tension crack; a water table; and a Mononobe-Okabe earthquake thrust. Metric (m, kN/m³, kPa) or imperial (ft, pcf, psf) units; returns a readable table, the unrounded figures and the pressure diagram.
          *
          *     Costs the key's plan price per call (`credits` in `GET /v1/tool/retaining-wall-pressure-calculator`); a call that fails is refunded. At most 16384 bytes of body.
          */
@@ -3523,24 +3523,24 @@ export interface operations {
                     units?: "metric" | "imperial";
                     /**
                      * Earth Pressure State
-                     * @description active: the wall yields away from the soil (Ka); atrest: the wall does not move (K0, Jaky); passive: the wall is pushed into the soil (Kp). Default active.
+                     * @description active: the wall yields away from the soil (Ka); atrest: the wall does not move (K0, Jaky, whatever the theory); passive: the wall is pushed into the soil (Kp). Default active.
                      * @default active
                      * @enum {string}
                      */
                     state?: "active" | "atrest" | "passive";
                     /**
                      * Wall Height (H)
-                     * @description Height of the vertical plane the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
+                     * @description Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
                      */
                     height: number | string;
                     /**
                      * Soil Unit Weight (gamma)
-                     * @description Unit weight of the backfill: kN/m³ (metric) or pcf, lb/ft³ (imperial).
+                     * @description Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).
                      */
                     unitWeight: number | string;
                     /**
                      * Friction Angle (phi)
-                     * @description Angle of internal friction of the cohesionless backfill, degrees (1 to 50).
+                     * @description Angle of internal friction of the backfill, degrees (1 to 50).
                      */
                     frictionAngle: number | string;
                     /**
@@ -3551,10 +3551,57 @@ export interface operations {
                     backfillSlope?: number | string;
                     /**
                      * Uniform Surcharge (q)
-                     * @description Uniform vertical load on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Default 0.
+                     * @description Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.
                      * @default 0
                      */
                     surcharge?: number | string;
+                    /**
+                     * Theory
+                     * @description rankine: a vertical back and no wall friction (the thrust is parallel to the backfill); coulomb: Coulomb's wedge, with wall friction and an inclined back. The at-rest state uses K0 (Jaky) under either. Default rankine.
+                     * @default rankine
+                     * @enum {string}
+                     */
+                    method?: "rankine" | "coulomb";
+                    /**
+                     * Wall Friction Angle (delta)
+                     * @description Friction angle between the soil and the wall back, degrees, from 0 to the friction angle. Coulomb only, active or passive. Default 0.
+                     * @default 0
+                     */
+                    wallFriction?: number | string;
+                    /**
+                     * Wall Back Inclination (theta)
+                     * @description Angle of the wall back from the vertical, degrees (−30 to 30): positive when the back leans away from the backfill so that the soil rests on it, negative when it overhangs the soil. Coulomb only, active or passive. Default 0.
+                     * @default 0
+                     */
+                    wallInclination?: number | string;
+                    /**
+                     * Soil Cohesion (c)
+                     * @description Effective cohesion of the backfill: kPa (metric) or psf (imperial). Rankine with a level backfill only; active pressure below zero is taken as zero (the tension crack); ignored at rest. Not with an earthquake. Default 0.
+                     * @default 0
+                     */
+                    cohesion?: number | string;
+                    /**
+                     * Water Table Depth (zw)
+                     * @description Depth of the water table below the top of the wall: m (metric) or ft (imperial). Absent, or at or below the base: dry. A table above the base needs a level backfill and a vertical back, and no earthquake.
+                     */
+                    waterDepth?: number | string;
+                    /**
+                     * Saturated Unit Weight (gamma_sat)
+                     * @description Unit weight of the backfill below the water table: kN/m³ (metric) or pcf (imperial); at least that of water (9.81 kN/m³, 62.4 pcf). Default: the soil unit weight.
+                     */
+                    saturatedUnitWeight?: number | string;
+                    /**
+                     * Horizontal Seismic Coefficient (kh)
+                     * @description Horizontal pseudo-static acceleration as a fraction of g (0 to 0.5), for the Mononobe-Okabe thrust. Active state only, with no water table above the base, no cohesion and no surcharge. Default 0.
+                     * @default 0
+                     */
+                    seismicKh?: number | string;
+                    /**
+                     * Vertical Seismic Coefficient (kv)
+                     * @description Vertical pseudo-static acceleration as a fraction of g (−0.3 to 0.3), positive when the inertia force acts upward (it lightens the wedge by 1 − kv). Needs a seismicKh above 0. Default 0.
+                     * @default 0
+                     */
+                    seismicKv?: number | string;
                 };
             };
         };
@@ -3573,35 +3620,54 @@ export interface operations {
                         tool_version: string;
                         /** Retaining Wall Pressure Calculator outputs */
                         outputs: {
-                            /** @description One-line summary, e.g. "Active thrust 91.67 kN/m acting 1.82 m above the base"; an inclined thrust also names its angle. */
+                            /** @description One-line summary, e.g. "Active thrust 91.67 kN/m acting 1.82 m above the base"; an inclined thrust also names its angle. When Coulomb, cohesion, a water table above the base or an earthquake is used, a closing parenthesis names the theory and the loads, e.g. "(Coulomb; surcharge 10.00 kPa)". */
                             status: string;
-                            /** @description Rows in this order: "Earth Pressure State"; the coefficient, named "Active Coefficient (Ka)", "At-Rest Coefficient (K0)" or "Passive Coefficient (Kp)" (4 decimals); "Surcharge Pressure (Kq)"; "Pressure at Base"; "Total Thrust (P)"; "Thrust Direction"; "Horizontal Thrust (Ph)" and "Vertical Thrust (Pv)" only when the thrust is inclined (active or passive with a sloping backfill); "Thrust Height Above Base"; "Overturning Moment About Base". Values carry their unit and 2 decimals. */
+                            /** @description Rows in this order: "Earth Pressure State"; the coefficient, named "Active Coefficient (Ka)", "At-Rest Coefficient (K0)" or "Passive Coefficient (Kp)" (4 decimals); with an earthquake "Seismic Inertia Angle (psi)" and "Seismic Active Coefficient (KAE)"; "Surcharge Pressure (Kq)"; with cohesion in the active state "Tension Crack Depth (zc)"; "Pressure at Base"; with a water table above the base "Water Thrust (Pw)"; with an earthquake "Static Thrust (PA)" and "Dynamic Thrust Increment (dPAE)"; "Total Thrust (P)"; "Thrust Direction"; "Horizontal Thrust (Ph)" and "Vertical Thrust (Pv)" only when the earth thrust is inclined; "Thrust Height Above Base"; "Overturning Moment About Base". Values carry their unit and 2 decimals. */
                             result: {
                                 /** @enum {string} */
-                                property: "Earth Pressure State" | "Active Coefficient (Ka)" | "At-Rest Coefficient (K0)" | "Passive Coefficient (Kp)" | "Surcharge Pressure (Kq)" | "Pressure at Base" | "Total Thrust (P)" | "Thrust Direction" | "Horizontal Thrust (Ph)" | "Vertical Thrust (Pv)" | "Thrust Height Above Base" | "Overturning Moment About Base";
+                                property: "Earth Pressure State" | "Active Coefficient (Ka)" | "At-Rest Coefficient (K0)" | "Passive Coefficient (Kp)" | "Seismic Inertia Angle (psi)" | "Seismic Active Coefficient (KAE)" | "Surcharge Pressure (Kq)" | "Tension Crack Depth (zc)" | "Pressure at Base" | "Water Thrust (Pw)" | "Static Thrust (PA)" | "Dynamic Thrust Increment (dPAE)" | "Total Thrust (P)" | "Thrust Direction" | "Horizontal Thrust (Ph)" | "Vertical Thrust (Pv)" | "Thrust Height Above Base" | "Overturning Moment About Base";
                                 value: string;
                             }[];
                             /** @description The figures of `result` as unrounded numbers; `units` names the unit of each. */
                             values: {
-                                /** @description Ka, K0 or Kp, the coefficient of the requested state. */
+                                /** @description Ka, K0 or Kp of the theory: the static coefficient of the requested state. */
                                 coefficient: number;
-                                /** @description K·q, the uniform part of the pressure (also the pressure at the top). */
+                                /** @description The uniform part of the earth pressure from the surcharge: K·q (Rankine, at rest), K·q·cosθ·cosβ/cos(θ−β) (Coulomb). */
                                 surchargePressure: number;
-                                /** @description K(γH + q), the pressure at the base. */
+                                /** @description The pressure at the base: earth plus water; with an earthquake, the static earth pressure. */
                                 basePressure: number;
-                                /** @description Total thrust per unit length of wall, ½KγH² + KqH. */
+                                /** @description Total thrust per unit length of wall: the earth thrust plus the water thrust; with an earthquake PAE. */
                                 thrust: number;
-                                /** @description Horizontal component of the thrust, toward the wall. */
+                                /** @description Horizontal component of the thrust, toward the wall (earth and water). */
                                 horizontalThrust: number;
-                                /** @description Vertical component of the thrust, downward; 0 when the thrust is horizontal. */
+                                /** @description Vertical component of the earth thrust, positive downward, negative when it pushes up on the wall (Coulomb passive with δ > θ, Coulomb active with θ < −δ); 0 when horizontal. */
                                 verticalThrust: number;
-                                /** @description Angle of the thrust to the horizontal (parallel to the backfill): β for active and passive, 0 at rest. */
+                                /** @description Angle of the earth thrust to the horizontal, positive when it pushes down on the wall: β under Rankine (parallel to the backfill), δ + θ for Coulomb active, θ − δ for Coulomb passive, 0 at rest. Water pushes horizontally. */
                                 thrustInclination: number;
-                                /** @description Height of the line of action above the base, ȳ. */
+                                /** @description Height of the line of action above the base, ȳ: the centroid of the whole pressure diagram. */
                                 thrustHeight: number;
-                                /** @description Horizontal thrust × ȳ, about the base, per unit length of wall. */
+                                /** @description About the base, per unit length of wall: each horizontal part (earth, water) times the height it acts at. */
                                 overturningMoment: number;
-                                /** @description The unit of each member of `values`, and of `depth` and `pressure` in `diagram`. */
+                                /** @description KAE (Mononobe-Okabe) with an earthquake; without one, the static coefficient, which KAE reduces to. */
+                                seismicCoefficient: number;
+                                /** @description ψ = atan(kh / (1 − kv)), degrees; 0 without an earthquake. */
+                                seismicInertiaAngle: number;
+                                /** @description The thrust without the earthquake, PA (the static part, at H/3); equal to `thrust` without an earthquake. */
+                                staticThrust: number;
+                                /** @description ΔPAE = PAE − PA, acting at 0.6 H (Seed and Whitman); 0 without an earthquake. Negative when an upward kv lightens the wedge more than kh loads it. */
+                                dynamicIncrement: number;
+                                /** @description ½·γw·(H − zw)², horizontal, at (H − zw)/3; 0 when dry. */
+                                waterThrust: number;
+                                /** @description Depth of the top zone where the active earth pressure (less 2c√Ka) is zero: 0 where there is none, H when the whole height is in tension. */
+                                tensionCrackDepth: number;
+                                /** @description δ used: the wall friction angle under Coulomb, 0 under Rankine and at rest. */
+                                wallFrictionAngle: number;
+                                /**
+                                 * @description The theory requested.
+                                 * @enum {string}
+                                 */
+                                method: "rankine" | "coulomb";
+                                /** @description The unit of each numeric member of `values`, and of `depth`, `pressure` and `waterPressure` in `diagram`. */
                                 units: {
                                     /**
                                      * @description Dimensionless.
@@ -3649,6 +3715,41 @@ export interface operations {
                                      */
                                     overturningMoment: "kN·m/m" | "lb·ft/ft";
                                     /**
+                                     * @description Dimensionless.
+                                     * @constant
+                                     */
+                                    seismicCoefficient: "1";
+                                    /**
+                                     * @description Degrees.
+                                     * @constant
+                                     */
+                                    seismicInertiaAngle: "deg";
+                                    /**
+                                     * @description Force per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    staticThrust: "kN/m" | "lb/ft";
+                                    /**
+                                     * @description Force per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    dynamicIncrement: "kN/m" | "lb/ft";
+                                    /**
+                                     * @description Force per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    waterThrust: "kN/m" | "lb/ft";
+                                    /**
+                                     * @description Length.
+                                     * @enum {string}
+                                     */
+                                    tensionCrackDepth: "m" | "ft";
+                                    /**
+                                     * @description Degrees.
+                                     * @constant
+                                     */
+                                    wallFrictionAngle: "deg";
+                                    /**
                                      * @description Length.
                                      * @enum {string}
                                      */
@@ -3658,14 +3759,21 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     pressure: "kPa" | "psf";
+                                    /**
+                                     * @description Pressure.
+                                     * @enum {string}
+                                     */
+                                    waterPressure: "kPa" | "psf";
                                 };
                             };
-                            /** @description The pressure diagram, linear, as 5 points from the top of the wall (depth 0) to the base (depth H), evenly spaced. `pressure` = K(γ·depth + q) acts in the thrust's direction, so its area is the total thrust. */
+                            /** @description The pressure diagram from the top of the wall (depth 0) to the base (depth H): 5 evenly spaced points, and a point at every break (the bottom of the tension crack, the water table) inside the wall, in order of depth. Straight lines between the points are exact, so its area is the total thrust and its centroid the thrust height. `pressure` is the total per unit of vertical height (the earth part in the earth thrust's direction, plus water); `waterPressure`, present on every point when a water table lies above the base, is the water part. With an earthquake the Seed and Whitman increment is drawn as the linear distribution with its resultant at 0.6 H (1.6ΔPAE/H at the top, 0.4ΔPAE/H at the base), so `pressure` near the top is negative when ΔPAE is. */
                             diagram: {
                                 /** @description Depth below the top of the wall. */
                                 depth: number;
-                                /** @description Earth pressure at that depth. */
+                                /** @description Total pressure at that depth: earth plus water. */
                                 pressure: number;
+                                /** @description The water part of `pressure`: γw·(depth − zw) below the table, 0 above it. */
+                                waterPressure?: number;
                             }[];
                         };
                         credits_used: number;
