@@ -9,7 +9,11 @@
  * - `/huge`: 200 with a body that never ends (it stops when the client stops reading);
  * - `/huge-declared`: 200 announcing 10 MiB in `Content-Length` and sending a little of it;
  * - `/redirect`: 302 to `/echo`;
- * - `/idempotent`: 200 `{key, calls}`, counting the calls per `Idempotency-Key` (`callsFor`).
+ * - `/idempotent`: 200 `{key, calls}`, counting the calls per `Idempotency-Key` (`callsFor`);
+ * - `POST /tickets`: a help desk's API, the upstream of examples/tools/http-tools.json: with
+ *   `Authorization: Bearer <ticketsToken>` and a JSON `{title, priority}`, 201 and the new ticket;
+ *   a repeated `Idempotency-Key` gets the ticket it made, made once (`callsFor` counts these too);
+ *   a wrong token, 401; a body without a title, 400.
  * Every request is recorded (`requests`) once its body has arrived.
  */
 import { once } from "node:events";
@@ -17,6 +21,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 
 export const UPSTREAM_BODY_SECRET = "upstream-body-must-not-leak";
+/** The token `POST /tickets` wants unless startUpstream is given another. */
+export const TICKETS_TOKEN = "test-tickets-token";
 
 export interface RecordedRequest {
   readonly method: string;
@@ -38,9 +44,12 @@ export interface TestUpstream {
   close(): Promise<void>;
 }
 
-export async function startUpstream(): Promise<TestUpstream> {
+export async function startUpstream(options: { ticketsToken?: string } = {}): Promise<TestUpstream> {
+  const ticketsToken = options.ticketsToken ?? TICKETS_TOKEN;
   const requests: RecordedRequest[] = [];
   const calls = new Map<string, number>();
+  const tickets = new Map<string, unknown>();
+  let nextTicket = 1001;
   const timers = new Set<NodeJS.Timeout>();
   let hugeBytes = 0;
   let inFlight = 0;
@@ -60,12 +69,7 @@ export async function startUpstream(): Promise<TestUpstream> {
     requests.push({ method: request.method ?? "", url, headers: request.headers, body });
 
     if (path.startsWith("/echo")) {
-      let parsed: unknown = null;
-      try {
-        parsed = body === "" ? null : JSON.parse(body);
-      } catch {
-        parsed = body;
-      }
+      const parsed = body === "" ? null : (parseJson(body) ?? body);
       return json(response, 200, { method: request.method, url, headers: request.headers, body: parsed });
     }
     const slow = /^\/slow\/(\d+)$/.exec(path);
@@ -121,6 +125,27 @@ export async function startUpstream(): Promise<TestUpstream> {
         calls.set(key, count);
         return json(response, 200, { key, calls: count });
       }
+      case "/tickets": {
+        if (request.method !== "POST") return json(response, 405, { error: "POST only" });
+        if (request.headers.authorization !== `Bearer ${ticketsToken}`)
+          return json(response, 401, { error: "bad token" });
+        const input = parseJson(body) as { title?: unknown; priority?: unknown } | null;
+        if (typeof input?.title !== "string") return json(response, 400, { error: "title is required" });
+        const key = request.headers["idempotency-key"];
+        if (typeof key === "string") {
+          calls.set(key, (calls.get(key) ?? 0) + 1);
+          const made = tickets.get(key);
+          if (made) return json(response, 201, made);
+        }
+        const ticket = {
+          id: `T-${nextTicket++}`,
+          title: input.title,
+          priority: typeof input.priority === "string" ? input.priority : "normal",
+          status: "open",
+        };
+        if (typeof key === "string") tickets.set(key, ticket);
+        return json(response, 201, ticket);
+      }
       default:
         return json(response, 404, { error: "no such mode" });
     }
@@ -152,6 +177,14 @@ export async function refusingOrigin(): Promise<string> {
   server.close();
   await once(server, "close");
   return `http://127.0.0.1:${port}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 function json(response: ServerResponse, status: number, value: unknown): void {
