@@ -8,6 +8,7 @@ import { parseSwitch } from "../core/admin-input.ts";
 import { toolSwitchViews } from "../core/tool-switches.ts";
 import type { CliContext } from "./main.ts";
 import { CliError, withDeps } from "./store.ts";
+import { registerToolsImportCommand } from "./tools-import.ts";
 
 export function registerToolsCommands(program: Command, cli: CliContext): void {
   const tools = program.command("tools").description("list the tools and switch them for every instance");
@@ -54,4 +55,6 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
         );
       });
     });
+
+  registerToolsImportCommand(tools, cli);
 }
