@@ -52,6 +52,16 @@ describe("examples/tools", () => {
     assert.equal(cold.httpStatus, 422);
   });
 
+  it("are shown whole in docs/tools/writing-a-tool.md", () => {
+    const doc = readFileSync(new URL("../../docs/tools/writing-a-tool.md", import.meta.url), "utf8");
+    const blocks = [...doc.matchAll(/```(ts|json)\n([\s\S]*?)```/g)].map((m) => m[2]);
+    const module = readFileSync(new URL("../../examples/tools/unit-converter.ts", import.meta.url), "utf8");
+    // The file less its opening comment, which the doc's prose replaces.
+    assert.ok(blocks.includes(module.replace(/^\/\*\*[\s\S]*?\*\/\n/, "")), "the module tool differs from the doc's");
+    const declaration = readFileSync(new URL("../../examples/tools/http-tools.json", import.meta.url), "utf8");
+    assert.ok(blocks.includes(declaration), "the HTTP tool differs from the doc's");
+  });
+
   it("declares an HTTP tool that opens one ticket however often a keyed call is retried", async () => {
     const file = readFileSync(new URL("../../examples/tools/http-tools.json", import.meta.url), "utf8");
     assert.ok(file.includes(EXAMPLE_ORIGIN));
