@@ -6,6 +6,7 @@
  * - `/status/<code>`: that status, with a JSON body holding `UPSTREAM_BODY_SECRET`;
  * - `/reset`: closes the connection without an answer; `/reset-mid-body`: after half a body;
  * - `/text`: 200 text that is not JSON; `/array`: 200 `[1, 2, 3]`; `/empty`: 204;
+ * - `/bom`: 200 `{"bom": true}` behind a UTF-8 byte order mark;
  * - `/huge`: 200 with a body that never ends (it stops when the client stops reading);
  * - `/huge-declared`: 200 announcing 10 MiB in `Content-Length` and sending a little of it;
  * - `/redirect`: 302 to `/echo`;
@@ -97,6 +98,10 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
       case "/text":
         response.writeHead(200, { "content-type": "text/plain" });
         response.end("this is not JSON");
+        return;
+      case "/bom":
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(`\uFEFF${JSON.stringify({ bom: true })}`);
         return;
       case "/array":
         return json(response, 200, [1, 2, 3]);

@@ -303,14 +303,34 @@ describe("HTTP tools against a real upstream", () => {
     ]);
   });
 
-  it("turns an upstream 4xx into 422 naming the status and nothing of its body", async () => {
+  it("turns an upstream 4xx into 422 naming the status and nothing of its body, however long", async () => {
     for (const status of [400, 404, 409, 429]) {
-      const t = tool({ url: `${server.origin}/status/${status}`, inputSchema: { type: "object" } });
-      assert.deepEqual(await failure(call(t, {})), [
-        422,
-        `The upstream service refused the input with HTTP ${status}.`,
-      ]);
+      for (const maxResponseBytes of [65_536, 10]) {
+        const t = tool({
+          url: `${server.origin}/status/${status}`,
+          inputSchema: { type: "object" },
+          maxResponseBytes,
+        });
+        assert.deepEqual(await failure(call(t, {})), [
+          422,
+          `The upstream service refused the input with HTTP ${status}.`,
+        ]);
+      }
     }
+  });
+
+  it("answers a success without a body as empty outputs, and reads JSON behind a byte order mark", async () => {
+    assert.deepEqual(
+      await call(tool({ url: `${server.origin}/empty`, inputSchema: { type: "object" } }), {}),
+      {
+        ok: true,
+        value: {},
+      },
+    );
+    assert.deepEqual(await call(tool({ url: `${server.origin}/bom`, inputSchema: { type: "object" } }), {}), {
+      ok: true,
+      value: { bom: true },
+    });
   });
 
   it("turns every other upstream failure into 500 saying what the upstream did", async () => {
@@ -320,7 +340,6 @@ describe("HTTP tools against a real upstream", () => {
       ["/reset", "The upstream service closed the connection without a complete answer."],
       ["/reset-mid-body", "The upstream service closed the connection without a complete answer."],
       ["/text", "The upstream service answered HTTP 200 with a body that is not JSON."],
-      ["/empty", "The upstream service answered HTTP 204 with a body that is not JSON."],
       ["/array", "The upstream service answered HTTP 200 with JSON that is not an object."],
       ["/huge", "The upstream service answered HTTP 200 with a body larger than 65536 bytes."],
       ["/redirect", "The upstream service answered HTTP 302, a redirect, which is not followed."],

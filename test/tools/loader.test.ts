@@ -67,6 +67,19 @@ const module = (slug: string, extra = "") => `export default {
 };
 `;
 
+/** A minimal valid `httpTools` entry. */
+const httpTool = (slug: string, extra: Record<string, unknown> = {}) => ({
+  slug,
+  name: "n",
+  description: "d",
+  version: "1.0.0",
+  weight: 1,
+  inputSchema: { type: "object" },
+  url: "https://example.com/x",
+  method: "GET",
+  ...extra,
+});
+
 function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(dir, name, ".."), { recursive: true });
@@ -106,6 +119,7 @@ describe("loading tools", () => {
       "bad/enum.ts": "enum Color { Red }\nexport default Color;\n",
       "bad/bad-slug.js": module("Bad_Slug"),
       "bad/no-run.mjs": module("no-run").replace("run: () => ({}),", ""),
+      "hangs/never.mjs": "await new Promise(() => {});\nexport default {};\n",
       "dup/a.js": module("same-slug"),
       "dup/b.js": module("same-slug"),
       "empty/.keep": "",
@@ -242,6 +256,12 @@ describe("loading tools", () => {
     assert.ok(problems.includes(`${file("throws.ts")}cannot be loaded: cannot start: missing config`));
   });
 
+  it("names a module whose loading never finishes", async () => {
+    assert.deepEqual(await problemsOf(load("hangs", { loadTimeoutMs: 100 })), [
+      `TOOLRUN_TOOLS: ${join(dir, "hangs/never.mjs")}: cannot be loaded: it did not finish loading within 100 ms`,
+    ]);
+  });
+
   it("refuses a slug taken twice, naming both places", async () => {
     const problems = await problemsOf(load("dup", { builtIns: [] }));
     assert.deepEqual(problems, [
@@ -252,18 +272,7 @@ describe("loading tools", () => {
         builtIns: [{ ...tools[0], effects: "none" }],
         httpTools: {
           configPath: "c.json",
-          declarations: [
-            {
-              slug: tools[0]?.slug,
-              name: "n",
-              description: "d",
-              version: "1.0.0",
-              weight: 1,
-              inputSchema: { type: "object" },
-              url: "https://example.com/x",
-              method: "GET",
-            },
-          ],
+          declarations: [httpTool(tools[0]?.slug ?? "")],
         },
       }),
     );
@@ -300,17 +309,9 @@ describe("loading tools", () => {
         httpTools: {
           configPath: "c.json",
           declarations: [
-            {
-              slug: "needs-token",
-              name: "n",
-              description: "d",
-              version: "1.0.0",
-              weight: 1,
-              inputSchema: { type: "object" },
-              url: "https://example.com/x",
-              method: "GET",
+            httpTool("needs-token", {
               headers: { authorization: "Bearer ${MISSING_TOKEN}", "x-other": "${PRESENT}" },
-            },
+            }),
           ],
         },
       }),

@@ -237,25 +237,28 @@ export function outputsOf(
       throw new ToolFailure(upstreamTimeout(timeoutMs));
     case "aborted":
       throw new ToolFailure("The call was stopped before the upstream service answered.");
-    case "too_large":
-      throw new ToolFailure(
-        `The upstream service answered HTTP ${result.status} with a body larger than ${maxResponseBytes} bytes.`,
-      );
     case "unreachable":
       throw new ToolFailure(unreachable(result.reason), { cause: result.code });
+    case "too_large":
     case "response":
       break;
   }
+  // The status decides first: a refusal is a refusal however long its body.
   const { status } = result;
   if (status >= 400 && status < 500)
     throw new UnprocessableInputError(`The upstream service refused the input with HTTP ${status}.`);
   if (status >= 300 && status < 400)
     throw new ToolFailure(`The upstream service answered HTTP ${status}, a redirect, which is not followed.`);
-  if (status < 200 || status >= 300)
-    throw new ToolFailure(`The upstream service failed with HTTP ${status}.`);
+  if (status < 200 || status >= 300) throw new ToolFailure(`The upstream service failed with HTTP ${status}.`);
+  if (result.kind === "too_large")
+    throw new ToolFailure(
+      `The upstream service answered HTTP ${status} with a body larger than ${maxResponseBytes} bytes.`,
+    );
+  // A success without a body (a 204 to a DELETE) has nothing to say beyond its success.
+  if (result.body.length === 0) return {};
   let value: unknown;
   try {
-    value = JSON.parse(result.body.toString("utf8"));
+    value = JSON.parse(result.body.toString("utf8").replace(/^\uFEFF/, ""));
   } catch {
     throw new ToolFailure(`The upstream service answered HTTP ${status} with a body that is not JSON.`);
   }

@@ -41,6 +41,8 @@ export interface LoadToolsOptions {
   readonly upstream: Upstream;
   /** Separates the entries of `TOOLRUN_TOOLS`: the platform's path delimiter unless given. */
   readonly delimiter?: string;
+  /** How long one module may take to load (its top-level code, awaits included); default 30 s. */
+  readonly loadTimeoutMs?: number;
 }
 
 /** Why start-up stopped: one line per problem, printable as is. */
@@ -54,6 +56,7 @@ export class ToolLoadError extends Error {
 }
 
 export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
+export const LOAD_TIMEOUT_MS = 30_000;
 
 /** Loads and checks every tool; throws a ToolLoadError naming every problem. */
 export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]> {
@@ -86,7 +89,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
     const where = `TOOLRUN_TOOLS: ${module.package ? `${module.package} (${module.path})` : module.path}`;
     let exported: unknown;
     try {
-      exported = ((await import(pathToFileURL(module.path).href)) as { default?: unknown }).default;
+      exported = (await importWithin(module.path, options.loadTimeoutMs ?? LOAD_TIMEOUT_MS)).default;
     } catch (error) {
       problems.push(`${where}: cannot be loaded: ${firstLine(error)}`);
       continue;
@@ -213,6 +216,22 @@ export function findModules(
     modules.push(...inside.map((file) => ({ path: file })));
   }
   return { modules, problems };
+}
+
+/** Imports a module, or fails once `timeoutMs` has passed: a top-level await that never settles stops start-up too. */
+async function importWithin(path: string, timeoutMs: number): Promise<{ default?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`it did not finish loading within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([import(pathToFileURL(path).href) as Promise<{ default?: unknown }>, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function isModuleFile(name: string): boolean {
