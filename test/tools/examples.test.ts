@@ -57,8 +57,14 @@ describe("examples/tools", () => {
     const blocks = [...doc.matchAll(/```(ts|json)\n([\s\S]*?)```/g)].map((m) => m[2]);
     const module = readFileSync(new URL("../../examples/tools/unit-converter.ts", import.meta.url), "utf8");
     // The file less its opening comment, which the doc's prose replaces.
-    assert.ok(blocks.includes(module.replace(/^\/\*\*[\s\S]*?\*\/\n/, "")), "the module tool differs from the doc's");
-    const declaration = readFileSync(new URL("../../examples/tools/http-tools.json", import.meta.url), "utf8");
+    assert.ok(
+      blocks.includes(module.replace(/^\/\*\*[\s\S]*?\*\/\n/, "")),
+      "the module tool differs from the doc's",
+    );
+    const declaration = readFileSync(
+      new URL("../../examples/tools/http-tools.json", import.meta.url),
+      "utf8",
+    );
     assert.ok(blocks.includes(declaration), "the HTTP tool differs from the doc's");
   });
 

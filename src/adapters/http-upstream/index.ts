@@ -16,14 +16,13 @@ async function send(request: UpstreamRequest): Promise<UpstreamResult> {
   const ended = (): UpstreamResult | undefined =>
     deadline.aborted ? { kind: "timeout" } : request.signal?.aborted ? { kind: "aborted" } : undefined;
   try {
+    // The request's own headers replace these defaults, whatever their case.
+    const headers = new Headers({ accept: "application/json", "user-agent": "toolrun" });
+    if (request.body !== undefined) headers.set("content-type", "application/json");
+    for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
     const response = await fetch(request.url, {
       method: request.method,
-      headers: {
-        accept: "application/json",
-        "user-agent": "toolrun",
-        ...(request.body !== undefined && { "content-type": "application/json" }),
-        ...request.headers,
-      },
+      headers,
       body: request.body,
       redirect: "manual",
       signal,

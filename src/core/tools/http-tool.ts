@@ -249,7 +249,8 @@ export function outputsOf(
     throw new UnprocessableInputError(`The upstream service refused the input with HTTP ${status}.`);
   if (status >= 300 && status < 400)
     throw new ToolFailure(`The upstream service answered HTTP ${status}, a redirect, which is not followed.`);
-  if (status < 200 || status >= 300) throw new ToolFailure(`The upstream service failed with HTTP ${status}.`);
+  if (status < 200 || status >= 300)
+    throw new ToolFailure(`The upstream service failed with HTTP ${status}.`);
   if (result.kind === "too_large")
     throw new ToolFailure(
       `The upstream service answered HTTP ${status} with a body larger than ${maxResponseBytes} bytes.`,

@@ -183,7 +183,8 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
   const slug = kebabCase(op.id);
   if (checkSlug(slug)) return { problem: `its operationId does not make a slug ("${slug}")` };
   const notes: string[] = [];
-  const properties: Record<string, JsonSchema> = {};
+  // A Map, so a member named __proto__ is a member like any other.
+  const properties = new Map<string, JsonSchema>();
   const required: string[] = [];
   const queryTemplate: string[] = [];
   const hasBody = WITH_BODY.has(op.method);
@@ -211,7 +212,7 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
       }
       queryTemplate.push(name);
     }
-    properties[name] = withDescription(converted.schema, parameter.description);
+    properties.set(name, withDescription(converted.schema, parameter.description));
     if (isRequired) required.push(name);
   }
 
@@ -219,9 +220,9 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
   if ("problem" in body) return body;
   if (body.shape) {
     for (const [name, schema] of Object.entries(body.shape.properties)) {
-      if (Object.hasOwn(properties, name))
+      if (properties.has(name))
         return { problem: `its request body's member ${name} has the name of one of its parameters` };
-      properties[name] = schema;
+      properties.set(name, schema);
     }
     if (body.required) required.push(...body.shape.required);
   }
@@ -246,7 +247,7 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
       type: "object",
       additionalProperties: false,
       ...(required.length > 0 && { required: [...new Set(required)] }),
-      properties,
+      properties: Object.fromEntries(properties),
     },
     ...(output.schema && { outputSchema: output.schema }),
     url: `${context.baseUrl}${op.path}${query ? `?${query}` : ""}`,
@@ -360,7 +361,7 @@ function objectShape(schema: JsonSchema): Shape | undefined {
     const parts = schema.allOf.map((part) => (isObject(part) ? objectShape(part) : undefined));
     if (parts.some((part) => part === undefined)) return undefined;
     return {
-      properties: Object.assign({}, ...parts.map((part) => part?.properties)),
+      properties: Object.fromEntries(parts.flatMap((part) => Object.entries(part?.properties ?? {}))),
       required: parts.flatMap((part) => part?.required ?? []),
     };
   }

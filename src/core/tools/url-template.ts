@@ -56,12 +56,12 @@ export function parseUrlTemplate(
   };
   // With a harmless value in every field, the URL parser must give back what was written: no
   // literal dot segment, nothing it would encode or normalise.
-  const sample = expandUrl(parsed, new Proxy({}, { get: () => "x", has: () => true }), new Set());
+  const sample = expandUrl(parsed, new Proxy({}, { get: () => "x" }), new Set());
   if ("field" in sample) return { problem: `has a dot segment around {${sample.field}}` };
   const reparsed = new URL(sample.url);
   if (
     reparsed.origin !== parsed.origin ||
-    `${reparsed.pathname}${reparsed.search}` !== sample.url.slice(parsed.origin.length).replace(/\?$/, "")
+    `${reparsed.pathname}${reparsed.search}` !== sample.url.slice(parsed.origin.length)
   )
     return {
       problem: "must be written as the URL parser keeps it: percent-encoded, without . or .. segments",
