@@ -40,6 +40,8 @@ export interface TestUpstream {
   callsFor(key: string): number;
   /** Requests whose answer is not yet sent and whose connection is open. */
   inFlight(): number;
+  /** Requests whose connection closed before their answer was sent: their client gave up. */
+  abandoned(): number;
   /** Bytes `/huge` wrote before its client stopped reading. */
   hugeBytesWritten(): number;
   close(): Promise<void>;
@@ -54,10 +56,14 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
   const timers = new Set<NodeJS.Timeout>();
   let hugeBytes = 0;
   let inFlight = 0;
+  let abandoned = 0;
 
   const server = createServer(async (request, response) => {
     inFlight++;
-    response.on("close", () => inFlight--);
+    response.on("close", () => {
+      inFlight--;
+      if (!response.writableFinished) abandoned++;
+    });
     const url = request.url ?? "/";
     const path = url.split("?", 1)[0] ?? "/";
     if (path === "/reset") {
@@ -163,6 +169,7 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
     requests,
     callsFor: (key) => calls.get(key) ?? 0,
     inFlight: () => inFlight,
+    abandoned: () => abandoned,
     hugeBytesWritten: () => hugeBytes,
     async close() {
       for (const timer of timers) clearTimeout(timer);

@@ -367,14 +367,18 @@ describe("HTTP tools against a real upstream", () => {
   it("stops the upstream request when the client goes away", async () => {
     const t = tool({ url: `${server.origin}/slow/5000`, inputSchema: { type: "object" } });
     const clientGone = new AbortController();
-    const before = server.requests.length;
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    // Earlier tests' requests have ended, so only this one's end is counted.
+    while (server.inFlight() > 0) await tick();
+    const abandoned = server.abandoned();
     const pending = runToolCall(t, {}, { requestId: "r", clientGone: clientGone.signal });
-    setTimeout(() => clientGone.abort(), 50);
+    while (server.inFlight() === 0) await tick();
+    clientGone.abort();
     const [status] = await failure(pending);
     assert.equal(status, CLIENT_GONE_STATUS);
-    assert.equal(server.requests.length, before + 1);
-    // The upstream sees its request's connection close, long before it would have answered.
-    while (server.inFlight() > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The upstream sees its request's connection close before it has answered.
+    while (server.inFlight() > 0) await tick();
+    assert.equal(server.abandoned(), abandoned + 1);
   });
 });
 
