@@ -31,12 +31,10 @@ export const MAX_COUNT = 2_147_483_647;
 export const SLUG = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 export const MAX_SLUG_LENGTH = 64;
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
+/** What a tool says of itself in the catalog, the same in a definition and an HTTP tool's declaration. */
+export const CATALOG_MEMBERS = ["slug", "name", "description", "keywords", "version"];
 const MEMBERS = [
-  "slug",
-  "name",
-  "description",
-  "keywords",
-  "version",
+  ...CATALOG_MEMBERS,
   "defaults",
   "inputSchema",
   "outputSchema",

@@ -9,6 +9,7 @@
 import type { Upstream, UpstreamMethod, UpstreamResult } from "../../ports/upstream.ts";
 import { type JsonSchema, type ToolContext, UnprocessableInputError } from "../../tools/contract.ts";
 import {
+  CATALOG_MEMBERS,
   type CheckedTool,
   checkDefinition,
   checkInteger,
@@ -57,11 +58,7 @@ export const MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
 const METHODS: readonly UpstreamMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const WITH_BODY: ReadonlySet<UpstreamMethod> = new Set(["POST", "PUT", "PATCH"]);
 const MEMBERS = [
-  "slug",
-  "name",
-  "description",
-  "keywords",
-  "version",
+  ...CATALOG_MEMBERS,
   "weight",
   "maxBodyBytes",
   "inputSchema",
