@@ -10,6 +10,7 @@ import { toolSwitchViews } from "../core/tool-switches.ts";
 import type { CliContext } from "./main.ts";
 import { CliError, withDeps } from "./store.ts";
 import { byteSize, formatTable } from "./table.ts";
+import { registerToolsImportCommand } from "./tools-import.ts";
 
 export function registerToolsCommands(program: Command, cli: CliContext): void {
   const tools = program.command("tools").description("list the tools and switch them for every instance");
@@ -76,4 +77,6 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
         );
       });
     });
+
+  registerToolsImportCommand(tools, cli);
 }

@@ -1,0 +1,239 @@
+/**
+ * Loads every tool the service offers, in one order: the built-in ones, the modules `TOOLRUN_TOOLS`
+ * lists, then the configuration file's `httpTools`. Each is checked against the contract; a slug
+ * is unique across all of them. Anything wrong stops start-up with a ToolLoadError, one line per
+ * problem naming the module (or the configuration entry) and what is wrong with it, every problem
+ * at once. Each loaded tool remembers where it came from, for `toolrun tools list`.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isAbsolute, join, delimiter as platformDelimiter, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Upstream } from "../../ports/upstream.ts";
+import { type CheckedTool, checkDefinition, firstLine } from "./check-definition.ts";
+import { resolveSecrets } from "./env-references.ts";
+import { bindHttpTool, checkHttpTool, resolveHeaders } from "./http-tool.ts";
+
+export type ToolOrigin =
+  | { readonly kind: "built-in" }
+  /** `package` is the name `TOOLRUN_TOOLS` gave, when it gave one rather than a path. */
+  | { readonly kind: "module"; readonly path: string; readonly package?: string }
+  | { readonly kind: "http"; readonly configPath: string; readonly index: number };
+
+export interface LoadedTool extends CheckedTool {
+  readonly origin: ToolOrigin;
+  /** `tools.<slug>.secrets` of the configuration file, read from the environment. */
+  readonly secrets: Readonly<Record<string, string>>;
+}
+
+export interface LoadToolsOptions {
+  /** The tools compiled in, checked like any module's definition. */
+  readonly builtIns: readonly unknown[];
+  /** `TOOLRUN_TOOLS`, unset or empty for none. */
+  readonly modules?: string | undefined;
+  /** The configuration file's `httpTools` (unchecked) and the file's path, for the messages. */
+  readonly httpTools?: { readonly declarations: unknown; readonly configPath: string } | undefined;
+  /** The configuration file's `tools.<slug>.secrets`, by slug, values unexpanded. */
+  readonly secrets?: Readonly<Record<string, unknown>> | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths and package names in `TOOLRUN_TOOLS` are resolved from. */
+  readonly cwd: string;
+  readonly upstream: Upstream;
+  /** Separates the entries of `TOOLRUN_TOOLS`: the platform's path delimiter unless given. */
+  readonly delimiter?: string;
+  /** How long one module may take to load (its top-level code, awaits included); default 30 s. */
+  readonly loadTimeoutMs?: number;
+}
+
+/** Why start-up stopped: one line per problem, printable as is. */
+export class ToolLoadError extends Error {
+  override readonly name = "ToolLoadError";
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(problems.join("\n"));
+    this.problems = problems;
+  }
+}
+
+export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
+export const LOAD_TIMEOUT_MS = 30_000;
+
+/** Loads and checks every tool; throws a ToolLoadError naming every problem. */
+export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]> {
+  const problems: string[] = [];
+  const loaded: LoadedTool[] = [];
+  const bySlug = new Map<string, LoadedTool>();
+  const add = (where: string, tool: CheckedTool, origin: ToolOrigin) => {
+    const { slug } = tool.definition;
+    const taken = bySlug.get(slug);
+    if (taken) {
+      problems.push(`${where}: the slug "${slug}" is already taken by ${describeOrigin(taken.origin)}`);
+      return;
+    }
+    const entry = { ...tool, origin, secrets: {} };
+    bySlug.set(slug, entry);
+    loaded.push(entry);
+  };
+
+  options.builtIns.forEach((definition, index) => {
+    const slug = (definition as { slug?: unknown } | null)?.slug;
+    const where = `built-in tool ${typeof slug === "string" ? slug : `#${index}`}`;
+    const check = checkDefinition(definition);
+    if (check.ok) add(where, check.tool, { kind: "built-in" });
+    else problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
+  });
+
+  const found = findModules(options.modules ?? "", options.cwd, options.delimiter ?? platformDelimiter);
+  problems.push(...found.problems);
+  for (const module of found.modules) {
+    const where = `TOOLRUN_TOOLS: ${module.package ? `${module.package} (${module.path})` : module.path}`;
+    let exported: unknown;
+    try {
+      exported = (await importWithin(module.path, options.loadTimeoutMs ?? LOAD_TIMEOUT_MS)).default;
+    } catch (error) {
+      problems.push(`${where}: cannot be loaded: ${firstLine(error)}`);
+      continue;
+    }
+    if (exported === undefined) {
+      problems.push(`${where}: has no default export (export default the tool definition)`);
+      continue;
+    }
+    const check = checkDefinition(exported);
+    if (check.ok) add(where, check.tool, { kind: "module", ...module });
+    else problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
+  }
+
+  if (options.httpTools !== undefined) {
+    const { declarations, configPath } = options.httpTools;
+    if (!Array.isArray(declarations)) problems.push("TOOLRUN_CONFIG: httpTools must be an array");
+    else
+      declarations.forEach((declaration: unknown, index) => {
+        const slug = (declaration as { slug?: unknown } | null)?.slug;
+        const where = `TOOLRUN_CONFIG: httpTools[${index}]${typeof slug === "string" ? ` ("${slug}")` : ""}`;
+        const check = checkHttpTool(declaration);
+        if (!check.ok) {
+          problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
+          return;
+        }
+        const headers = resolveHeaders(check.checked.declaration, options.env);
+        if ("problems" in headers) {
+          problems.push(...headers.problems.map((problem) => `${where}: ${problem}`));
+          return;
+        }
+        add(where, bindHttpTool(check.checked, headers.headers, options.upstream), {
+          kind: "http",
+          configPath,
+          index,
+        });
+      });
+  }
+
+  for (const [slug, raw] of Object.entries(options.secrets ?? {})) {
+    const where = `TOOLRUN_CONFIG: tools.${slug}.secrets`;
+    const tool = bySlug.get(slug);
+    if (!tool) problems.push(`${where}: no tool has the slug "${slug}"`);
+    else if (tool.origin.kind === "http")
+      problems.push(`${where}: an HTTP tool reads its secrets in its headers, as \${NAME}`);
+    else {
+      const resolved = resolveSecrets(raw, options.env, where);
+      problems.push(...resolved.problems);
+      const index = loaded.indexOf(tool);
+      loaded[index] = { ...tool, secrets: resolved.secrets };
+    }
+  }
+
+  if (problems.length > 0) throw new ToolLoadError(problems);
+  return loaded;
+}
+
+/** Where a tool came from, in a few words: `built-in`, its module's path, or its configuration entry. */
+export function describeOrigin(origin: ToolOrigin): string {
+  switch (origin.kind) {
+    case "built-in":
+      return "built-in";
+    case "module":
+      return origin.package ? `package ${origin.package} (${origin.path})` : origin.path;
+    case "http":
+      return `httpTools[${origin.index}] in ${origin.configPath}`;
+  }
+}
+
+interface FoundModule {
+  readonly path: string;
+  readonly package?: string;
+}
+
+/**
+ * The module files `TOOLRUN_TOOLS` names, in its order: a file as given; a folder's module files
+ * directly inside it, by name, without tests (`*.test.*`), declarations (`*.d.ts`) or hidden files;
+ * a package name resolved from `cwd` as `require.resolve` would. An entry is a path when it is
+ * absolute, starts with `./` or `../`, or names something that exists relative to `cwd`.
+ */
+export function findModules(
+  variable: string,
+  cwd: string,
+  delimiter: string = platformDelimiter,
+): { readonly modules: FoundModule[]; readonly problems: string[] } {
+  const modules: FoundModule[] = [];
+  const problems: string[] = [];
+  for (const entry of variable.split(delimiter).map((e) => e.trim())) {
+    if (entry === "") continue;
+    const where = `TOOLRUN_TOOLS: ${entry}`;
+    const path = resolve(cwd, entry);
+    const isPath = isAbsolute(entry) || /^\.\.?([/\\]|$)/.test(entry) || existsSync(path);
+    if (!isPath) {
+      try {
+        modules.push({ path: createRequire(join(cwd, "package.json")).resolve(entry), package: entry });
+      } catch (error) {
+        problems.push(
+          `${where}: is neither a file, a folder nor a package found from ${cwd} (${firstLine(error)})`,
+        );
+      }
+      continue;
+    }
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(path).isDirectory();
+    } catch {
+      problems.push(`${where}: no file or folder at ${path}`);
+      continue;
+    }
+    if (!isFolder) {
+      if (isModuleFile(path)) modules.push({ path });
+      else problems.push(`${where}: is not a module file (${MODULE_EXTENSIONS.join(", ")})`);
+      continue;
+    }
+    const inside = readdirSync(path)
+      .filter(
+        (name) =>
+          isModuleFile(name) && !name.startsWith(".") && !/\.test\./.test(name) && !/\.d\.m?ts$/.test(name),
+      )
+      .sort()
+      .map((name) => join(path, name))
+      .filter((file) => statSync(file).isFile());
+    if (inside.length === 0)
+      problems.push(`${where}: the folder ${path} holds no module file (${MODULE_EXTENSIONS.join(", ")})`);
+    modules.push(...inside.map((file) => ({ path: file })));
+  }
+  return { modules, problems };
+}
+
+/** Imports a module, or fails once `timeoutMs` has passed: a top-level await that never settles stops start-up too. */
+async function importWithin(path: string, timeoutMs: number): Promise<{ default?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`it did not finish loading within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([import(pathToFileURL(path).href) as Promise<{ default?: unknown }>, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isModuleFile(name: string): boolean {
+  return MODULE_EXTENSIONS.some((extension) => name.endsWith(extension));
+}

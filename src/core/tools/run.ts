@@ -1,0 +1,128 @@
+/**
+ * One run of a checked tool, as the ledger takes it: the outputs, or the status the refunded call
+ * ends with. The context's signal fires at the tool's timeout or when the client goes, and the run
+ * ends then whether or not the tool heeds it. A tool that answers synchronously gets its result
+ * back synchronously, with no timer, promise or signal made for it unless it asks for the signal:
+ * the built-in computing tools keep the cost they had.
+ */
+import type { WorkResult } from "../../ports/store.ts";
+import {
+  isUnprocessableInputError,
+  type ToolContext,
+  UnprocessableInputError,
+} from "../../tools/contract.ts";
+import { type CheckedTool, isObject } from "./check-definition.ts";
+import { ToolFailure } from "./tool-failure.ts";
+
+export interface ToolCallOptions {
+  readonly requestId: string;
+  /** The key derived for outward calls from the client's `Idempotency-Key`, when it sent one. */
+  readonly idempotencyKey?: string | undefined;
+  readonly secrets?: Readonly<Record<string, string>> | undefined;
+  /** Fires when the call's client has gone. */
+  readonly clientGone?: AbortSignal | undefined;
+}
+
+export type ToolRunResult = WorkResult<Record<string, unknown>>;
+
+/** The status of a call whose client went away before its tool finished (nginx's, as the logs use). */
+export const CLIENT_GONE_STATUS = 499;
+
+const NO_SECRETS: Readonly<Record<string, string>> = Object.freeze({});
+
+export function runToolCall(
+  tool: CheckedTool,
+  input: Record<string, unknown>,
+  options: ToolCallOptions,
+): ToolRunResult | Promise<ToolRunResult> {
+  const { clientGone } = options;
+  const gone = () => new ToolFailure("The client went away before the tool finished.");
+  if (clientGone?.aborted) return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: gone() };
+  const started = performance.now();
+  let controller: AbortController | undefined;
+  let abortedWith: Error | undefined;
+  const abort = (reason: Error) => {
+    abortedWith = reason;
+    controller?.abort(reason);
+  };
+  const signal = () => {
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (abortedWith) controller.abort(abortedWith);
+    }
+    return controller.signal;
+  };
+  const context: ToolContext = {
+    get signal() {
+      return signal();
+    },
+    requestId: options.requestId,
+    secrets: options.secrets ?? NO_SECRETS,
+    idempotencyKey: options.idempotencyKey,
+    UnprocessableInputError,
+  };
+
+  let value: unknown;
+  try {
+    value = tool.definition.run(input, context);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!isThenable(value)) return checked(tool, value);
+
+  const { timeoutMs } = tool.definition;
+  return new Promise<ToolRunResult>((resolve) => {
+    let settled = false;
+    const finish = (result: ToolRunResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clientGone?.removeEventListener("abort", onGone);
+      resolve(result);
+    };
+    const timer = setTimeout(
+      () => {
+        const error = new ToolFailure(
+          tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
+        );
+        abort(error);
+        finish({ ok: false, httpStatus: 500, error });
+      },
+      Math.max(0, timeoutMs - (performance.now() - started)),
+    );
+    const onGone = () => {
+      const error = gone();
+      abort(error);
+      finish({ ok: false, httpStatus: CLIENT_GONE_STATUS, error });
+    };
+    clientGone?.addEventListener("abort", onGone, { once: true });
+    (value as PromiseLike<unknown>).then(
+      (outputs) => finish(checked(tool, outputs)),
+      (error: unknown) => finish(failed(error)),
+    );
+  });
+}
+
+function checked(tool: CheckedTool, value: unknown): ToolRunResult {
+  if (!isObject(value))
+    return { ok: false, httpStatus: 500, error: new ToolFailure("The tool's answer is not a JSON object.") };
+  const problem = tool.checkOutput(value);
+  if (problem !== "") {
+    return {
+      ok: false,
+      httpStatus: 500,
+      error: new ToolFailure("The tool's answer does not match its output schema.", { cause: problem }),
+    };
+  }
+  return { ok: true, value };
+}
+
+function failed(error: unknown): ToolRunResult {
+  return { ok: false, httpStatus: isUnprocessableInputError(error) ? 422 : 500, error };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The public tool contract: what a tool module's default export is, what `run` receives, and the
+ * one error that ends a call with 422. The built-in tools and every operator's module are written
+ * against these types; docs/tools/writing-a-tool.md explains them with a worked example.
+ *
+ * How a module outside this repository uses it. An operator's module may live in any folder that
+ * `TOOLRUN_TOOLS` names, with no `node_modules` near it, and Node refuses to strip the types of a
+ * `.ts` file inside `node_modules`, so nothing here may have to be resolved at run time:
+ * - types come from `import type { ToolDefinition } from "toolrun/tool"` (or a JSDoc
+ *   `import("toolrun/tool")` in plain JS): type stripping erases the import, so it is never
+ *   resolved when the service runs the module; an editor or `tsc` resolves it through this
+ *   package's `exports` entry once toolrun is a dev dependency (`npm i -D /path/to/toolrun`);
+ * - the one value a tool needs, the 422 error, is handed to `run` on its context
+ *   (`context.UnprocessableInputError`), so a module imports nothing of ours at run time.
+ * The error is recognised by a brand registered with `Symbol.for`, not by class identity, so one
+ * made from another copy of this file (vendored for types, or from another checkout) still ends
+ * the call with 422.
+ *
+ * This file imports nothing, so it type-checks in whatever project includes it.
+ */
+
+/** A JSON Schema 2020-12 document, kept as plain data so it can be published as is. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+export interface ToolExample {
+  readonly title: string;
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What calling the tool does outside toolrun. `"none"`: it only computes, so the call is run and
+ * then charged in one step. `"external"`: it acts outside (calls an API, sends a message), so its
+ * cost is reserved before it runs, captured when it succeeds and released when it fails.
+ */
+export type ToolEffects = "none" | "external";
+
+/** What `run` receives beside its input. */
+export interface ToolContext {
+  /** Fires when the tool's `timeoutMs` has passed or the client has gone: stop, and pass it on. */
+  readonly signal: AbortSignal;
+  /** The call's request id, as the client sees it in the answer and the logs show it. */
+  readonly requestId: string;
+  /** The configuration file's `tools.<slug>.secrets`, with `${NAME}` replaced from the environment. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /**
+   * Present when the client sent an `Idempotency-Key`: a key derived from it and the account,
+   * the same on every retry of the call. Send it with whatever the tool does outside so a retried
+   * call never acts twice.
+   */
+  readonly idempotencyKey: string | undefined;
+  /** The error that ends the call with 422, here so a module needs no import at run time. */
+  readonly UnprocessableInputError: typeof UnprocessableInputError;
+}
+
+export interface ToolDefinition<Input = Record<string, unknown>, Output = Record<string, unknown>> {
+  /** URL slug, also the MCP tool name: lowercase letters, digits and single hyphens, at most 64. */
+  readonly slug: string;
+  readonly name: string;
+  readonly description: string;
+  /** Extra words for `/v1/tools/search`. */
+  readonly keywords: readonly string[];
+  /** Output-contract version, three dotted numbers. */
+  readonly version: string;
+  /** Defaults an operator may override in the configuration file. */
+  readonly defaults: { readonly weight: number; readonly maxBodyBytes: number };
+  /** JSON Schema 2020-12 of the request body (an object): the one published and the one that validates. */
+  readonly inputSchema: JsonSchema;
+  /** JSON Schema 2020-12 of `outputs` (an object). */
+  readonly outputSchema: JsonSchema;
+  readonly examples: readonly ToolExample[];
+  readonly effects: ToolEffects;
+  /** How long `run` may take before the call fails and `context.signal` fires; default 30000. */
+  readonly timeoutMs?: number;
+  /**
+   * Receives input already validated against `inputSchema`; returns (or resolves to) the outputs.
+   * Throws `UnprocessableInputError` when the input is valid but has no answer (422); anything
+   * else it throws ends the call with 500 `processing_error`. Either way the call is refunded.
+   */
+  run(input: Input, context: ToolContext): Output | Promise<Output>;
+}
+
+/** Erases the input/output types so tools of different shapes fit in one list. */
+export type AnyToolDefinition = ToolDefinition<never, Record<string, unknown>>;
+
+const BRAND = Symbol.for("toolrun.UnprocessableInputError");
+
+/**
+ * Thrown by `run` when well-formed input has no result (HTTP 422 `unprocessable_input`, refunded).
+ * `message` is shown to the client as the problem's `detail`, so write it for a person.
+ */
+export class UnprocessableInputError extends Error {
+  override readonly name = "UnprocessableInputError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** Whether `error` is the 422 error, made from this copy of the contract or any other. */
+export function isUnprocessableInputError(error: unknown): error is UnprocessableInputError {
+  return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
+}

@@ -1,0 +1,227 @@
+/**
+ * A real HTTP upstream on loopback for the tests of HTTP tools (and the system test and bench that
+ * call them through a running server). Its behaviour is chosen by the path:
+ * - `/echo...`: 200, `{method, url, headers, body}`: the request as it arrived (`url` raw, as sent);
+ * - `/slow/<ms>`: 200 `{slept}` after that many milliseconds;
+ * - `/status/<code>`: that status, with a JSON body holding `UPSTREAM_BODY_SECRET`;
+ * - `/reset`: closes the connection without an answer; `/reset-mid-body`: after half a body;
+ * - `/text`: 200 text that is not JSON; `/array`: 200 `[1, 2, 3]`; `/empty`: 204;
+ * - `/bom`: 200 `{"bom": true}` behind a UTF-8 byte order mark;
+ * - `/huge`: 200 with a body that never ends (it stops when the client stops reading);
+ * - `/huge-declared`: 200 announcing 10 MiB in `Content-Length` and sending a little of it;
+ * - `/redirect`: 302 to `/echo`;
+ * - `/idempotent`: 200 `{key, calls}`, counting the calls per `Idempotency-Key` (`callsFor`);
+ * - `POST /tickets`: a help desk's API, the upstream of examples/tools/http-tools.json: with
+ *   `Authorization: Bearer <ticketsToken>` and a JSON `{title, priority}`, 201 and the new ticket;
+ *   a repeated `Idempotency-Key` gets the ticket it made, made once (`callsFor` counts these too);
+ *   a wrong token, 401; a body without a title, 400.
+ * Every request is recorded (`requests`) once its body has arrived.
+ */
+import { once } from "node:events";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const UPSTREAM_BODY_SECRET = "upstream-body-must-not-leak";
+/** The token `POST /tickets` wants unless startUpstream is given another. */
+export const TICKETS_TOKEN = "test-tickets-token";
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+export interface TestUpstream {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly requests: RecordedRequest[];
+  /** How many requests came with this `Idempotency-Key` to `/idempotent`. */
+  callsFor(key: string): number;
+  /** Requests whose answer is not yet sent and whose connection is open. */
+  inFlight(): number;
+  /** Requests whose connection closed before their answer was sent: their client gave up. */
+  abandoned(): number;
+  /** Bytes `/huge` wrote before its client stopped reading. */
+  hugeBytesWritten(): number;
+  close(): Promise<void>;
+}
+
+export async function startUpstream(options: { ticketsToken?: string } = {}): Promise<TestUpstream> {
+  const ticketsToken = options.ticketsToken ?? TICKETS_TOKEN;
+  const requests: RecordedRequest[] = [];
+  const calls = new Map<string, number>();
+  const tickets = new Map<string, unknown>();
+  let nextTicket = 1001;
+  const timers = new Set<NodeJS.Timeout>();
+  let hugeBytes = 0;
+  let inFlight = 0;
+  let abandoned = 0;
+
+  const server = createServer(async (request, response) => {
+    inFlight++;
+    response.on("close", () => {
+      inFlight--;
+      if (!response.writableFinished) abandoned++;
+    });
+    const url = request.url ?? "/";
+    const path = url.split("?", 1)[0] ?? "/";
+    if (path === "/reset") {
+      request.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    requests.push({ method: request.method ?? "", url, headers: request.headers, body });
+
+    if (path.startsWith("/echo")) {
+      const parsed = body === "" ? null : (parseJson(body) ?? body);
+      return json(response, 200, { method: request.method, url, headers: request.headers, body: parsed });
+    }
+    const slow = /^\/slow\/(\d+)$/.exec(path);
+    if (slow) {
+      const ms = Number(slow[1]);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        json(response, 200, { slept: ms });
+      }, ms);
+      timers.add(timer);
+      response.on("close", () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+      });
+      return;
+    }
+    const status = /^\/status\/(\d{3})$/.exec(path);
+    if (status) return json(response, Number(status[1]), { error: UPSTREAM_BODY_SECRET });
+    switch (path) {
+      case "/reset-mid-body":
+        response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        response.write('{"half": "');
+        setImmediate(() => request.socket.destroy());
+        return;
+      case "/text":
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end("this is not JSON");
+        return;
+      case "/bom":
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(`\uFEFF${JSON.stringify({ bom: true })}`);
+        return;
+      case "/array":
+        return json(response, 200, [1, 2, 3]);
+      case "/empty":
+        response.writeHead(204);
+        response.end();
+        return;
+      case "/huge":
+        return streamForever(response, (n) => {
+          hugeBytes += n;
+        });
+      case "/huge-declared":
+        response.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": String(10 * 1024 * 1024),
+        });
+        response.write('{"a": "');
+        return;
+      case "/redirect":
+        response.writeHead(302, { location: "/echo" });
+        response.end();
+        return;
+      case "/idempotent": {
+        const key = String(request.headers["idempotency-key"] ?? "");
+        const count = (calls.get(key) ?? 0) + 1;
+        calls.set(key, count);
+        return json(response, 200, { key, calls: count });
+      }
+      case "/tickets": {
+        if (request.method !== "POST") return json(response, 405, { error: "POST only" });
+        if (request.headers.authorization !== `Bearer ${ticketsToken}`)
+          return json(response, 401, { error: "bad token" });
+        const input = parseJson(body) as { title?: unknown; priority?: unknown } | null;
+        if (typeof input?.title !== "string") return json(response, 400, { error: "title is required" });
+        const key = request.headers["idempotency-key"];
+        if (typeof key === "string") {
+          calls.set(key, (calls.get(key) ?? 0) + 1);
+          const made = tickets.get(key);
+          if (made) return json(response, 201, made);
+        }
+        const ticket = {
+          id: `T-${nextTicket++}`,
+          title: input.title,
+          priority: typeof input.priority === "string" ? input.priority : "normal",
+          status: "open",
+        };
+        if (typeof key === "string") tickets.set(key, ticket);
+        return json(response, 201, ticket);
+      }
+      default:
+        return json(response, 404, { error: "no such mode" });
+    }
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    callsFor: (key) => calls.get(key) ?? 0,
+    inFlight: () => inFlight,
+    abandoned: () => abandoned,
+    hugeBytesWritten: () => hugeBytes,
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      server.close();
+      await once(server, "close");
+    },
+  };
+}
+
+/** An origin on loopback where nothing listens: connecting to it is refused. */
+export async function refusingOrigin(): Promise<string> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, "close");
+  return `http://127.0.0.1:${port}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function json(response: ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+/** Writes 64 KiB chunks as fast as the client reads them, until it stops. */
+function streamForever(response: ServerResponse, wrote: (bytes: number) => void): void {
+  const chunk = Buffer.alloc(64 * 1024, "a");
+  response.writeHead(200, { "content-type": "application/json" });
+  response.write('{"a": "');
+  const pump = () => {
+    while (!response.destroyed) {
+      wrote(chunk.length);
+      if (!response.write(chunk)) {
+        response.once("drain", pump);
+        return;
+      }
+    }
+  };
+  response.on("close", () => response.removeListener("drain", pump));
+  pump();
+}

@@ -1,0 +1,233 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is the configuration's own syntax for environment variables
+/**
+ * OpenAPI 3.0 and 3.1 documents to `httpTools` declarations, read by the same parser the CLI uses:
+ * one per operation, parameters and body in one input schema, OpenAPI's schema dialect turned into
+ * JSON Schema 2020-12, and what cannot be carried over named. What it prints loads and runs.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { dereference } from "@readme/openapi-parser";
+import { createHttpUpstream } from "../../src/adapters/http-upstream/index.ts";
+import type { HttpToolDeclaration } from "../../src/core/tools/http-tool.ts";
+import { loadTools } from "../../src/core/tools/loader.ts";
+import {
+  declarationsFromOpenApi,
+  ImportError,
+  type ImportOptions,
+  kebabCase,
+} from "../../src/core/tools/openapi-import.ts";
+import { runToolCall } from "../../src/core/tools/run.ts";
+import { startUpstream, type TestUpstream } from "../helpers/upstream.ts";
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/openapi/${name}`, import.meta.url));
+const HELP_DESK = fixture("help-desk-3.0.yaml");
+const WEATHER = fixture("weather-3.1.json");
+
+async function importFile(file: string, options: ImportOptions = {}) {
+  return declarationsFromOpenApi(await dereference(file, { dereference: { circular: "ignore" } }), options);
+}
+
+function bySlug(declarations: HttpToolDeclaration[], slug: string): HttpToolDeclaration {
+  const found = declarations.find((d) => d.slug === slug);
+  assert.ok(found, `no declaration ${slug} among ${declarations.map((d) => d.slug).join(", ")}`);
+  return found;
+}
+
+describe("importing OpenAPI 3.0", () => {
+  it("makes one declaration per operation that can be called, slugs in kebab-case, and names what it left out", async () => {
+    const { declarations, warnings, skipped } = await importFile(HELP_DESK);
+    assert.deepEqual(
+      declarations.map((d) => [d.slug, d.method, d.url]),
+      [
+        ["list-tickets", "GET", "https://eu.helpdesk.example/api/v2/tickets"],
+        ["create-ticket", "POST", "https://eu.helpdesk.example/api/v2/tickets"],
+        ["get-ticket", "GET", "https://eu.helpdesk.example/api/v2/tickets/{ticketId}"],
+        ["delete-ticket", "DELETE", "https://eu.helpdesk.example/api/v2/tickets/{ticketId}"],
+        ["update-ticket", "PATCH", "https://eu.helpdesk.example/api/v2/tickets/{ticketId}"],
+        ["search-tickets", "POST", "https://eu.helpdesk.example/api/v2/search?q={q}"],
+        ["get-category-tree", "GET", "https://eu.helpdesk.example/api/v2/categories"],
+      ],
+    );
+    assert.deepEqual(warnings, [
+      "operation listTickets: its header parameter X-Request-Source is left out (an HTTP tool's headers are fixed in its declaration)",
+      "operation uploadAttachment is left out: its request body is not JSON",
+      "operation exportTickets is left out: its 200 answer is of type array, and a tool answers a JSON object",
+      "operation searchTickets: its optional query parameter page is left out (a POST sends its input as the body)",
+      "operation getCategoryTree: its answer's schema is left out (the answer schema is recursive ($ref #/components/schemas/Category))",
+      "operation GET /health is left out: has no operationId, which its slug is made from",
+      'format "date-time" is left out wherever it appears (the service does not check it)',
+      "set the environment variable BEARER_AUTH to the bearer token of security scheme bearerAuth",
+    ]);
+    assert.deepEqual(skipped, []);
+  });
+
+  it("merges the query parameters into the input schema and rewrites 3.0's schema dialect", async () => {
+    const { declarations } = await importFile(HELP_DESK);
+    const list = bySlug(declarations, "list-tickets");
+    assert.deepEqual(list.inputSchema, {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        status: { type: "string", enum: ["open", "closed"], description: "Only tickets in this status." },
+        // `minimum: 0` with `exclusiveMinimum: true` in 3.0.
+        limit: { type: "integer", exclusiveMinimum: 0, maximum: 100 },
+      },
+    });
+    assert.equal(list.name, "List tickets");
+    assert.deepEqual(list.keywords, ["tickets"]);
+    assert.equal(list.version, "2.1.0");
+    assert.equal(list.weight, 1);
+    assert.deepEqual(list.headers, { Authorization: "Bearer ${BEARER_AUTH}" });
+  });
+
+  it("merges the JSON request body with the path parameters, keeping what is required", async () => {
+    const { declarations } = await importFile(HELP_DESK);
+    const create = bySlug(declarations, "create-ticket");
+    assert.equal(create.description, "Opens a ticket in the help desk.");
+    assert.deepEqual(create.inputSchema, {
+      type: "object",
+      additionalProperties: false,
+      required: ["title"],
+      properties: {
+        // `example` becomes `examples`; the `x-` extension goes.
+        title: { type: "string", minLength: 1, examples: ["Printer on fire"] },
+        // `nullable: true` becomes a null type and a null in the enum.
+        priority: { type: ["string", "null"], enum: ["low", "normal", "high", null] },
+      },
+    });
+    assert.deepEqual(create.outputSchema?.required, ["id", "title", "status"]);
+    assert.deepEqual((create.outputSchema?.properties as Record<string, unknown> | undefined)?.createdAt, {
+      type: "string",
+    });
+    // An optional body's members are all optional; a +json media type is JSON.
+    const update = bySlug(declarations, "update-ticket");
+    assert.deepEqual(update.inputSchema.required, ["ticketId"]);
+    assert.deepEqual(Object.keys(update.inputSchema.properties as object), ["ticketId", "priority"]);
+    const search = bySlug(declarations, "search-tickets");
+    assert.deepEqual(search.inputSchema.required, ["q"]);
+  });
+
+  it("imports only the operations asked for, and names one that is not there", async () => {
+    const only = await importFile(HELP_DESK, { operations: ["getTicket", "createTicket"] });
+    assert.deepEqual(
+      only.declarations.map((d) => d.slug),
+      ["create-ticket", "get-ticket"],
+    );
+    const leftOut = await importFile(HELP_DESK, { operations: ["getTicket", "exportTickets"] });
+    assert.deepEqual(leftOut.skipped, ["exportTickets"]);
+    await assert.rejects(importFile(HELP_DESK, { operations: ["getTicket", "closeTicket"] }), (error) => {
+      assert.ok(error instanceof ImportError);
+      assert.equal(error.usage, true);
+      assert.match(
+        error.message,
+        /^--operation closeTicket: no operation has this id \(the document has listTickets, /,
+      );
+      return true;
+    });
+  });
+
+  it("uses --base-url instead of the document's server", async () => {
+    const { declarations } = await importFile(HELP_DESK, { baseUrl: "http://127.0.0.1:9000/helpdesk/" });
+    assert.equal(bySlug(declarations, "get-ticket").url, "http://127.0.0.1:9000/helpdesk/tickets/{ticketId}");
+  });
+
+  it("prints only declarations the service loads", async () => {
+    const { declarations } = await importFile(HELP_DESK);
+    const loaded = await loadTools({
+      builtIns: [],
+      httpTools: { declarations, configPath: "imported.json" },
+      env: { BEARER_AUTH: "token" },
+      cwd: ".",
+      upstream: createHttpUpstream(),
+    });
+    assert.equal(loaded.length, declarations.length);
+  });
+});
+
+describe("importing OpenAPI 3.1", () => {
+  let server: TestUpstream;
+  before(async () => {
+    server = await startUpstream();
+  });
+  after(() => server.close());
+
+  it("needs --base-url when the document names no server", async () => {
+    await assert.rejects(importFile(WEATHER), (error) => {
+      assert.ok(error instanceof ImportError);
+      assert.equal(error.usage, true);
+      assert.equal(error.message, "the document names no server; pass --base-url URL");
+      return true;
+    });
+  });
+
+  it("keeps 3.1's JSON Schema as it is, merges an allOf body, and turns an API key into a header", async () => {
+    const { declarations, warnings } = await importFile(WEATHER, { baseUrl: "https://weather.example" });
+    const forecast = bySlug(declarations, "get-forecast");
+    assert.equal(forecast.version, "1.0.0", "a date is not a semantic version");
+    assert.deepEqual(forecast.inputSchema.properties, {
+      city: { type: "string", minLength: 1 },
+      days: { type: "integer", minimum: 1, maximum: 14, default: 3 },
+      units: { type: ["string", "null"], enum: ["metric", "imperial", null] },
+    });
+    assert.deepEqual(forecast.headers, { "X-Api-Key": "${API_KEY}" });
+    assert.deepEqual(forecast.outputSchema?.examples, [{ city: "Oslo", days: [] }]);
+    const alert = bySlug(declarations, "create-alert");
+    assert.deepEqual(alert.inputSchema, {
+      type: "object",
+      additionalProperties: false,
+      required: ["city", "threshold"],
+      properties: {
+        city: { type: "string" },
+        email: { type: "string" },
+        threshold: { type: "number", exclusiveMinimum: 0 },
+        kind: { const: "wind" },
+      },
+    });
+    assert.equal(alert.outputSchema, undefined);
+    assert.deepEqual(warnings, [
+      "set the environment variable API_KEY to the API key of security scheme ApiKey",
+    ]);
+  });
+
+  it("makes a tool that calls the upstream as the document describes", async () => {
+    const { declarations } = await importFile(WEATHER, {
+      baseUrl: `${server.origin}/echo`,
+      operations: ["getForecast"],
+    });
+    const [forecast] = await loadTools({
+      builtIns: [],
+      httpTools: { declarations, configPath: "imported.json" },
+      env: { API_KEY: "weather-key" },
+      cwd: ".",
+      upstream: createHttpUpstream(),
+    });
+    assert.ok(forecast);
+    const answer = await runToolCall(forecast, { city: "Zürich", days: 3 }, { requestId: "r" });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.equal(answer.value.url, "/echo/forecast/Z%C3%BCrich?days=3");
+    assert.equal((answer.value.headers as Record<string, string>)["x-api-key"], "weather-key");
+  });
+
+  it("refuses what is not OpenAPI 3.0 or 3.1", async () => {
+    await assert.rejects(
+      importFile(fixture("swagger-2.0.json")),
+      /only OpenAPI 3.0 and 3.1 documents can be imported; this one is 2.0/,
+    );
+  });
+});
+
+describe("kebabCase", () => {
+  it("splits camel case, acronyms, digits and separators", () => {
+    for (const [id, slug] of [
+      ["getUserById", "get-user-by-id"],
+      ["getUserByID", "get-user-by-id"],
+      ["HTTPResponseCode", "http-response-code"],
+      ["list_items.v2", "list-items-v2"],
+      ["v2Users", "v2-users"],
+      ["create--thing", "create-thing"],
+      ["Tickets_Create", "tickets-create"],
+    ])
+      assert.equal(kebabCase(id ?? ""), slug);
+  });
+});
