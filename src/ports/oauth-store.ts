@@ -77,7 +77,11 @@ export interface OAuthStore {
 
   /** Creates the authorization, or updates its payload and expiry (its key and client never change). */
   saveOAuthAuthorization(authorization: NewOAuthAuthorization): Promise<void>;
-  /** The authorization's payload while it has not expired at `now`; null otherwise. */
+  /**
+   * The authorization's payload while it acts for its key (bound to the key's current secret, the
+   * key not revoked) and has not expired at `now`; null otherwise, so a rotated or revoked key's
+   * authorizations can no longer be refreshed.
+   */
   findOAuthAuthorization(id: string, now: string): Promise<string | null>;
   /**
    * Ties an authorization to the secret its key has now (SHA-256, as stored with the key) and

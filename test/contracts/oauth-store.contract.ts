@@ -89,18 +89,20 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
 
     it("ends a key's authorizations when the key is rotated", async (t) => {
       const [store] = (await stores(t)) as [Store];
-      const { key, token } = await authorized(store);
+      const { key, grantId, token } = await authorized(store);
       assert.equal((await store.listOAuthAuthorizations(key.id, NOW)).length, 1);
       assert.equal(await store.rotateKey(key.id, `hash-${randomUUID()}`, "tr_live_wxyz"), true);
       assert.equal(await store.findOAuthAccessToken(token.idHash), null);
+      assert.equal(await store.findOAuthAuthorization(grantId, NOW), null, "no longer refreshable");
       assert.deepEqual(await store.listOAuthAuthorizations(key.id, NOW), []);
     });
 
     it("ends a key's authorizations when the key is revoked", async (t) => {
       const [store] = (await stores(t)) as [Store];
-      const { key, token } = await authorized(store);
+      const { key, grantId, token } = await authorized(store);
       assert.equal(await store.revokeKey(key.id, NOW), true);
       assert.equal(await store.findOAuthAccessToken(token.idHash), null);
+      assert.equal(await store.findOAuthAuthorization(grantId, NOW), null, "no longer refreshable");
       assert.deepEqual(await store.listOAuthAuthorizations(key.id, NOW), []);
     });
 
@@ -124,7 +126,8 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
         await store.bindOAuthAuthorization("grant-unbound", "key_other", key.secretHash, "x"),
         false,
       );
-      // Found for the library (it reads the authorization while the consent finishes).
+      assert.equal(await store.findOAuthAuthorization("grant-unbound", NOW), null);
+      assert.equal(await store.bindOAuthAuthorization("grant-unbound", key.id, key.secretHash, "x"), true);
       assert.equal(await store.findOAuthAuthorization("grant-unbound", NOW), "{}");
       assert.equal(await store.findOAuthAuthorization("grant-unbound", NEXT_YEAR), null);
     });

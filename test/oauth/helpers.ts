@@ -29,11 +29,12 @@ async function freePort(): Promise<number> {
 export async function startOAuthApp(
   options: TestAppOptions,
   lifetime: TestLifetime,
-  oauth: { codeTtlS?: number; accessTokenTtlS?: number; allowPrivateFetch?: boolean } = {},
+  oauth: { codeTtlS?: number; accessTokenTtlS?: number; allowPrivateFetch?: boolean; issuer?: string } = {},
 ): Promise<OAuthApp> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const settings = oauthSettings(base, oauth);
+  // Instances behind one public URL share the issuer; each still listens on its own port.
+  const settings = oauthSettings(oauth.issuer ?? base, oauth);
   const t = await createTestApp(
     { ...options, appOptions: { ...options.appOptions, oauth: settings } },
     lifetime,
@@ -69,11 +70,12 @@ export function elide(text: string): string {
  */
 export class Person {
   readonly origin: string;
-  readonly log: Exchange[] = [];
+  readonly log: Exchange[];
   private readonly cookies = new Map<string, Cookie>();
 
-  constructor(origin: string) {
+  constructor(origin: string, log: Exchange[] = []) {
     this.origin = origin;
+    this.log = log;
   }
 
   private cookieHeader(url: URL): string {
@@ -153,12 +155,13 @@ export class Person {
    * Reads the consent form like a person: the field labelled `API key`, the button named
    * `Approve` or `Deny`; submits it; follows on until the browser leaves for the client.
    */
-  async answer(html: string, key: string, decision: "Approve" | "Deny"): Promise<URL> {
+  async answer(html: string, key: string, decision: "Approve" | "Deny", via = this.origin): Promise<URL> {
     const form = readForm(html);
     const fields: Record<string, string> = { ...form.hidden, [form.fieldLabelled("API key")]: key };
     const button = form.button(decision);
     fields[button.name] = button.value;
-    const landed = await this.follow(await this.request(form.action, { method: "POST", form: fields }));
+    const action = new URL(form.action, via).href;
+    const landed = await this.follow(await this.request(action, { method: "POST", form: fields }));
     if ("page" in landed) {
       throw new Error(
         `the consent form answered ${landed.page.status}: ${(await landed.page.text()).slice(0, 600)}`,
@@ -211,6 +214,8 @@ export interface ClientState {
   tokens?: Record<string, unknown> & { access_token: string; refresh_token?: string };
   codeVerifier?: string;
   authorizationUrl?: URL;
+  /** SDK v2 keeps where it discovered the server, to check the redirect comes from the same one. */
+  discoveryState?: unknown;
 }
 
 export const REDIRECT_URL = "http://127.0.0.1:9/oauth/callback";
@@ -252,5 +257,9 @@ export function memoryProvider(name: string, state: ClientState, redirectUrl = R
       if (state.codeVerifier === undefined) throw new Error("no code verifier saved");
       return state.codeVerifier;
     },
+    saveDiscoveryState: (discovery: unknown) => {
+      state.discoveryState = discovery;
+    },
+    discoveryState: () => state.discoveryState as never,
   };
 }

@@ -36,7 +36,8 @@ const UPSERT_AUTHORIZATION = statement(
 );
 const AUTHORIZATION = statement(
   "oauth_authorization",
-  "SELECT payload FROM oauth_authorizations WHERE id = $1 AND expires_at > $2",
+  `SELECT a.payload FROM oauth_authorizations a JOIN api_keys k ON ${LIVE_AUTHORIZATION}
+   WHERE a.id = $1 AND a.expires_at > $2`,
 );
 const BIND = statement(
   "oauth_authorization_bind",

@@ -32,7 +32,8 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
      ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at`,
   );
   const authorization = db.statement<{ payload: string }>(
-    "SELECT payload FROM oauth_authorizations WHERE id = ? AND expires_at > ?",
+    `SELECT a.payload FROM oauth_authorizations a JOIN api_keys k ON ${LIVE_AUTHORIZATION}
+     WHERE a.id = ? AND a.expires_at > ?`,
   );
   const bind = db.statement(
     "UPDATE oauth_authorizations SET key_secret_hash = ?, client_name = ? WHERE id = ? AND key_id = ?",

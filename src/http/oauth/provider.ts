@@ -24,8 +24,10 @@ import Provider, {
   interactionPolicy,
   type KoaContextWithOIDC,
 } from "oidc-provider";
+import { hasExpired } from "../../core/keys.ts";
 import { MCP_SCOPE, type OAuthSettings } from "../../core/oauth/settings.ts";
 import type { OAuthStore } from "../../ports/oauth-store.ts";
+import type { KeyStore } from "../../ports/store.ts";
 import { storeAdapter } from "./adapter.ts";
 import { applyRedirectPolicy } from "./redirect-policy.ts";
 
@@ -95,7 +97,7 @@ function policy(): interactionPolicy.DefaultPolicy {
 }
 
 export interface ProviderOptions {
-  readonly store: OAuthStore;
+  readonly store: OAuthStore & Pick<KeyStore, "getKey">;
   readonly settings: OAuthSettings;
   readonly secrets: ServerSecrets;
   readonly now: () => Date;
@@ -147,7 +149,12 @@ export function createProvider({ store, settings, secrets, now, errorPage }: Pro
       const grantId = ctx.oidc.result?.consent?.grantId;
       return grantId === undefined ? undefined : ctx.oidc.provider.Grant.find(grantId);
     },
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    // The account is the key: one revoked or expired since cannot be refreshed into new tokens.
+    findAccount: async (_ctx, sub) => {
+      const key = await store.getKey(sub);
+      if (key === null || key.revokedAt !== null || hasExpired(key, now())) return undefined;
+      return { accountId: sub, claims: async () => ({ sub }) };
+    },
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
@@ -163,7 +170,12 @@ export function createProvider({ store, settings, secrets, now, errorPage }: Pro
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, issueRegistrationAccessToken: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens; another's answers 200 and revokes nothing
+      // (RFC 7009 section 2.1), so a public client cannot probe which tokens exist.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       introspection: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
