@@ -243,7 +243,7 @@ describe("OAuth attacks", () => {
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
         },
-        payload: initializeMessage(),
+        payload: JSON.stringify(initializeMessage()),
       });
     const record = await t.recordOf(own);
     const limitOf = async () => {
