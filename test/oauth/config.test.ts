@@ -61,7 +61,9 @@ describe("OAuth configuration", () => {
 
   it("refuses TOOLRUN_OAUTH=on where it cannot work, and bad values, naming each variable", () => {
     assert.deepEqual(
-      problems({ TOOLRUN_PUBLIC_URL: "http://tools.example.com", TOOLRUN_OAUTH: "on" }).map((p) => p.split(",")[0]),
+      problems({ TOOLRUN_PUBLIC_URL: "http://tools.example.com", TOOLRUN_OAUTH: "on" }).map(
+        (p) => p.split(",")[0],
+      ),
       ["TOOLRUN_OAUTH is on"],
     );
     const found = problems({

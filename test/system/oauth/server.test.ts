@@ -148,7 +148,7 @@ describe("OAuth on a served process", () => {
         .get() as Record<string, string>;
       assert.equal(row.actor_type, "cli");
       assert.equal(row.target, keyId);
-      assert.deepEqual(JSON.parse(row.details), { authorization_id: document.id });
+      assert.deepEqual(JSON.parse(row.details ?? ""), { authorization_id: document.id });
     } finally {
       db.close();
     }
