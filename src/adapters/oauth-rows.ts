@@ -2,13 +2,12 @@
  * Rows of the `oauth_*` tables both SQL stores share (same names, see their migrations), turned
  * into the OAuth port's records, written once for SQLite and PostgreSQL.
  */
-import type { OAuthAuthorizationRecord, StoredOAuthArtifact } from "../ports/oauth-store.ts";
-
-type Timestamp = string | Date;
-
-function iso(at: Timestamp): string {
-  return typeof at === "string" ? at : at.toISOString();
-}
+import type {
+  OAuthAuthorizationRecord,
+  OAuthTokenHolder,
+  StoredOAuthArtifact,
+} from "../ports/oauth-store.ts";
+import { iso, KEY_COLUMNS, type KeyRow, type Timestamp, toKeyRecord } from "./sql-rows.ts";
 
 /**
  * The join of an authorization `a` to its key `k` that holds only while the authorization still
@@ -51,5 +50,25 @@ export function toArtifact(row: ArtifactRow): StoredOAuthArtifact {
   return { payload: row.payload, consumedAt: row.consumed_at === null ? null : iso(row.consumed_at) };
 }
 
-/** An ISO timestamp as both stores compare it (PostgreSQL reads Date, SQLite the text). */
-export { iso as isoTimestamp };
+/** What an access token's lookup selects: the token `t`, its authorization `a` and the key `k`. */
+export const TOKEN_HOLDER_COLUMNS = `t.payload AS t_payload, t.expires_at AS t_expires_at, a.id AS a_id,
+  a.expires_at AS a_expires_at, ${KEY_COLUMNS.split(", ")
+    .map((column) => `k.${column}`)
+    .join(", ")}`;
+
+export type TokenHolderRow = KeyRow & {
+  t_payload: string;
+  t_expires_at: Timestamp;
+  a_id: string;
+  a_expires_at: Timestamp;
+};
+
+export function toTokenHolder(row: TokenHolderRow): OAuthTokenHolder {
+  return {
+    payload: row.t_payload,
+    expiresAt: iso(row.t_expires_at),
+    authorizationId: row.a_id,
+    authorizationExpiresAt: iso(row.a_expires_at),
+    key: toKeyRecord(row),
+  };
+}

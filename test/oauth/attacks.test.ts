@@ -279,36 +279,33 @@ describe("OAuth attacks", () => {
   });
 
   it("refuses registrations with a javascript:, data: or non-https remote redirect URI (invalid_redirect_uri)", async () => {
+    const register = async (uri: string) => {
+      const answer = await answerOf(
+        await fetch(`${t.base}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: "none" }),
+        }),
+      );
+      statuses.push(answer.status);
+      return answer;
+    };
     for (const uri of [
       "javascript:alert(1)",
       "data:text/html,hi",
       "http://evil.example/callback",
       "http://192.168.1.10/cb",
-    ]) {
-      const response = await fetch(`${t.base}/oauth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: "none" }),
-      });
-      const answer = await answerOf(response);
-      statuses.push(answer.status);
-      assert.deepEqual(answer, { status: 400, error: "invalid_redirect_uri" }, uri);
-    }
+    ])
+      assert.deepEqual(await register(uri), { status: 400, error: "invalid_redirect_uri" }, uri);
     for (const uri of [
       "https://app.example/cb",
       "http://localhost:3000/cb",
       "http://[::1]:3000/cb",
       "cursor://anysphere.cursor/oauth",
-    ]) {
-      const response = await fetch(`${t.base}/oauth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: "none" }),
-      });
-      statuses.push(response.status);
-      assert.equal(response.status, 201, uri);
-    }
+    ])
+      assert.equal((await register(uri)).status, 201, uri);
   });
+
   // Runs last: the suite's tests run in order.
   it("charged the key nothing and answered no 5xx through all of the above", async () => {
     const credits = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) });

@@ -9,19 +9,16 @@ import type { OAuthStore } from "../../ports/oauth-store.ts";
 import {
   type ArtifactRow,
   type AuthorizationRow,
-  isoTimestamp,
   LIVE_AUTHORIZATION,
+  TOKEN_HOLDER_COLUMNS,
+  type TokenHolderRow,
   toArtifact,
   toAuthorization,
+  toTokenHolder,
   UNBOUND_GRACE_MS,
 } from "../oauth-rows.ts";
-import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
 import { audited } from "./audit.ts";
 import { type Queryable, run, statement, transaction } from "./db.ts";
-
-const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(", ")
-  .map((column) => `k.${column}`)
-  .join(", ");
 
 const INSERT_CLIENT = statement(
   "oauth_client_insert",
@@ -89,8 +86,7 @@ const DESTROY = statement(
 );
 const ACCESS_TOKEN = statement(
   "oauth_access_token",
-  `SELECT t.payload AS t_payload, t.expires_at AS t_expires_at, a.id AS a_id,
-          a.expires_at AS a_expires_at, ${KEY_COLUMNS_OF_K}
+  `SELECT ${TOKEN_HOLDER_COLUMNS}
    FROM oauth_artifacts t
    JOIN oauth_authorizations a ON a.id = t.grant_id
    JOIN api_keys k ON ${LIVE_AUTHORIZATION}
@@ -124,13 +120,6 @@ const PURGE_ORPHANS = statement(
      AND NOT EXISTS (SELECT 1 FROM oauth_authorizations a WHERE a.id = t.grant_id)
    RETURNING 1`,
 );
-
-type TokenRow = KeyRow & {
-  t_payload: string;
-  t_expires_at: Date;
-  a_id: string;
-  a_expires_at: Date;
-};
 
 export function createOAuthStore(pool: Pool): OAuthStore {
   const revokeGrant = (db: Queryable, grantId: string) =>
@@ -190,15 +179,8 @@ export function createOAuthStore(pool: Pool): OAuthStore {
       await run(pool, DESTROY, [model, idHash]);
     },
     async findOAuthAccessToken(idHash) {
-      const row = (await run<TokenRow>(pool, ACCESS_TOKEN, [idHash]))[0];
-      if (row === undefined) return null;
-      return {
-        payload: row.t_payload,
-        expiresAt: isoTimestamp(row.t_expires_at),
-        authorizationId: row.a_id,
-        authorizationExpiresAt: isoTimestamp(row.a_expires_at),
-        key: toKeyRecord(row),
-      };
+      const row = (await run<TokenHolderRow>(pool, ACCESS_TOKEN, [idHash]))[0];
+      return row === undefined ? null : toTokenHolder(row);
     },
     async oauthSecret(name, candidate, at) {
       // A racing first insert commits after this statement's snapshot: read again, after it.

@@ -11,17 +11,15 @@ import {
   type ArtifactRow,
   type AuthorizationRow,
   LIVE_AUTHORIZATION,
+  TOKEN_HOLDER_COLUMNS,
+  type TokenHolderRow,
   toArtifact,
   toAuthorization,
+  toTokenHolder,
   UNBOUND_GRACE_MS,
 } from "../oauth-rows.ts";
-import { KEY_COLUMNS, type KeyRow, toKeyRecord } from "../sql-rows.ts";
 import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
-
-const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(", ")
-  .map((column) => `k.${column}`)
-  .join(", ");
 
 export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
   const insertClient = db.statement("INSERT INTO oauth_clients (id, metadata, created_at) VALUES (?, ?, ?)");
@@ -67,11 +65,8 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
     "UPDATE oauth_artifacts SET consumed_at = ? WHERE model = ? AND id_hash = ? AND consumed_at IS NULL",
   );
   const destroy = db.statement("DELETE FROM oauth_artifacts WHERE model = ? AND id_hash = ?");
-  const accessToken = db.statement<
-    KeyRow & { t_payload: string; t_expires_at: string; a_id: string; a_expires_at: string }
-  >(
-    `SELECT t.payload AS t_payload, t.expires_at AS t_expires_at, a.id AS a_id,
-            a.expires_at AS a_expires_at, ${KEY_COLUMNS_OF_K}
+  const accessToken = db.statement<TokenHolderRow>(
+    `SELECT ${TOKEN_HOLDER_COLUMNS}
      FROM oauth_artifacts t
      JOIN oauth_authorizations a ON a.id = t.grant_id
      JOIN api_keys k ON ${LIVE_AUTHORIZATION}
@@ -151,14 +146,7 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
     },
     async findOAuthAccessToken(idHash) {
       const row = accessToken.get(idHash);
-      if (row === undefined) return null;
-      return {
-        payload: row.t_payload,
-        expiresAt: row.t_expires_at,
-        authorizationId: row.a_id,
-        authorizationExpiresAt: row.a_expires_at,
-        key: toKeyRecord(row),
-      };
+      return row === undefined ? null : toTokenHolder(row);
     },
     async oauthSecret(name, candidate, at) {
       insertSecret.run(name, candidate, at);
