@@ -38,6 +38,21 @@ describe("OAuth on two instances sharing PostgreSQL", { skip: db.skip }, () => {
     return other;
   }
 
+  it("publishes the issuer's endpoints from every instance, whatever Host a request names", async () => {
+    for (const [instance, host] of [
+      [two, new URL(two.base).host],
+      [one, "evil.example"],
+    ] as const) {
+      const response = await fetch(`${instance.base}/.well-known/oauth-authorization-server`, {
+        headers: { host },
+      });
+      const metadata = (await response.json()) as Record<string, string>;
+      assert.equal(metadata.issuer, one.base);
+      assert.equal(metadata.token_endpoint, `${one.base}/oauth/token`);
+      assert.equal(metadata.authorization_endpoint, `${one.base}/oauth/authorize`);
+    }
+  });
+
   it("shows the consent page on one instance and takes its answer on the other; the token works on both", async () => {
     const key = await one.key("builder");
     const client = new IndependentClient(one.base, one.mcp);

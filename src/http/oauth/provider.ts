@@ -215,8 +215,8 @@ export function createProvider({ store, settings, secrets, now, errorPage }: Pro
     renderError: async (ctx, out) => renderError(ctx, out, errorPage),
   };
   const provider = new Provider(settings.issuer, configuration);
-  // The issuer's scheme is the truth about how browsers reach us (TLS ends at a proxy): the
-  // mounting sets X-Forwarded-Proto from it, so cookies get their Secure flag.
+  // The issuer is the truth about how browsers reach us: the mounting (routes.ts) sets the
+  // forwarded scheme and host from it, which the library reads with this on.
   provider.proxy = true;
   return provider;
 }

@@ -35,14 +35,19 @@ export function mountProvider(
   runtime: () => Promise<OAuthRuntime>,
   settings: OAuthSettings,
 ): void {
-  const scheme = new URL(settings.issuer).protocol.slice(0, -1);
+  const issuer = new URL(settings.issuer);
+  const scheme = issuer.protocol.slice(0, -1);
   const handOff = async (request: FastifyRequest, reply: FastifyReply) => {
     // Before the reply is taken over, so a store that is down still answers a problem document.
     const { callback } = await runtime();
     reply.hijack();
     reply.raw.setHeader("x-request-id", request.id);
-    // How browsers reach us is the issuer's scheme (TLS ends at a proxy), whatever the client sent.
+    // The library builds its URLs (discovery, the resume step) from the request's scheme and host,
+    // trusting forwarded headers: they are set to the issuer's, whatever the client sent, so every
+    // instance publishes the issuer's URLs and a forged Host header changes none of them. The
+    // scheme also gives its cookies the Secure flag behind a proxy that ends TLS.
     request.raw.headers["x-forwarded-proto"] = scheme;
+    request.raw.headers["x-forwarded-host"] = issuer.host;
     const finished = once(reply.raw, "close");
     callback(request.raw, reply.raw);
     await finished;
