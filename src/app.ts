@@ -3,9 +3,12 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
 import { consoleEndpoints, registerConsole } from "./console/routes.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { createFrontDoor } from "./core/front-door.ts";
+import { withAccessTokens } from "./core/oauth/mcp-door.ts";
+import type { OAuthSettings } from "./core/oauth/settings.ts";
 import {
   type AnsweredEarly,
   clientErrorHandler,
@@ -17,6 +20,8 @@ import {
 import { registerClosingGuard } from "./http/closing.ts";
 import { type LostAnswerReport, watchForLostAnswer } from "./http/lost-answers.ts";
 import { countRequest, type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
+import { oauthAdminRoutes } from "./http/oauth/admin-routes.ts";
+import { registerOAuth } from "./http/oauth/index.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
 import { parseQuery } from "./http/query.ts";
@@ -37,6 +42,8 @@ export interface AppOptions {
   readonly metrics?: { readonly metrics: Metrics; readonly token: string | null };
   /** How long a request's headers, and the whole request, may take to arrive (default 30 s). */
   readonly requestTimeoutMs?: number;
+  /** OAuth for the MCP endpoint (the consent page, the library's endpoints); none: keys only. */
+  readonly oauth?: OAuthSettings | null;
 }
 
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
@@ -79,9 +86,13 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
   if (metrics) registerMetricsHooks(app, metrics);
+  const oauth = options.oauth ? registerOAuth(app, deps, options.oauth, oauthErrorPage) : null;
   let openApi: object | undefined;
   const document = () => {
-    openApi ??= openApiDocument(endpoints, deps.registry, docsUrl);
+    if (openApi === undefined) {
+      const built = openApiDocument(endpoints, deps.registry, docsUrl);
+      openApi = oauth ? oauth.describe(built) : built;
+    }
     return openApi;
   };
   app.decorate("openApiDocument", document);
@@ -89,14 +100,17 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     ...toolRoutes(deps),
     ...readRoutes(deps),
     ...adminRoutes(deps),
+    ...(oauth ? oauthAdminRoutes(deps) : []),
+    ...(oauth?.routes ?? []),
     ...healthRoutes(deps),
     ...docsRoutes(docsUrl, document),
     ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
   ];
-  const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints];
+  const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
   registerRoutes(app, routes, door);
-  registerMcpEndpoint(app, deps, door);
+  registerMcpEndpoint(app, deps, options.oauth ? withAccessTokens(door, deps, options.oauth) : door);
   registerConsole(app, deps);
+  if (oauth) registerConsentPage(app, deps, oauth.consent);
   registerMethodNotAllowed(app, endpoints, docsUrl);
   return app;
 }

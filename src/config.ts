@@ -5,6 +5,12 @@
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/idempotency.ts";
+import {
+  DEFAULT_ACCESS_TOKEN_TTL_S,
+  isLoopbackHost,
+  type OAuthSettings,
+  oauthSettings,
+} from "./core/oauth/settings.ts";
 import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
 
 export type DatabaseConfig =
@@ -31,6 +37,10 @@ export interface Config {
   /** How long a stopping server waits for requests in flight before it closes their connections. */
   readonly shutdownTimeoutMs: number;
   readonly settings: ServiceSettings;
+  /** OAuth for the MCP endpoint; null when off (TOOLRUN_OAUTH=off, or no URL it can work on). */
+  readonly oauth: OAuthSettings | null;
+  /** Why OAuth is off although TOOLRUN_OAUTH did not say so; null otherwise. */
+  readonly oauthOff: string | null;
 }
 
 export class ConfigError extends Error {
@@ -72,6 +82,9 @@ export const KNOWN_VARIABLES = [
   "TOOLRUN_REQUEST_TIMEOUT_MS",
   "TOOLRUN_IDEMPOTENCY_TTL_S",
   "TOOLRUN_CALL_ABANDON_S",
+  "TOOLRUN_OAUTH",
+  "TOOLRUN_OAUTH_ACCESS_TTL_S",
+  "TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH",
 ] as const;
 
 type KnownVariable = (typeof KNOWN_VARIABLES)[number];
@@ -227,6 +240,7 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
     );
 
   const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
+  const oauth = readOAuth(value, publicUrl, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -252,6 +266,51 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       allowedOrigins: [...new Set(allowedOrigins)],
       idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
     },
+    oauth: oauth.settings,
+    oauthOff: oauth.off,
+  };
+}
+
+/**
+ * OAuth is on by default, where it can work: the issuer (TOOLRUN_PUBLIC_URL) must be https, or
+ * http on a loopback host (development, tests), and have no path. Unset TOOLRUN_OAUTH with a URL
+ * that does not qualify leaves it off with a start-up note; TOOLRUN_OAUTH=on with one is an error.
+ */
+function readOAuth(
+  value: (name: KnownVariable) => string | undefined,
+  publicUrl: string,
+  problems: string[],
+): { settings: OAuthSettings | null; off: string | null } {
+  const raw = (value("TOOLRUN_OAUTH") ?? "").toLowerCase();
+  if (!["", "on", "off", "true", "false"].includes(raw))
+    problems.push(`TOOLRUN_OAUTH must be "on" or "off", got "${value("TOOLRUN_OAUTH")}"`);
+  const ttlRaw = value("TOOLRUN_OAUTH_ACCESS_TTL_S") ?? String(DEFAULT_ACCESS_TOKEN_TTL_S);
+  const accessTokenTtlS = parseInteger(ttlRaw, 60, 86_400);
+  if (accessTokenTtlS === undefined)
+    problems.push(`TOOLRUN_OAUTH_ACCESS_TTL_S must be whole seconds from 60 to 86400, got "${ttlRaw}"`);
+  const privateRaw = (value("TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH") ?? "false").toLowerCase();
+  if (!["true", "false"].includes(privateRaw))
+    problems.push(
+      `TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH must be "true" or "false", got "${value("TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH")}"`,
+    );
+  if (raw === "off" || raw === "false" || !isHttpUrl(publicUrl)) return { settings: null, off: null };
+  const url = new URL(publicUrl);
+  const unfit =
+    url.pathname !== "/"
+      ? `TOOLRUN_PUBLIC_URL has a path ("${url.pathname}"); OAuth needs the service at the root of its origin`
+      : url.protocol === "http:" && !isLoopbackHost(url.hostname)
+        ? `TOOLRUN_PUBLIC_URL is "${publicUrl}": OAuth needs https, or http on a loopback host (localhost, 127.0.0.1, [::1])`
+        : null;
+  if (unfit !== null) {
+    if (raw === "on" || raw === "true") problems.push(`TOOLRUN_OAUTH is on, but ${unfit}`);
+    return { settings: null, off: `${unfit}; MCP sign-in with OAuth is off (API keys work as always)` };
+  }
+  return {
+    settings: oauthSettings(publicUrl, {
+      accessTokenTtlS: accessTokenTtlS ?? DEFAULT_ACCESS_TOKEN_TTL_S,
+      allowPrivateFetch: privateRaw === "true",
+    }),
+    off: null,
   };
 }
 

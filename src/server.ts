@@ -76,6 +76,7 @@ export async function startServer(
     },
     metrics: { metrics, token: config.metricsToken },
     requestTimeoutMs: config.requestTimeoutMs,
+    oauth: config.oauth,
   });
   const flushLog = () => {
     clearInterval(logFlusher);
@@ -140,6 +141,9 @@ export async function startServer(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
   );
   err(`console: ${url}/ (open it in a browser; paste an API key there to run tools)`);
+  if (config.oauth)
+    err(`MCP sign-in (OAuth): on, issuer ${config.oauth.issuer}, resource ${config.oauth.resource}`);
+  else if (config.oauthOff) err(`MCP sign-in (OAuth): off: ${config.oauthOff}`);
 
   return {
     app,

@@ -17,9 +17,9 @@ import type {
   UsageReport,
 } from "../ports/store.ts";
 
-type Timestamp = string | Date;
+export type Timestamp = string | Date;
 
-function iso(at: Timestamp): string {
+export function iso(at: Timestamp): string {
   return typeof at === "string" ? at : at.toISOString();
 }
 

@@ -8,6 +8,7 @@ import { createApiKey, grantCredits, revokeApiKey, rotateApiKey, updateApiKey } 
 import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
 import { keyView } from "../core/key-view.ts";
 import type { CliContext } from "./main.ts";
+import { registerKeyAuthorizationCommands } from "./oauth.ts";
 import { withDeps } from "./store.ts";
 import { formatTable } from "./table.ts";
 
@@ -177,6 +178,8 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
         cli.out(`Key ${id} is now on plan ${plan}.`);
       }),
     );
+
+  registerKeyAuthorizationCommands(keys, cli);
 }
 
 /** The options as the admin API's body, so both are checked by the same schema. */

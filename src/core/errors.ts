@@ -70,6 +70,12 @@ export const errorCatalog = {
     explanation:
       "Admin API: no customer key has this id. `GET /admin/v1/keys` lists them. Nothing was changed.",
   },
+  authorization_not_found: {
+    status: 404,
+    title: "No OAuth authorization with that id",
+    explanation:
+      "Admin API: the key has no OAuth authorization with this id (it was revoked, or ended when the key was rotated or revoked). `GET /admin/v1/keys/{id}/authorizations` lists the ones that act for the key. Nothing was changed.",
+  },
   key_revoked: {
     status: 409,
     title: "The key is revoked",

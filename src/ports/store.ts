@@ -3,6 +3,7 @@
  * Implemented by adapters/sqlite and adapters/postgres; both pass the same contract suite
  * (test/contracts/store.contract.ts). Every money-like change is atomic inside the adapter.
  */
+import type { OAuthStore } from "./oauth-store.ts";
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -308,7 +309,7 @@ export interface SwitchStore {
   setSwitch(slug: string, change: ToolSwitch, audit?: NewAuditEntry): Promise<void>;
 }
 
-export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore {
+export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore, OAuthStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

@@ -89,7 +89,11 @@ describe("SQLite schema", () => {
 
     const store = createSqliteStore(path);
     t.after(() => store.close());
-    assert.deepEqual(await store.migrate(), [5]);
+    // 0005, and whatever later migrations there are.
+    assert.deepEqual(
+      (await store.migrate()).filter((version) => version <= 5),
+      [5],
+    );
     const claim = { key: "kept", fingerprint: "fp", expiresAt: "2999-01-01T00:00:00.000Z" };
     assert.deepEqual(
       await store.runCall(

@@ -15,6 +15,7 @@ import { createKeyCache, type KeyCacheOptions } from "./key-cache.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
+import { createOAuthStore } from "./oauth.ts";
 import {
   createPostgresPool,
   DEFAULT_APPLICATION_NAME,
@@ -72,6 +73,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createAuditLog(pool),
     ...ledger,
     ...createSwitchStore(pool),
+    ...createOAuthStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
     async ping() {

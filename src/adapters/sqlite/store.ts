@@ -10,6 +10,7 @@ import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
+import { createOAuthStore } from "./oauth.ts";
 import { createSwitchStore } from "./switches.ts";
 
 export type SqliteStoreOptions = OpenOptions & LedgerOptions;
@@ -24,6 +25,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createAuditLog(db),
     ...createLedger(db, options),
     ...createSwitchStore(db, audited),
+    ...createOAuthStore(db, audited),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

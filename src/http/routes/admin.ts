@@ -57,14 +57,14 @@ const ADMIN_BODY_LIMIT = 64 * 1024;
 
 type Args = Record<string, unknown>;
 
-interface AdminCall {
+export interface AdminCall {
   readonly by: ActedBy;
   readonly args: Args;
   /** The parsed JSON body; undefined for routes without one. */
   readonly body: unknown;
 }
 
-interface AdminRouteSpec {
+export interface AdminRouteSpec {
   readonly method: HttpRoute["method"];
   /** Below `/admin/v1`. */
   readonly path: string;
@@ -79,7 +79,7 @@ interface AdminRouteSpec {
   run(call: AdminCall): Promise<object>;
 }
 
-function adminRoute(spec: AdminRouteSpec): HttpRoute {
+export function adminRoute(spec: AdminRouteSpec): HttpRoute {
   const checkArgs = spec.parameters ? compileInputValidator(spec.parameters) : undefined;
   const status = spec.status ?? 200;
   const errors = new Set<ErrorCode>(spec.errors);

@@ -52,13 +52,16 @@ export interface WatchedPage {
   readonly errors: string[];
 }
 
-/** Starts the service on a fresh SQLite file with this configuration file, and a fresh browser. */
-export async function startConsole(config: object = {}): Promise<Console> {
+/**
+ * Starts the service on a fresh SQLite file with this configuration file (and any more of the
+ * environment, such as a fixed PORT with its TOOLRUN_PUBLIC_URL), and a fresh browser.
+ */
+export async function startConsole(config: object = {}, more: Record<string, string> = {}): Promise<Console> {
   const dir = mkdtempSync(join(tmpdir(), "toolrun-console-"));
   const configPath = join(dir, "config.json");
   writeFileSync(configPath, JSON.stringify(config));
   const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db"), TOOLRUN_CONFIG: configPath };
-  const server = await startServerProcess(env);
+  const server = await startServerProcess({ ...env, ...more });
   const key = /\n\s+(\S+_\S{32})\n/.exec(server.output())?.[1];
   if (!key) throw new Error(`no bootstrap key in:\n${server.output()}`);
   const origin = new URL(server.url).origin;

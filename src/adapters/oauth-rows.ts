@@ -1,0 +1,74 @@
+/**
+ * Rows of the `oauth_*` tables both SQL stores share (same names, see their migrations), turned
+ * into the OAuth port's records, written once for SQLite and PostgreSQL.
+ */
+import type {
+  OAuthAuthorizationRecord,
+  OAuthTokenHolder,
+  StoredOAuthArtifact,
+} from "../ports/oauth-store.ts";
+import { iso, KEY_COLUMNS, type KeyRow, type Timestamp, toKeyRecord } from "./sql-rows.ts";
+
+/**
+ * The join of an authorization `a` to its key `k` that holds only while the authorization still
+ * acts for the key: bound to the key's current secret, and the key not revoked.
+ */
+export const LIVE_AUTHORIZATION =
+  "k.id = a.key_id AND k.secret_hash = a.key_secret_hash AND k.revoked_at IS NULL";
+
+/** How long an authorization saved but never bound to a key (a consent that stopped half-way) is kept. */
+export const UNBOUND_GRACE_MS = 60 * 60 * 1000;
+
+export interface AuthorizationRow {
+  id: string;
+  key_id: string;
+  client_id: string;
+  client_name: string | null;
+  payload: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export function toAuthorization(row: AuthorizationRow): OAuthAuthorizationRecord {
+  return {
+    id: row.id,
+    keyId: row.key_id,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    payload: row.payload,
+    createdAt: iso(row.created_at),
+    expiresAt: iso(row.expires_at),
+  };
+}
+
+export interface ArtifactRow {
+  payload: string;
+  consumed_at: Timestamp | null;
+}
+
+export function toArtifact(row: ArtifactRow): StoredOAuthArtifact {
+  return { payload: row.payload, consumedAt: row.consumed_at === null ? null : iso(row.consumed_at) };
+}
+
+/** What an access token's lookup selects: the token `t`, its authorization `a` and the key `k`. */
+export const TOKEN_HOLDER_COLUMNS = `t.payload AS t_payload, t.expires_at AS t_expires_at, a.id AS a_id,
+  a.expires_at AS a_expires_at, ${KEY_COLUMNS.split(", ")
+    .map((column) => `k.${column}`)
+    .join(", ")}`;
+
+export type TokenHolderRow = KeyRow & {
+  t_payload: string;
+  t_expires_at: Timestamp;
+  a_id: string;
+  a_expires_at: Timestamp;
+};
+
+export function toTokenHolder(row: TokenHolderRow): OAuthTokenHolder {
+  return {
+    payload: row.t_payload,
+    expiresAt: iso(row.t_expires_at),
+    authorizationId: row.a_id,
+    authorizationExpiresAt: iso(row.a_expires_at),
+    key: toKeyRecord(row),
+  };
+}

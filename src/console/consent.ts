@@ -1,0 +1,277 @@
+/**
+ * The consent page of an OAuth sign-in (`/oauth/consent/{uid}`), part of the console: the client's
+ * name (as text) and where the browser goes back to, a field labelled `API key` for the key whose
+ * account will pay, and the buttons `Approve` and `Deny`. It works without script: the form posts
+ * to the same path.
+ *
+ * The form carries a CSRF token bound to a cookie of this sign-in (an HMAC, under a key every
+ * instance shares, of a random nonce kept in an HttpOnly, SameSite=Strict cookie, and the
+ * sign-in's uid). The page is served with the console's Content-Security-Policy (no script at
+ * all here, `frame-ancestors 'none'`), whose `form-action` also names the client's redirect
+ * target: browsers check the redirects that follow a form's submission against it. The typed
+ * key is only hashed to find its account; it is never stored, logged or sent back in a page.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CoreDeps } from "../core/deps.ts";
+import type { EndpointSpec } from "../core/endpoint.ts";
+import { hasExpired, hashKey } from "../core/keys.ts";
+import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
+import type { ApiKeyRecord } from "../ports/store.ts";
+import { html, type Markup } from "./html.ts";
+import { CONTENT_SECURITY_POLICY } from "./routes.ts";
+
+export const CONSENT_PAGE_PATH = "/oauth/consent/{uid}";
+
+const CSRF_COOKIE = "toolrun_consent";
+const FORM_BODY_LIMIT = 8 * 1024;
+
+const uidParameter = {
+  type: "object",
+  properties: {
+    uid: { type: "string", description: "The sign-in's id, from the authorization server's redirect." },
+  },
+};
+
+/** The consent page's routes as the OpenAPI document and the 405 answers know them. */
+export const consentEndpoints: readonly EndpointSpec[] = [
+  {
+    method: "GET",
+    path: CONSENT_PAGE_PATH,
+    operationId: "oauthConsentPage",
+    parameters: uidParameter,
+    summary: "OAuth: the consent page",
+    description:
+      "Where the authorization endpoint sends the browser: the client's name and redirect host, a field for the API key whose account will pay, and Approve / Deny. A sign-in that is not waiting (expired, or not this browser's) shows a page saying so.",
+    tag: "OAuth",
+    keyed: false,
+    answers: [
+      { status: 200, description: "The page.", contentType: "text/html" },
+      { status: 400, description: "This browser has no such sign-in waiting.", contentType: "text/html" },
+    ],
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: CONSENT_PAGE_PATH,
+    operationId: "oauthConsentDecision",
+    parameters: uidParameter,
+    summary: "OAuth: the consent page's answer",
+    description:
+      "The page's form (`application/x-www-form-urlencoded`: `csrf`, `api_key`, `decision` = `approve` or `deny`). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or `access_denied`; a key that does not sign in shows the page again with the reason.",
+    tag: "OAuth",
+    keyed: false,
+    requestBody: {
+      contentType: "application/x-www-form-urlencoded",
+      schema: {
+        type: "object",
+        required: ["csrf", "decision"],
+        properties: {
+          csrf: { type: "string" },
+          api_key: { type: "string" },
+          decision: { type: "string", enum: ["approve", "deny"] },
+        },
+      },
+    },
+    answers: [
+      { status: 303, description: "On to the authorization endpoint, then the client." },
+      {
+        status: 400,
+        description: "The key was not accepted, or the sign-in is no longer waiting.",
+        contentType: "text/html",
+      },
+      {
+        status: 403,
+        description: "The form's CSRF token does not match this browser's cookie.",
+        contentType: "text/html",
+      },
+    ],
+    errors: [],
+  },
+];
+
+function policyFor(pending: PendingConsent | null): string {
+  const target = pending === null ? "" : ` ${pending.redirectSource}`;
+  return CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self'${target}`);
+}
+
+function secured(reply: FastifyReply, pending: PendingConsent | null): FastifyReply {
+  return reply
+    .header("content-security-policy", policyFor(pending))
+    .header("x-frame-options", "DENY")
+    .header("x-content-type-options", "nosniff")
+    .header("referrer-policy", "no-referrer")
+    .header("cross-origin-opener-policy", "same-origin")
+    .header("cache-control", "no-store");
+}
+
+function send(
+  reply: FastifyReply,
+  status: number,
+  pending: PendingConsent | null,
+  body: Markup,
+): FastifyReply {
+  return secured(reply.code(status), pending)
+    .type("text/html; charset=utf-8")
+    .send(`<!doctype html>${body.text}\n`);
+}
+
+function page(title: string, main: Markup): Markup {
+  return html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · toolrun</title>
+<link rel="icon" href="/console/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/console/console.css">
+</head>
+<body>
+<main id="main">
+${main}
+</main>
+</body>
+</html>`;
+}
+
+function consentPage(pending: PendingConsent, csrf: string, problem: string | null): Markup {
+  const described = problem === null ? "api-key-help" : "api-key-help api-key-error";
+  return page(
+    `Allow ${pending.clientName}`,
+    html`<h1>Allow <span class="client-name">${pending.clientName}</span> to use toolrun?</h1>
+<p class="lead">It will call toolrun's tools as the account of the API key you enter: its calls use that key's credits and rate limit, and show in its usage.</p>
+<p>After you answer, you go back to <strong class="redirect-host">${pending.redirectTarget}</strong>.</p>
+<form class="tool-form" method="post" action="/oauth/consent/${pending.uid}">
+<input type="hidden" name="csrf" value="${csrf}">
+<div class="field">
+<label for="api-key">API key</label>
+<input id="api-key" name="api_key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="${described}"${problem === null ? "" : html` aria-invalid="true"`}>
+<p id="api-key-help" class="help">The account that will pay. It is checked and then forgotten: toolrun keeps only the approval, which ends when the key is rotated or revoked.</p>
+${problem === null ? "" : html`<p id="api-key-error" class="field-error" role="alert">${problem}</p>`}
+</div>
+<div class="actions">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
+</div>
+</form>`,
+  );
+}
+
+function gonePage(): Markup {
+  return page(
+    "Sign-in not found",
+    html`<h1>This sign-in is not waiting here</h1>
+<p class="lead">It expired, was already answered, or was started in another browser. Start again from the app you were signing in to.</p>`,
+  );
+}
+
+function forbiddenPage(): Markup {
+  return page(
+    "Form refused",
+    html`<h1>This answer was refused</h1>
+<p class="lead">The form did not come from this page in this browser (its security token does not match). Go back to the app and start the sign-in again.</p>`,
+  );
+}
+
+/** The page the authorization server shows for an error it cannot send back to the client. */
+export function oauthErrorPage(error: string, description: string): string {
+  return `<!doctype html>${
+    page(
+      "Sign-in failed",
+      html`<h1>This sign-in cannot go on</h1>
+<p class="lead">The app that sent you here made a request toolrun cannot accept, so you were not sent back to it. Start again from the app; if it keeps failing, tell its maker what is shown here.</p>
+<dl class="problem">
+<dt>error</dt><dd><code id="oauth-error">${error}</code></dd>
+<dt>error_description</dt><dd id="oauth-error-description">${description}</dd>
+</dl>`,
+    ).text
+  }\n`;
+}
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}
+
+function csrfToken(key: Buffer, nonce: string, uid: string): string {
+  return createHmac("sha256", key).update(`${nonce}.${uid}`).digest("base64url");
+}
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The account a typed key signs in as, or why it cannot, in the page's words. */
+async function keyFor(
+  deps: CoreDeps,
+  typed: string,
+): Promise<{ record: ApiKeyRecord } | { problem: string }> {
+  if (typed === "") return { problem: "Enter the API key whose account will pay." };
+  if (!deps.keyPattern.test(typed))
+    return {
+      problem: `That is not an API key of this service (they look like ${deps.settings.keyPrefix}_ and 32 letters and digits).`,
+    };
+  const record = await deps.store.findKeyByHash(hashKey(typed));
+  if (record === null) return { problem: "No account has this API key." };
+  if (record.revokedAt !== null) return { problem: "This API key has been revoked." };
+  if (hasExpired(record, deps.now())) return { problem: `This API key expired at ${record.expiresAt}.` };
+  return { record };
+}
+
+export function registerConsentPage(app: FastifyInstance, deps: CoreDeps, flow: ConsentFlow): void {
+  const path = "/oauth/consent/:uid";
+  const cookieFor = (uid: string, nonce: string, maxAge = 3600) =>
+    `${CSRF_COOKIE}=${nonce}; Path=/oauth/consent/${uid}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${flow.secure ? "; Secure" : ""}`;
+
+  async function showForm(
+    request: FastifyRequest<{ Params: { uid: string } }>,
+    reply: FastifyReply,
+    pending: PendingConsent,
+    status: number,
+    problem: string | null,
+  ): Promise<FastifyReply> {
+    const nonce = randomBytes(24).toString("base64url");
+    reply.header("set-cookie", cookieFor(request.params.uid, nonce));
+    return send(
+      reply,
+      status,
+      pending,
+      consentPage(pending, csrfToken(await flow.csrfKey(), nonce, pending.uid), problem),
+    );
+  }
+
+  app.get<{ Params: { uid: string } }>(path, async (request, reply) => {
+    const pending = await flow.pending(request.raw, reply.raw, request.params.uid);
+    if (pending === null) return send(reply, 400, null, gonePage());
+    return showForm(request, reply, pending, 200, null);
+  });
+
+  app.post<{ Params: { uid: string } }>(path, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+    const { uid } = request.params;
+    const form = new URLSearchParams(Buffer.isBuffer(request.body) ? request.body.toString("utf8") : "");
+    const nonce = cookieOf(request, CSRF_COOKIE);
+    const sent = form.get("csrf") ?? "";
+    if (nonce === undefined || !sameToken(sent, csrfToken(await flow.csrfKey(), nonce, uid)))
+      return send(reply, 403, null, forbiddenPage());
+    const pending = await flow.pending(request.raw, reply.raw, uid);
+    if (pending === null) return send(reply, 400, null, gonePage());
+
+    let next: string | null;
+    if (form.get("decision") === "deny") {
+      next = await flow.deny(request.raw, reply.raw, uid);
+    } else {
+      const typed = (form.get("api_key") ?? "").trim();
+      const found = await keyFor(deps, typed);
+      if ("problem" in found) return showForm(request, reply, pending, 400, found.problem);
+      next = await flow.approve(request.raw, reply.raw, uid, found.record, hashKey(typed));
+    }
+    if (next === null) return send(reply, 400, null, gonePage());
+    // The form is answered: its cookie goes.
+    reply.header("set-cookie", cookieFor(uid, "", 0));
+    return secured(reply.code(303), pending).header("location", next).send();
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * OAuth for the MCP endpoint, registered on the app when it is on: the library's endpoints and
+ * the resource metadata (routes.ts), the consent flow the console's page drives (consent.ts), and
+ * a sweep of what can no longer be used. The library is built on first use, once the store
+ * (migrated) can hand out the secrets every instance shares.
+ */
+import type { FastifyInstance } from "fastify";
+import type { CoreDeps } from "../../core/deps.ts";
+import type { ConsentFlow } from "../../core/oauth/consent.ts";
+import type { OAuthSettings } from "../../core/oauth/settings.ts";
+import { SchemaNotReadyError } from "../../ports/errors.ts";
+import type { HttpRoute } from "../register.ts";
+import { createConsentFlow } from "./consent.ts";
+import { withOAuthSecurity } from "./metadata.ts";
+import { createProvider, type ErrorPage, loadServerSecrets, type OAuthRuntime } from "./provider.ts";
+import { mountProvider, protectedResourceRoutes } from "./routes.ts";
+
+/** How often expired codes, tokens and ended authorizations are removed. */
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+export interface OAuthParts {
+  /** The protected-resource metadata routes, for the route table (OpenAPI, 405s). */
+  readonly routes: readonly HttpRoute[];
+  readonly consent: ConsentFlow;
+  /** The OpenAPI document with the OAuth scheme and endpoints. */
+  describe(document: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function registerOAuth(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  settings: OAuthSettings,
+  errorPage: ErrorPage,
+): OAuthParts {
+  let made: Promise<OAuthRuntime> | undefined;
+  const build = async (): Promise<OAuthRuntime> => {
+    const secrets = await loadServerSecrets(deps.store, deps.now);
+    const provider = createProvider({ store: deps.store, settings, secrets, now: deps.now, errorPage });
+    return { provider, secrets, callback: provider.callback() };
+  };
+  const runtime = (): Promise<OAuthRuntime> => {
+    if (made === undefined) {
+      const attempt = build();
+      made = attempt;
+      // A store that could not answer yet (not migrated, unreachable) is asked again next time.
+      attempt.catch(() => {
+        if (made === attempt) made = undefined;
+      });
+    }
+    return made;
+  };
+  mountProvider(app, runtime, settings);
+
+  const purge = setInterval(() => {
+    deps.store.purgeOAuth(deps.now().toISOString()).catch((error: unknown) => {
+      // Before `toolrun migrate` there is nothing to purge.
+      if (!(error instanceof SchemaNotReadyError))
+        app.log.warn({ err: error }, "purge of ended OAuth codes and tokens failed");
+    });
+  }, PURGE_EVERY_MS);
+  purge.unref();
+  app.addHook("onClose", async () => clearInterval(purge));
+
+  return {
+    routes: protectedResourceRoutes(settings),
+    consent: createConsentFlow(runtime, deps.store, settings),
+    describe: (document) => withOAuthSecurity(document, settings),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The consent page over HTTP: what it shows (the client's name as text, the redirect host, the
+ * field labelled `API key`, Approve and Deny), its headers (the console's CSP with
+ * `frame-ancestors 'none'`, and a form-action that reaches the client), its CSRF defence (a token
+ * bound to this browser's cookie), and its answers to a key that cannot sign in, which never
+ * echo the key.
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { untilSuiteEnds } from "../helpers/app.ts";
+import { type OAuthApp, Person, readForm, startOAuthApp } from "./helpers.ts";
+import { IndependentClient } from "./independent-client.ts";
+
+describe("the consent page", () => {
+  let t: OAuthApp;
+  let client: IndependentClient;
+  const suite = untilSuiteEnds();
+  before(async () => {
+    t = await startOAuthApp({}, suite);
+    client = new IndependentClient(t.base, t.mcp);
+    await client.discover();
+  });
+
+  /** A person at the consent page of a fresh sign-in by a client with this name. */
+  async function atConsent(name = "oauth4webapi test client") {
+    const registered = await client.register({ client_name: name });
+    const { url } = await client.authorizationUrl(registered);
+    const person = new Person(t.base);
+    const page = await person.openConsent(url);
+    return { person, ...page, action: readForm(page.html).action };
+  }
+
+  it("shows the client's name as text, where the browser goes back to, the API key field and both buttons", async () => {
+    const { person, html, action } = await atConsent('<img src=x onerror="alert(1)">');
+    assert.match(html, /&#60;img src=x onerror=&#34;alert\(1\)&#34;&#62;/, "the name is escaped text");
+    assert.doesNotMatch(html, /<img src=x/);
+    assert.match(html, /<strong class="redirect-host">127\.0\.0\.1:9<\/strong>/);
+    const form = readForm(html);
+    assert.equal(form.fieldLabelled("API key"), "api_key");
+    assert.equal(form.button("Approve").value, "approve");
+    assert.equal(form.button("Deny").value, "deny");
+    const response = await person.request(action);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.match(policy, /script-src 'self'/);
+    assert.match(policy, /form-action 'self' http:\/\/127\.0\.0\.1:9(;|$)/);
+    assert.equal(response.headers.get("x-frame-options"), "DENY");
+    assert.equal(response.headers.get("cache-control"), "no-store");
+    assert.doesNotMatch(html, /<script/);
+  });
+
+  it("refuses an answer whose CSRF token does not match this browser's cookie (403), and approves nothing", async () => {
+    const { person, html, action } = await atConsent();
+    const key = await t.key();
+    const form = readForm(html);
+    const answer = (csrf: string, who = person) =>
+      who.request(action, { method: "POST", form: { csrf, api_key: key, decision: "approve" } });
+    const forged = await answer("forged-token");
+    assert.equal(forged.status, 403);
+    assert.equal(forged.headers.get("location"), null);
+    // Another browser (no cookie) posting this page's own token.
+    const stranger = await answer(form.hidden.csrf ?? "", new Person(t.base));
+    assert.equal(stranger.status, 403);
+    assert.deepEqual(
+      await t.store.listOAuthAuthorizations((await t.recordOf(key)).id, t.clock.now().toISOString()),
+      [],
+    );
+    // The real form still works afterwards.
+    const redirect = await person.answer(html, key, "Approve");
+    assert.ok(redirect.searchParams.get("code"));
+  });
+
+  it("says why a key cannot sign in, keeps the page, and never shows the key back", async () => {
+    const { person, html, action } = await atConsent();
+    const revoked = await t.key();
+    await t.store.revokeKey((await t.recordOf(revoked)).id, t.clock.now().toISOString());
+    const cases: [string, RegExp][] = [
+      ["", /Enter the API key/],
+      ["not-a-key", /not an API key of this service/],
+      [`tr_live_${"A".repeat(32)}`, /No account has this API key/],
+      [revoked, /has been revoked/],
+    ];
+    let form = readForm(html);
+    for (const [typed, message] of cases) {
+      const response = await person.request(action, {
+        method: "POST",
+        form: { csrf: form.hidden.csrf ?? "", api_key: typed, decision: "approve" },
+      });
+      const page = await response.text();
+      assert.equal(response.status, 400, typed);
+      assert.match(page, message);
+      assert.match(page, /role="alert"/);
+      if (typed !== "") assert.ok(!page.includes(typed), "the typed key is not in the page");
+      form = readForm(page);
+    }
+  });
+
+  it("tells a browser with no such sign-in that it is not waiting here", async () => {
+    const response = await new Person(t.base).request("/oauth/consent/no-such-sign-in");
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /This sign-in is not waiting here/);
+  });
+
+  it("sends the browser back with access_denied on Deny", async () => {
+    const { person, html } = await atConsent();
+    const redirect = await person.answer(html, "", "Deny");
+    assert.equal(redirect.searchParams.get("error"), "access_denied");
+    assert.equal(redirect.searchParams.get("code"), null);
+  });
+});
