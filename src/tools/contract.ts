@@ -72,6 +72,12 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
   /** How long `run` may take before the call fails and `context.signal` fires; default 30000. */
   readonly timeoutMs?: number;
   /**
+   * Rules between fields that `inputSchema` cannot state, checked after it and before anything is
+   * charged: throws an error carrying `fields` (field name to message) to answer 400
+   * `validation_error` naming them. Optional.
+   */
+  checkInput?(input: Input): void;
+  /**
    * Receives input already validated against `inputSchema`; returns (or resolves to) the outputs.
    * Throws `UnprocessableInputError` when the input is valid but has no answer (422); anything
    * else it throws ends the call with 500 `processing_error`. Either way the call is refunded.

@@ -567,7 +567,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */

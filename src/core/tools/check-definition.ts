@@ -41,6 +41,7 @@ const MEMBERS = [
   "examples",
   "effects",
   "timeoutMs",
+  "checkInput",
   "run",
 ];
 const EFFECTS: readonly ToolEffects[] = ["none", "external"];
@@ -68,6 +69,8 @@ export function checkDefinition(value: unknown): DefinitionCheck {
   const timeoutProblem = checkInteger(value.timeoutMs, "timeoutMs", 1, MAX_TIMEOUT_MS);
   if (value.timeoutMs !== undefined && timeoutProblem) problems.push(timeoutProblem);
   if (typeof value.run !== "function") problems.push("run must be a function");
+  if (value.checkInput !== undefined && typeof value.checkInput !== "function")
+    problems.push("checkInput must be a function when given");
 
   const validateInput = compileSchema(value.inputSchema, "inputSchema", problems, compileInputValidator);
   const checkOutput = compileSchema(value.outputSchema, "outputSchema", problems, compileOutputValidator);
@@ -90,6 +93,7 @@ export function checkDefinition(value: unknown): DefinitionCheck {
         examples: definition.examples,
         effects: definition.effects,
         timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(definition.checkInput && { checkInput: definition.checkInput.bind(definition) }),
         // Bound, so a `run` that reads `this` sees the definition it was written in.
         run: definition.run.bind(definition),
       }),
