@@ -11,6 +11,13 @@ export const DECIMAL_STRING_PATTERN = "^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]
 export const NUMERIC_STRING_KEYWORD = "x-numeric-string";
 
 /**
+ * Annotations for the console's forms, which validate nothing: `x-group`, the title of the group of
+ * fields a property belongs to; `x-unit`, the unit its value is in (a string, or for a unit that
+ * follows a choice field, `{ "<field>": { "<choice>": "<unit>" } }`).
+ */
+export const FORM_ANNOTATION_KEYWORDS = ["x-group", "x-unit"] as const;
+
+/**
  * A number that clients may also send as a numeric string. Bounds apply to the number; the pattern
  * to the string form. The pipeline converts a matching string to a number before validating, so the
  * bounds hold for both forms.
