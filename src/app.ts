@@ -23,11 +23,11 @@ import { parseQuery } from "./http/query.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
-import { docsRoutes } from "./http/routes/docs.ts";
+import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
-import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
+import { mcpEndpoint, mcpStreamRefusal, registerMcpEndpoint } from "./mcp/transport.ts";
 import { logLostAnswer, OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
@@ -81,7 +81,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   if (metrics) registerMetricsHooks(app, metrics);
   let openApi: object | undefined;
   const document = () => {
-    openApi ??= openApiDocument(endpoints, deps.registry, docsUrl);
+    openApi ??= openApiDocument([...api, mcpStreamRefusal], deps.registry, docsUrl);
     return openApi;
   };
   app.decorate("openApiDocument", document);
@@ -93,10 +93,12 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     ...docsRoutes(docsUrl, document),
     ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
   ];
-  const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints];
-  registerRoutes(app, routes, door);
+  // The API, which /openapi.json documents; the pages and files for browsers are not part of it.
+  const api = [...routes, mcpEndpoint];
+  const forBrowsers = referenceAssetRoutes(docsUrl);
+  registerRoutes(app, [...routes, ...forBrowsers], door);
   registerMcpEndpoint(app, deps, door);
   registerConsole(app, deps);
-  registerMethodNotAllowed(app, endpoints, docsUrl);
+  registerMethodNotAllowed(app, [...api, ...forBrowsers, ...consoleEndpoints], docsUrl);
   return app;
 }
