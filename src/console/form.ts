@@ -5,6 +5,7 @@
  * and `x-unit`, put fields in titled groups and a unit beside a box. A new tool gets its form with
  * no console code.
  */
+import { GROUP_KEYWORD, UNIT_KEYWORD } from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { html, type Markup, withCode } from "./html.ts";
 
@@ -64,8 +65,8 @@ export function fieldsOf(schema: JsonSchema, slug = ""): FormField[] {
       min: numberOr(property.minimum) ?? numberOr(property.exclusiveMinimum),
       max: numberOr(property.maximum) ?? numberOr(property.exclusiveMaximum),
       maxLength,
-      group: typeof property["x-group"] === "string" ? property["x-group"] : null,
-      unit: unitOf(property["x-unit"], initialChoice),
+      group: typeof property[GROUP_KEYWORD] === "string" ? property[GROUP_KEYWORD] : null,
+      unit: unitOf(property[UNIT_KEYWORD], initialChoice),
       envName: kind === "secret" ? envNameOf(slug, name) : null,
     };
   });

@@ -11,11 +11,17 @@ export const DECIMAL_STRING_PATTERN = "^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]
 export const NUMERIC_STRING_KEYWORD = "x-numeric-string";
 
 /**
- * Annotations for the console's forms, which validate nothing: `x-group`, the title of the group of
- * fields a property belongs to; `x-unit`, the unit its value is in (a string, or for a unit that
- * follows a choice field, `{ "<field>": { "<choice>": "<unit>" } }`).
+ * Annotation naming the group a form shows a property in (its value is the group's title, e.g.
+ * "Soil"). It has no effect on validation; properties without it stand ungrouped.
  */
-export const FORM_ANNOTATION_KEYWORDS = ["x-group", "x-unit"] as const;
+export const GROUP_KEYWORD = "x-group";
+
+/**
+ * Annotation giving the unit a form shows beside a property's box: a string (`"degrees"`), or for a
+ * unit that follows a choice field, the unit for each choice (`{ "units": { "metric": "m",
+ * "imperial": "ft" } }`). It has no effect on validation.
+ */
+export const UNIT_KEYWORD = "x-unit";
 
 /**
  * A number that clients may also send as a numeric string. Bounds apply to the number; the pattern
