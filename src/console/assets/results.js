@@ -158,6 +158,8 @@ export function renderOutputs(container, outputs, lead = []) {
   /** @type {Node[]} */
   const summary = [];
   /** @type {Node[]} */
+  const charts = [];
+  /** @type {Node[]} */
   const tables = [];
   /** @type {Node[]} */
   const texts = [];
@@ -183,7 +185,7 @@ export function renderOutputs(container, outputs, lead = []) {
     } else if (isRecord(value) && typeof value.status === "string" && typeof value.reason === "string") {
       summary.push(verdictBox(name, value));
     } else if (Array.isArray(value) && value.every(isRecord)) {
-      if (isPressureDiagram(value)) tables.push(diagramFigure(name, value, values));
+      if (isPressureDiagram(value)) charts.push(diagramFigure(name, value, values));
       tables.push(
         value.length > 0
           ? rowsTable(name, value, units)
@@ -220,5 +222,6 @@ export function renderOutputs(container, outputs, lead = []) {
       ),
     );
   }
-  container.replaceChildren(...summary, ...lead, ...tables, ...texts, ...rest);
+  // The charts first: the picture of the result, then its figures.
+  container.replaceChildren(...summary, ...lead, ...charts, ...tables, ...texts, ...rest);
 }
