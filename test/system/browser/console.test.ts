@@ -9,14 +9,7 @@ import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import {
-  browserMissing,
-  type Console,
-  scrollsSideways,
-  seriousViolations,
-  startConsole,
-  type WatchedPage,
-} from "./harness.ts";
+import { assertCleanPage, browserMissing, type Console, startConsole } from "./harness.ts";
 
 type Row = Record<string, unknown>;
 interface Contract {
@@ -31,14 +24,6 @@ const execFileAsync = promisify(execFile);
 /** The pages of a PDF as Chromium writes it (one page object each). */
 function pdfPages(pdf: Buffer): number {
   return (pdf.toString("latin1").match(/\/Type\s*\/Page\b(?!s)/g) ?? []).length;
-}
-
-/** What every page must be, whatever it shows. */
-async function assertCleanPage(w: WatchedPage): Promise<void> {
-  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
-  assert.deepEqual(w.errors, [], "console errors");
-  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
-  assert.equal(await scrollsSideways(w.page), false, "the page scrolls sideways");
 }
 
 /** The figure a person reads for a number: two decimals at most. */

@@ -6,23 +6,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { layeredWallTool } from "../../console/layered-wall-tool.ts";
-import {
-  browserMissing,
-  type Site,
-  scrollsSideways,
-  seriousViolations,
-  startToolsSite,
-  type WatchedPage,
-} from "./harness.ts";
+import { assertCleanPage, browserMissing, type Site, startToolsSite } from "./harness.ts";
 
 const PAGE = "/tools/layered-wall";
-
-async function assertCleanPage(w: WatchedPage): Promise<void> {
-  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
-  assert.deepEqual(w.errors, [], "console errors");
-  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
-  assert.equal(await scrollsSideways(w.page), false, "the page scrolls sideways");
-}
+/** The fixture's example, "Metric, water table at 2 m": 6 m high, water 2 m down. */
+const EXAMPLE = layeredWallTool.examples[0]?.input;
 
 const missing = browserMissing();
 
@@ -86,19 +74,17 @@ describe("forms and diagrams from annotations, in Chromium", { skip: missing ?? 
     assert.equal(await svg.locator("polygon.pressure-area").count(), 1);
     assert.equal(await svg.locator("polygon.water-area").count(), 1);
     assert.deepEqual(await chart.locator(".legend li").allTextContents(), ["Soil (effective)", "Water"]);
-    // The water part spans the water table (2 m) to the base (6 m): the depths of the points there.
-    const pointY = async (depth: number) => {
-      const outputs = (
-        await site.api("/v1/tool/layered-wall", site.key, {
-          height: 6,
-          unitWeight: 18,
-          frictionAngle: 30,
-          waterDepth: 2,
-        })
-      ).body.outputs as { diagram: { depth: number }[] };
-      const i = outputs.diagram.findIndex((p) => p.depth === depth);
-      return Number(await svg.locator("circle").nth(i).getAttribute("cy"));
+    // The water part spans the water table (2 m) to the base (6 m): the heights of the points there.
+    const { diagram } = (await site.api("/v1/tool/layered-wall", site.key, EXAMPLE)).body.outputs as {
+      diagram: { depth: number }[];
     };
+    const pointY = async (depth: number) =>
+      Number(
+        await svg
+          .locator("circle")
+          .nth(diagram.findIndex((p) => p.depth === depth))
+          .getAttribute("cy"),
+      );
     const waterYs = ((await svg.locator("polygon.water-area").getAttribute("points")) ?? "")
       .split(" ")
       .map((pair) => Number(pair.split(",")[1]));

@@ -2,6 +2,7 @@
  * Real Chromium (Debian's package) driven by playwright-core against a real `toolrun serve`: the
  * browser tests and the screenshot script share this. Never downloads a browser.
  */
+import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -162,6 +163,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     return (await axe.run()).violations;
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/**
+ * What every page must be, whatever it shows: no request to another origin, no console error, no
+ * serious or critical axe-core violation, no sideways scrolling.
+ */
+export async function assertCleanPage(w: WatchedPage): Promise<void> {
+  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
+  assert.deepEqual(w.errors, [], "console errors");
+  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
+  assert.equal(await scrollsSideways(w.page), false, "the page scrolls sideways");
 }
 
 /** True when the page is wider than its window (it scrolls sideways). */

@@ -8,25 +8,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Locator } from "playwright-core";
-import {
-  browserMissing,
-  type Console,
-  scrollsSideways,
-  seriousViolations,
-  startConsole,
-  type WatchedPage,
-} from "./harness.ts";
+import { assertCleanPage, browserMissing, type Console, scrollsSideways, startConsole } from "./harness.ts";
 
 const PHONE = 390;
 
 type Styles = { getComputedStyle(element: unknown): { getPropertyValue(property: string): string } };
 const missing = browserMissing();
-
-async function assertCleanPage(w: WatchedPage): Promise<void> {
-  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
-  assert.deepEqual(w.errors, [], "console errors");
-  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
-}
 
 describe("the API reference in Chromium", { skip: missing ?? false }, () => {
   let c: Console;
