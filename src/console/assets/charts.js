@@ -34,8 +34,12 @@ export function pressureDiagram(points, units, resultant) {
   const top = 58;
   const bottom = 34;
   const maxDepth = Math.max(...points.map((p) => p.depth)) || 1;
-  const maxPressure = Math.max(...points.map((p) => p.pressure)) || 1;
-  const x = (/** @type {number} */ pressure) => left + (pressure / maxPressure) * (width - left - right);
+  // Pressures below zero (an earthquake's increment near the top can be) lie on the wall's side.
+  const low = Math.min(0, ...points.map((p) => p.pressure));
+  const high = Math.max(0, ...points.map((p) => p.pressure));
+  const span = high - low || 1;
+  const x = (/** @type {number} */ pressure) => left + ((pressure - low) / span) * (width - left - right);
+  const back = x(0);
   const y = (/** @type {number} */ depth) => top + (depth / maxDepth) * (height - top - bottom);
   const water = points.some((p) => typeof p.waterPressure === "number");
   const soil = (/** @type {DiagramPoint} */ p) => p.pressure - (p.waterPressure ?? 0);
@@ -51,7 +55,7 @@ export function pressureDiagram(points, units, resultant) {
   const last = points[points.length - 1];
   const sentences = [
     first && last
-      ? `Pressure ${short(first.pressure)} ${units.pressure} at depth ${short(first.depth)} ${units.depth}, rising to ${short(last.pressure)} ${units.pressure} at depth ${short(last.depth)} ${units.depth}.`
+      ? `Pressure ${short(first.pressure)} ${units.pressure} at depth ${short(first.depth)} ${units.depth}, to ${short(last.pressure)} ${units.pressure} at depth ${short(last.depth)} ${units.depth}.`
       : "",
     water && last ? `Of that, water ${short(last.waterPressure ?? 0)} ${units.pressure} at the base.` : "",
     resultant
@@ -61,7 +65,7 @@ export function pressureDiagram(points, units, resultant) {
   const description = `Pressure diagram. ${sentences.filter(Boolean).join(" ")}`;
   const hatchId = freshId("water-hatch");
   const arrowId = freshId("arrow-head");
-  const pressureTicks = [0, maxPressure / 2, maxPressure];
+  const pressureTicks = low < 0 ? [low, 0, high] : [0, high / 2, high];
   const depthTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * maxDepth);
 
   return s(
@@ -96,9 +100,9 @@ export function pressureDiagram(points, units, resultant) {
       s("text", { x: x(p), y: top - 14, "text-anchor": "middle", class: "tick" }, short(p)),
     ]),
     // The backfill's surface at the top of the wall, and the wall with its footing.
-    s("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), class: "ground" }),
-    s("rect", { x: left - wallWidth, y: y(0), width: wallWidth, height: y(maxDepth) - y(0), class: "wall" }),
-    s("rect", { x: left - wallWidth - 8, y: y(maxDepth), width: wallWidth + 48, height: 12, class: "wall" }),
+    s("line", { x1: back, x2: width - right, y1: y(0), y2: y(0), class: "ground" }),
+    s("rect", { x: back - wallWidth, y: y(0), width: wallWidth, height: y(maxDepth) - y(0), class: "wall" }),
+    s("rect", { x: back - wallWidth - 8, y: y(maxDepth), width: wallWidth + 48, height: 12, class: "wall" }),
     s("polygon", { points: area(edgeOf(water ? soil : (p) => p.pressure), onWall), class: "pressure-area" }),
     ...(water
       ? [
@@ -122,7 +126,7 @@ export function pressureDiagram(points, units, resultant) {
     ...(water && wet[0]
       ? [
           s("line", {
-            x1: left,
+            x1: back,
             x2: width - right,
             y1: y(wet[0].depth),
             y2: y(wet[0].depth),
@@ -130,7 +134,7 @@ export function pressureDiagram(points, units, resultant) {
           }),
           s(
             "text",
-            { x: left + 6, y: y(wet[0].depth) - 5, class: "tick haloed" },
+            { x: back + 6, y: y(wet[0].depth) - 5, class: "tick haloed" },
             `▽ water table, ${short(wet[0].depth)} ${units.depth}`,
           ),
         ]
@@ -152,8 +156,8 @@ export function pressureDiagram(points, units, resultant) {
       },
       `Depth (${units.depth}) ↓`,
     ),
-    ...(resultant
-      ? resultantArrow(resultant, left, y(maxDepth - resultant.height), width - right, top, arrowId)
+    ...(resultant && resultant.thrust > 0
+      ? resultantArrow(resultant, back, y(maxDepth - resultant.height), width - right, top, arrowId)
       : []),
   );
 }
