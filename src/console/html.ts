@@ -35,17 +35,7 @@ export function html(strings: TemplateStringsArray, ...parts: readonly Part[]): 
   return new Markup(out);
 }
 
-/**
- * Text that marks literal parts with backticks, as in Markdown: each span becomes code, and a link
- * where `href` gives one for its text. Everything else is escaped.
- */
-export function withCode(text: string, href: (span: string) => string | null = () => null): Markup {
-  return new Markup(
-    escapeHtml(text).replace(/`([^`]+)`/g, (_match, span: string) => {
-      const target = href(span);
-      return target === null
-        ? `<code>${span}</code>`
-        : `<a href="${escapeHtml(target)}"><code>${span}</code></a>`;
-    }),
-  );
+/** Text that marks literal parts with backticks, as in Markdown: each span becomes code, the rest is escaped. */
+export function withCode(text: string): Markup {
+  return new Markup(escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>"));
 }

@@ -3,7 +3,7 @@
  * the list of error codes and one page per code, each linked to the others.
  */
 import { type ErrorCode, errorCatalog } from "../core/errors.ts";
-import { html, type Markup, withCode } from "./html.ts";
+import { html, withCode } from "./html.ts";
 import { SITE_STYLES, sitePage } from "./pages.ts";
 
 /** Swagger UI's own sheet, then the site's look over it (not the console's forms and tables). */
@@ -49,7 +49,7 @@ export function errorPage(docsUrl: string, code: ErrorCode): string {
   const main = html`<p class="breadcrumb"><a href="${docsUrl}/errors">Error codes</a> › <code>${code}</code></p>
 <h1><code>${code}</code></h1>
 <p class="status-line"><strong>HTTP ${spec.status}</strong> · ${spec.title}</p>
-<p>${explained(spec.explanation, docsUrl)}</p>
+<p>${withCode(spec.explanation)}</p>
 ${
   sameStatus.length > 0
     ? html`<h2>Other codes with HTTP ${spec.status}</h2>
@@ -64,9 +64,4 @@ ${
   )}</ul>
 </nav>`;
   return sitePage({ page: "errors", title: code, main, docsUrl, styles: SITE_STYLES });
-}
-
-/** The explanation's code spans as code; a span naming another code links to its page. */
-function explained(text: string, docsUrl: string): Markup {
-  return withCode(text, (span) => (Object.hasOwn(errorCatalog, span) ? `${docsUrl}/errors/${span}` : null));
 }
