@@ -1,7 +1,8 @@
 /**
  * The console's screenshots (docs/console/*.png) and page weight, from real Chromium against a real
  * `toolrun serve` on a fresh SQLite file: `npm run console:pages`. Prints the weight table that
- * docs/console.md quotes.
+ * docs/console.md quotes. `overview.png`, the README's, is one screen (1280 × 900), as a visitor
+ * first sees it; the others are whole pages.
  */
 import { mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -15,6 +16,8 @@ const INSPECTOR = "webhook-payload-inspector";
 mkdirSync(OUT, { recursive: true });
 const c = await startConsole();
 const weights: string[] = [];
+
+const A4_WIDTH = 794; // 210 mm at 96 px per inch
 
 async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname, fullPage });
@@ -54,6 +57,15 @@ try {
   const calculator = await c.open(`/tools/${CALCULATOR}`, { key: c.key });
   await run(calculator.page, 0);
   await shot(calculator.page, "calculator");
+  await calculator.page.setViewportSize({ width: 1280, height: 900 });
+  await calculator.page.locator("h1").evaluate((h1) => h1.scrollIntoView());
+  await shot(calculator.page, "overview", false);
+
+  // The calculation sheet as printed: the print style sheet at the width of an A4 page.
+  const sheet = await c.open(`/tools/${CALCULATOR}`, { key: c.key, width: A4_WIDTH });
+  await run(sheet.page, 1);
+  await sheet.page.emulateMedia({ media: "print" });
+  await shot(sheet.page, "calculator-sheet");
 
   const phone = await c.open(`/tools/${CALCULATOR}`, { key: c.key, width: 390 });
   await run(phone.page, 1);
@@ -75,6 +87,12 @@ try {
   const account = await c.open("/account", { key: c.key });
   await account.page.locator("#account:not([hidden])").waitFor();
   await shot(account.page, "account");
+
+  const reference = await c.open("/docs");
+  await reference.page.locator(".opblock").first().waitFor();
+  await reference.page.locator(".opblock-summary-control").nth(1).click();
+  await reference.page.locator(".responses-table").first().waitFor();
+  await shot(reference.page, "reference", false);
 
   await weigh("Tools (`/`)", "/");
   await weigh("Calculator page", `/tools/${CALCULATOR}`, c.key);

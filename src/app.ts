@@ -28,11 +28,11 @@ import { parseQuery } from "./http/query.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
-import { docsRoutes } from "./http/routes/docs.ts";
+import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
-import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
+import { mcpEndpoint, mcpStreamRefusal, registerMcpEndpoint } from "./mcp/transport.ts";
 import { logLostAnswer, OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
@@ -90,7 +90,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   let openApi: object | undefined;
   const document = () => {
     if (openApi === undefined) {
-      const built = openApiDocument(endpoints, deps.registry, docsUrl);
+      const built = openApiDocument([...api, mcpStreamRefusal], deps.registry, docsUrl);
       openApi = oauth ? oauth.describe(built) : built;
     }
     return openApi;
@@ -106,11 +106,14 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     ...docsRoutes(docsUrl, document),
     ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
   ];
-  const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
-  registerRoutes(app, routes, door);
+  // The API, which /openapi.json documents; the pages and files for browsers are not part of it.
+  const api = [...routes, mcpEndpoint];
+  const forBrowsers = referenceAssetRoutes(docsUrl);
+  const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
+  registerRoutes(app, [...routes, ...forBrowsers], door);
   registerMcpEndpoint(app, deps, options.oauth ? withAccessTokens(door, deps, options.oauth) : door);
   registerConsole(app, deps);
   if (oauth) registerConsentPage(app, deps, oauth.consent);
-  registerMethodNotAllowed(app, endpoints, docsUrl);
+  registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   return app;
 }

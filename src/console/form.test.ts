@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { retainingWallPressureCalculator } from "../tools/retaining-wall-pressure-calculator/index.ts";
 import { webhookPayloadInspector } from "../tools/webhook-payload-inspector/index.ts";
-import { fieldsOf, renderField } from "./form.ts";
+import { fieldsOf, renderField, renderFields } from "./form.ts";
 
 describe("fieldsOf", () => {
   it("labels the calculator's fields with their titles, in order, with choices, bounds and defaults", () => {
@@ -55,5 +55,65 @@ describe("renderField", () => {
     assert.match(markup, /Send <code>raw<\/code> &#60;b&#62;text&#60;\/b&#62;\./);
     assert.match(markup, /aria-describedby="help-x error-x"/);
     assert.match(markup, /<p class="field-error" id="error-x" hidden><\/p>/);
+  });
+});
+
+describe("groups and units", () => {
+  const schema = {
+    properties: {
+      units: { type: "string", enum: ["metric", "imperial"], default: "imperial" },
+      height: { type: "number", "x-group": "Wall", "x-unit": { units: { metric: "m", imperial: "ft" } } },
+      angle: { type: "number", "x-group": "Soil", "x-unit": "degrees" },
+      weight: { type: "number", "x-group": "Soil", "x-unit": { units: { metric: "kN/m³" } } },
+      note: { type: "string", maxLength: 20 },
+      inclination: { type: "number", "x-group": "Wall", "x-unit": { nothing: { a: "m" } } },
+    },
+  };
+
+  it("reads x-group and x-unit; a unit that follows a choice starts at the choice's default", () => {
+    assert.deepEqual(
+      fieldsOf(schema).map((f) => [f.name, f.group, f.unit]),
+      [
+        ["units", null, null],
+        ["height", "Wall", { field: "units", byChoice: { metric: "m", imperial: "ft" }, initial: "ft" }],
+        ["angle", "Soil", { fixed: "degrees" }],
+        // No unit for the default choice, or no such choice field: no unit at all.
+        ["weight", "Soil", null],
+        ["note", null, null],
+        ["inclination", "Wall", null],
+      ],
+    );
+  });
+
+  it("puts only consecutive fields of one group in one fieldset", () => {
+    const markup = renderFields(fieldsOf(schema))
+      .map((m) => m.text)
+      .join("");
+    const sets = [
+      ...markup.matchAll(/<fieldset class="group">\s*<legend>([^<]+)<\/legend>([\s\S]*?)<\/fieldset>/g),
+    ].map((m) => [m[1], [...(m[2] ?? "").matchAll(/<label for="field-(\w+)"/g)].map((l) => l[1])]);
+    assert.deepEqual(sets, [
+      ["Wall", ["height"]],
+      ["Soil", ["angle", "weight"]],
+      ["Wall", ["inclination"]],
+    ]);
+    // `note` has no group: it stands between the Soil and the second Wall fieldsets.
+    assert.ok(markup.indexOf('for="field-note"') < markup.indexOf('for="field-inclination"'));
+  });
+
+  it("names the shell variable of a write-only field after the tool's first word and the field", () => {
+    const fields = fieldsOf(
+      {
+        properties: {
+          secret: { type: "string", writeOnly: true },
+          apiToken: { type: "string", writeOnly: true },
+        },
+      },
+      "webhook-payload-inspector",
+    );
+    assert.deepEqual(
+      fields.map((f) => f.envName),
+      ["WEBHOOK_SECRET", "WEBHOOK_API_TOKEN"],
+    );
   });
 });

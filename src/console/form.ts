@@ -1,13 +1,20 @@
 /**
  * A tool's form, generated from its input schema (JSON Schema 2020-12): each property becomes a
  * labelled control. The title is the label, an enum is a choice, bounds are input constraints, the
- * default is the initial value and the description is the help text. A new tool gets its form with
+ * default is the initial value and the description is the help text; two annotations, `x-group`
+ * and `x-unit`, put fields in titled groups and a unit beside a box. A new tool gets its form with
  * no console code.
  */
+import { GROUP_KEYWORD, UNIT_KEYWORD } from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
-import { escapeHtml, html, Markup } from "./html.ts";
+import { html, type Markup, withCode } from "./html.ts";
 
 export type FieldKind = "number" | "integer" | "choice" | "boolean" | "text" | "multiline" | "secret";
+
+/** The unit shown beside a box: always the same, or following a choice field (`units`: metric or imperial). */
+export type FieldUnit =
+  | { readonly fixed: string }
+  | { readonly field: string; readonly byChoice: Readonly<Record<string, string>>; readonly initial: string };
 
 export interface FormField {
   readonly name: string;
@@ -20,31 +27,97 @@ export interface FormField {
   readonly min: number | null;
   readonly max: number | null;
   readonly maxLength: number | null;
+  /** The title of the group of fields it belongs to (`x-group`). */
+  readonly group: string | null;
+  readonly unit: FieldUnit | null;
+  /** For a write-only field: the shell variable the call as curl reads it from. */
+  readonly envName: string | null;
 }
 
 /** Strings longer than this, or with no bound, get a multi-line box. */
 const SINGLE_LINE_MAX = 200;
 
-export function fieldsOf(schema: JsonSchema): FormField[] {
+/**
+ * The form's fields in schema order. `slug` names the tool, for the shell variables of write-only
+ * fields: the inspector's `secret` is `$WEBHOOK_SECRET`.
+ */
+export function fieldsOf(schema: JsonSchema, slug = ""): FormField[] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const initialChoice = (name: string): string | null => {
+    const property = properties[name];
+    if (property === undefined || !Array.isArray(property.enum)) return null;
+    return property.default === undefined ? String(property.enum[0]) : String(property.default);
+  };
   return Object.entries(properties).map(([name, property]) => {
     const types = typesOf(property);
     const choices = Array.isArray(property.enum) ? property.enum.map(String) : [];
     const maxLength = numberOr(property.maxLength);
+    const kind = kindOf(property, types, choices, maxLength);
     return {
       name,
       label: typeof property.title === "string" ? property.title : name,
       help: typeof property.description === "string" ? property.description : null,
-      kind: kindOf(property, types, choices, maxLength),
+      kind,
       required: required.has(name),
       choices,
       defaultValue: property.default === undefined ? null : String(property.default),
       min: numberOr(property.minimum) ?? numberOr(property.exclusiveMinimum),
       max: numberOr(property.maximum) ?? numberOr(property.exclusiveMaximum),
       maxLength,
+      group: typeof property[GROUP_KEYWORD] === "string" ? property[GROUP_KEYWORD] : null,
+      unit: unitOf(property[UNIT_KEYWORD], initialChoice),
+      envName: kind === "secret" ? envNameOf(slug, name) : null,
     };
   });
+}
+
+/** `x-unit`: a string, or `{ "<choice field>": { "<choice>": "<unit>" } }`; anything else is ignored. */
+function unitOf(annotation: unknown, initialChoice: (field: string) => string | null): FieldUnit | null {
+  if (typeof annotation === "string") return { fixed: annotation };
+  if (typeof annotation !== "object" || annotation === null) return null;
+  const entries = Object.entries(annotation);
+  const [entry] = entries;
+  if (entries.length !== 1 || entry === undefined) return null;
+  const [field, byChoice] = entry;
+  if (typeof byChoice !== "object" || byChoice === null) return null;
+  const units = Object.entries(byChoice as Record<string, unknown>);
+  if (!units.every(([, unit]) => typeof unit === "string")) return null;
+  const choice = initialChoice(field);
+  const initial = choice === null ? undefined : (byChoice as Record<string, string>)[choice];
+  return initial === undefined ? null : { field, byChoice: byChoice as Record<string, string>, initial };
+}
+
+/** `WEBHOOK_SECRET` for the field `secret` of `webhook-payload-inspector`: the slug's first word, then the field. */
+function envNameOf(slug: string, name: string): string {
+  const word = slug.split("-")[0] ?? "";
+  const snake = (text: string) =>
+    text
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/[^A-Za-z0-9]+/g, "_")
+      .toUpperCase();
+  return [word, name].filter(Boolean).map(snake).join("_");
+}
+
+/**
+ * The controls in schema order; consecutive fields of the same `x-group` go in one fieldset whose
+ * legend is the group's title, fields without one stand alone.
+ */
+export function renderFields(fields: readonly FormField[]): Markup[] {
+  const runs: { group: string | null; fields: FormField[] }[] = [];
+  for (const field of fields) {
+    const last = runs.at(-1);
+    if (last !== undefined && field.group !== null && last.group === field.group) last.fields.push(field);
+    else runs.push({ group: field.group, fields: [field] });
+  }
+  return runs.map((run) =>
+    run.group === null
+      ? html`${run.fields.map(renderField)}`
+      : html`<fieldset class="group">
+<legend>${run.group}</legend>
+${run.fields.map(renderField)}
+</fieldset>`,
+  );
 }
 
 function typesOf(property: JsonSchema): string[] {
@@ -75,16 +148,28 @@ function numberOr(value: unknown): number | null {
 /** The control, its help and the slot its error message goes in, tied together for screen readers. */
 export function renderField(field: FormField): Markup {
   const id = `field-${field.name}`;
-  const describedBy = [field.help ? `help-${field.name}` : "", `error-${field.name}`]
+  const unit =
+    field.kind === "number" || field.kind === "integer" || field.kind === "text" ? field.unit : null;
+  const describedBy = [
+    unit ? `unit-${field.name}` : "",
+    field.help ? `help-${field.name}` : "",
+    `error-${field.name}`,
+  ]
     .filter(Boolean)
     .join(" ");
-  const common = html`id="${id}" name="${field.name}" data-kind="${field.kind}" aria-describedby="${describedBy}"${field.required ? html` required aria-required="true"` : ""}`;
+  const common = html`id="${id}" name="${field.name}" data-kind="${field.kind}" aria-describedby="${describedBy}"${field.required ? html` required aria-required="true"` : ""}${field.envName ? html` data-env="${field.envName}"` : ""}`;
   return html`<div class="field field-${field.kind}">
   <div class="label-row"><label for="${id}">${field.label}</label>${field.required ? html` <span class="required" aria-hidden="true">required</span>` : ""}</div>
-  ${control(field, common)}
+  ${unit ? html`<div class="with-unit">${control(field, common)}${unitSuffix(field.name, unit)}</div>` : control(field, common)}
   ${field.help ? html`<p class="help" id="help-${field.name}">${withCode(field.help)}</p>` : ""}
   <p class="field-error" id="error-${field.name}" hidden></p>
 </div>`;
+}
+
+/** The unit beside the box; one that follows a choice field carries its table for the page's script. */
+function unitSuffix(name: string, unit: FieldUnit): Markup {
+  if ("fixed" in unit) return html`<span class="unit" id="unit-${name}">${unit.fixed}</span>`;
+  return html`<span class="unit" id="unit-${name}" data-unit-field="${unit.field}" data-units="${JSON.stringify(unit.byChoice)}">${unit.initial}</span>`;
 }
 
 function control(field: FormField, common: Markup): Markup {
@@ -113,9 +198,4 @@ function control(field: FormField, common: Markup): Markup {
     case "multiline":
       return html`<textarea rows="12" spellcheck="false" ${common}>${field.defaultValue ?? ""}</textarea>`;
   }
-}
-
-/** Descriptions mark literal text with backticks, as in Markdown; shown as code. */
-function withCode(text: string): Markup {
-  return new Markup(escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>"));
 }

@@ -34,3 +34,8 @@ export function html(strings: TemplateStringsArray, ...parts: readonly Part[]): 
   });
   return new Markup(out);
 }
+
+/** Text that marks literal parts with backticks, as in Markdown: each span becomes code, the rest is escaped. */
+export function withCode(text: string): Markup {
+  return new Markup(escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>"));
+}

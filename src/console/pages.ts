@@ -5,10 +5,10 @@
 
 import type { RegisteredTool } from "../core/registry.ts";
 import type { Plan } from "../core/settings.ts";
-import { fieldsOf, renderField } from "./form.ts";
-import { html, type Markup } from "./html.ts";
+import { fieldsOf, renderFields } from "./form.ts";
+import { html, type Markup, withCode } from "./html.ts";
 
-export type PageName = "tools" | "tool" | "account";
+export type PageName = "tools" | "tool" | "account" | "not-found" | "reference" | "errors";
 
 export interface PageContext {
   /** Where the API reference lives (`/docs` of this service unless configured otherwise). */
@@ -20,27 +20,63 @@ export interface PageContext {
 /** Credits one run costs on each plan: max(weight, the plan's minimum), or nothing when unmetered. */
 export type PlanCosts = readonly { readonly plan: string; readonly credits: number }[];
 
-export function layout(ctx: PageContext, page: PageName, title: string, main: Markup, data = {}): string {
-  const attrs = Object.entries({ page, ...data }).map(([k, v]) => html` data-${k}="${String(v)}"`);
+export interface PageOptions {
+  readonly page: PageName;
+  readonly title: string;
+  readonly main: Markup;
+  readonly docsUrl: string;
+  /** Attributes of <body> (`data-*`) for the script. */
+  readonly data?: Readonly<Record<string, string>>;
+  /** The console's script and the key bar; pages without them (the reference) are read-only. */
+  readonly modules?: readonly string[];
+  /** Style sheets under this origin, in order (the site's own by default). */
+  readonly styles?: readonly string[];
+  /** Classic scripts under this origin, at the end of <body>. */
+  readonly scripts?: readonly string[];
+  readonly wide?: boolean;
+}
+
+/** The site's look (site.css) and the console's forms, tables and charts (console.css). */
+export const SITE_STYLES = ["/console/site.css", "/console/console.css"];
+
+/** Every page of the site, the console's and the reference's, in one frame: header, main, footer. */
+export function sitePage(options: PageOptions): string {
+  const { page, title, main, docsUrl, data = {}, modules, styles = SITE_STYLES, scripts = [] } = options;
+  const attrs = Object.entries({ page, ...data }).map(([k, v]) => html` data-${k}="${v}"`);
   const link = (href: string, label: string, current: boolean) =>
     html`<li><a href="${href}"${current ? html` aria-current="page"` : ""}>${label}</a></li>`;
+  const consoleScript = modules !== undefined;
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · toolrun</title>
 <link rel="icon" href="/console/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/console/console.css">
-<script type="module" src="/console/console.js"></script>
-${ctx.modules.map((name) => html`<link rel="modulepreload" href="/console/${name}">\n`)}</head>
-<body${attrs}>
+${styles.map((href) => html`<link rel="stylesheet" href="${href}">\n`)}${
+  consoleScript
+    ? html`<script type="module" src="/console/console.js"></script>
+${modules.map((name) => html`<link rel="modulepreload" href="/console/${name}">\n`)}`
+    : ""
+}</head>
+<body${attrs}${options.wide ? html` class="wide"` : ""}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site">
 <nav aria-label="Main">
 <a class="brand" href="/">toolrun</a>
-<ul>${link("/", "Tools", page !== "account")}${link("/account", "Account", page === "account")}${link(ctx.docsUrl, "API reference", false)}</ul>
+<ul>${link("/", "Tools", page === "tools" || page === "tool")}${link("/account", "Account", page === "account")}${link(docsUrl, "API reference", page === "reference")}${link(`${docsUrl}/errors`, "Error codes", page === "errors")}</ul>
 </nav>
-<section class="key-bar" aria-label="API key">
+${consoleScript ? keyBar() : ""}
+</header>
+<main id="main" tabindex="-1">
+${main}
+</main>
+<footer class="site"><p>toolrun · <a href="${docsUrl}">API reference</a> · <a href="/openapi.json">OpenAPI document</a> · <a href="${docsUrl}/errors">Error codes</a></p></footer>
+${scripts.map((src) => html`<script src="${src}"></script>\n`)}</body>
+</html>`}\n`;
+}
+
+function keyBar(): Markup {
+  return html`<section class="key-bar" aria-label="API key">
 <form id="key-form" class="key-form">
 <label for="api-key">API key</label>
 <input id="api-key" name="key" type="password" autocomplete="off" spellcheck="false" aria-describedby="key-help">
@@ -48,14 +84,26 @@ ${ctx.modules.map((name) => html`<link rel="modulepreload" href="/console/${name
 <p id="key-help" class="help">Kept in this tab only (session storage) and sent as <code>Authorization: Bearer</code>.</p>
 </form>
 <p id="key-status" class="key-status" hidden>Using key <code id="key-prefix"></code> in this tab. <button type="button" id="key-forget">Forget key</button></p>
-</section>
-</header>
-<main id="main" tabindex="-1">
-${main}
-</main>
-<footer class="site"><p>toolrun console · <a href="${ctx.docsUrl}/errors">Error codes</a></p></footer>
-</body>
-</html>`}\n`;
+</section>`;
+}
+
+/** A console page: the site's frame with the key bar and the script. */
+export function layout(
+  ctx: PageContext,
+  page: PageName,
+  title: string,
+  main: Markup,
+  data: Readonly<Record<string, string>> = {},
+): string {
+  return sitePage({
+    page,
+    title,
+    main,
+    data,
+    docsUrl: ctx.docsUrl,
+    modules: ctx.modules,
+    wide: page === "tool",
+  });
 }
 
 export function toolsPage(
@@ -68,7 +116,7 @@ export function toolsPage(
 <ul class="tool-list">${tools.map(
     (tool) => html`<li class="card">
 <h2><a href="/tools/${tool.slug}">${tool.definition.name}</a></h2>
-<p>${tool.definition.description}</p>
+<p>${withCode(tool.definition.description)}</p>
 <p class="meta">${costLine(costs(tool))}</p>
 </li>`,
   )}</ul>
@@ -82,9 +130,15 @@ export function toolsPage(
 export function toolPage(ctx: PageContext, tool: RegisteredTool, costs: PlanCosts): string {
   const { definition } = tool;
   const examples = definition.examples;
+  const fields = fieldsOf(definition.inputSchema, tool.slug);
+  // A form of short boxes sits beside its results on a wide screen; one with a large text box
+  // (the inspector's raw request) needs the whole width, with the results below.
+  const side = !fields.some((field) => field.kind === "multiline");
   const main = html`<h1>${definition.name}</h1>
-<p class="lead">${definition.description}</p>
+<p class="lead">${withCode(definition.description)}</p>
 <p class="meta">Version ${definition.version} · ${costLine(costs)} · <a href="${ctx.docsUrl}">API reference</a></p>
+<div class="tool-layout ${side ? "side" : "stacked"}">
+<div class="tool-inputs">
 <form id="tool-form" class="tool-form" novalidate aria-label="${definition.name} input">
 ${
   examples.length > 0
@@ -94,23 +148,30 @@ ${
       )}</div>`
     : ""
 }
-${fieldsOf(definition.inputSchema).map(renderField)}
+${renderFields(fields)}
 <div class="actions">
 <button type="submit" id="run">Run</button>
 <button type="button" id="copy-curl" class="secondary">Copy as curl</button>
 </div>
 </form>
+</div>
+<div class="tool-outputs">
 <div id="run-status" class="run-status" role="status" aria-live="polite"></div>
+<p id="results-placeholder" class="placeholder">The results appear here after <strong>Run</strong>.</p>
 <div id="problem" class="problem" tabindex="-1" hidden></div>
-<section id="curl" class="curl" aria-labelledby="curl-title" hidden>
-<h2 id="curl-title">The call as curl</h2>
-<pre tabindex="0"><code id="curl-text"></code></pre>
-</section>
 <section id="results" class="results" aria-labelledby="results-title" hidden>
 <h2 id="results-title">Result</h2>
-<div id="results-body"></div>
-</section>`;
-  return layout(ctx, "tool", definition.name, main, { slug: tool.slug });
+<p id="sheet-meta" class="sheet-meta print-only"></p>
+<div id="results-body" class="results-body"></div>
+</section>
+<section id="curl" class="curl" aria-labelledby="curl-title" hidden>
+<h2 id="curl-title">The call as curl</h2>
+<p id="curl-note" class="help" hidden></p>
+<pre tabindex="0"><code id="curl-text"></code></pre>
+</section>
+</div>
+</div>`;
+  return layout(ctx, "tool", definition.name, main, { slug: tool.slug, version: definition.version });
 }
 
 export function accountPage(ctx: PageContext): string {
@@ -135,6 +196,15 @@ export function accountPage(ctx: PageContext): string {
 </section>
 </div>`;
   return layout(ctx, "account", "Account", main);
+}
+
+/** A console address that leads nowhere, as a browser asked for it: a page, not a JSON problem. */
+export function notFoundPage(ctx: PageContext, path: string, tools: readonly RegisteredTool[]): string {
+  const main = html`<h1>Page not found</h1>
+<p>Nothing lives at <code>${path}</code>. The tools offered here:</p>
+<ul>${tools.map((tool) => html`<li><a href="/tools/${tool.slug}">${tool.definition.name}</a></li>`)}</ul>
+<p><a href="/">All tools</a> · <a href="${ctx.docsUrl}">API reference</a></p>`;
+  return layout(ctx, "not-found", "Page not found", main);
 }
 
 function costLine(costs: PlanCosts): Markup {

@@ -1,18 +1,21 @@
 /**
  * The web console, served by the same process as the API: `/` (the tools), `/tools/{slug}` (one
  * tool's form and results), `/account`, and the local assets under `/console/`. Every page carries
- * a Content-Security-Policy that allows only this origin and no inline script.
+ * a Content-Security-Policy that allows only this origin and no inline script. These are pages for
+ * people, not API: the method checks know them, the API reference leaves them out.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import Negotiator from "negotiator";
 import { callCost } from "../core/credits.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { EndpointSpec } from "../core/endpoint.ts";
 import { ApiError } from "../core/errors.ts";
 import type { RegisteredTool } from "../core/registry.ts";
-import { accountPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
+import { noteCall } from "../request-log.ts";
+import { accountPage, notFoundPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -63,11 +66,14 @@ const page = (path: string, operationId: string, summary: string): EndpointSpec 
   keyed: false,
   answers: [
     { status: 200, description: "The page (running a tool needs the user's key).", contentType: "text/html" },
+    ...(path.includes("{")
+      ? [{ status: 404, description: "No such page, to a browser.", contentType: "text/html" }]
+      : []),
   ],
   errors: path.includes("{") ? ["not_found"] : [],
 });
 
-/** The console's routes as the OpenAPI document and the 405 answers know them. */
+/** The console's routes as the 405 answers (and the tests of every answer) know them. */
 export const consoleEndpoints: readonly EndpointSpec[] = [
   page("/", "consoleTools", "Console: the tools"),
   page("/tools/{slug}", "consoleTool", "Console: one tool's form and results"),
@@ -104,6 +110,16 @@ function sendPage(reply: FastifyReply, body: string): FastifyReply {
   return secure(reply).header("cache-control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
+/** A browser navigating asks for HTML first; a program asking for JSON, or anything, gets the problem. */
+function wantsPage(request: FastifyRequest): boolean {
+  const best = new Negotiator(request).mediaType([
+    "application/problem+json",
+    "application/json",
+    "text/html",
+  ]);
+  return best === "text/html";
+}
+
 export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
   const assets = loadAssets();
   const modules = [...assets.keys()].filter((name) => name.endsWith(".js") && name !== "console.js");
@@ -128,9 +144,12 @@ export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
   app.get("/", async (_request, reply) => sendPage(reply, toolsPage(ctx, await apiTools(), costs)));
 
   app.get<{ Params: { slug: string } }>("/tools/:slug", async (request, reply) => {
-    const tool = (await apiTools()).find((t) => t.slug === request.params.slug);
-    if (!tool) throw new ApiError("not_found", "No tool has this slug.");
-    return sendPage(reply, toolPage(ctx, tool, costs(tool)));
+    const tools = await apiTools();
+    const tool = tools.find((t) => t.slug === request.params.slug);
+    if (tool) return sendPage(reply, toolPage(ctx, tool, costs(tool)));
+    if (!wantsPage(request)) throw new ApiError("not_found", "No tool has this slug.");
+    noteCall(request, { code: "not_found" });
+    return sendPage(reply.code(404), notFoundPage(ctx, request.url.split("?")[0] ?? "", tools));
   });
 
   app.get("/account", async (_request, reply) => sendPage(reply, accountPage(ctx)));

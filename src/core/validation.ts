@@ -4,7 +4,12 @@
  * for a property marked `x-numeric-string`. No other coercion, no defaults, no stripping.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { DECIMAL_STRING_PATTERN, GROUP_KEYWORD, NUMERIC_STRING_KEYWORD } from "../tools/schema.ts";
+import {
+  DECIMAL_STRING_PATTERN,
+  GROUP_KEYWORD,
+  NUMERIC_STRING_KEYWORD,
+  UNIT_KEYWORD,
+} from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 
 export type ValidationResult =
@@ -23,6 +28,7 @@ const ajv = new Ajv2020({
 });
 ajv.addKeyword({ keyword: NUMERIC_STRING_KEYWORD, schemaType: "boolean" });
 ajv.addKeyword({ keyword: GROUP_KEYWORD, schemaType: "string" });
+ajv.addKeyword({ keyword: UNIT_KEYWORD, schemaType: ["string", "object"] });
 const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
 /** Checks a tool's output against its output schema: "" when it conforms, else Ajv's messages. */

@@ -5,7 +5,7 @@
  * serialize; our schemas are validated by the core's 2020-12 Ajv, shared with MCP.
  */
 import pkg from "../../package.json" with { type: "json" };
-import { envelopeSchema, problemSchema, SCHEMA_DIALECT } from "../core/contract-schemas.ts";
+import { envelopeSchema, problemSchema } from "../core/contract-schemas.ts";
 import {
   ADMIN_ERRORS,
   type EndpointSpec,
@@ -31,6 +31,13 @@ declare module "fastify" {
 
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 
+/**
+ * The schemas are JSON Schema 2020-12, which OpenAPI 3.1's base dialect extends: naming the base
+ * dialect (also the default) lets renderers such as Swagger UI treat them as schemas, which they
+ * decline to do, with a warning, under any other dialect.
+ */
+const OAS_BASE_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base";
+
 export function openApiDocument(
   endpoints: readonly EndpointSpec[],
   registry: ToolRegistry,
@@ -49,14 +56,14 @@ export function openApiDocument(
   }
   return {
     openapi: "3.1.0",
-    jsonSchemaDialect: SCHEMA_DIALECT,
+    jsonSchemaDialect: OAS_BASE_DIALECT,
     info: {
       title: "toolrun",
       version: pkg.version,
       description: `Runs named tools over HTTP and MCP, with API keys, per-key rate limits and metered credits. Every error is an RFC 9457 problem document (\`application/problem+json\`) whose \`code\` is stable; each code is explained at [${docsUrl}/errors](${docsUrl}/errors).`,
       license: { name: pkg.license, identifier: pkg.license },
     },
-    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Operations", "Admin", "Reference", "Console"].map(
+    tags: ["Tools", "Catalog", "Account", "MCP", "Health", "Operations", "Admin", "Reference"].map(
       (name) => ({ name }),
     ),
     paths,
@@ -201,6 +208,9 @@ function byStatus(codes: readonly ErrorCode[]): [string, ErrorCode[]][] {
 }
 
 function headersOf(codes: readonly ErrorCode[]): Json | undefined {
+  if (codes.includes("method_not_allowed")) {
+    return { Allow: { description: "The methods the path accepts.", schema: { type: "string" } } };
+  }
   if (codes.includes("rate_limited")) {
     return { "Retry-After": { description: "Seconds until the window ends.", schema: { type: "integer" } } };
   }

@@ -69,6 +69,24 @@ export const mcpEndpoint: EndpointSpec = {
   errors: ["origin_not_allowed", "validation_error", "payload_too_large"],
 };
 
+/**
+ * `GET /mcp`, which MCP clients send to open a server-to-client SSE stream. The transport lets a
+ * server without one answer 405, and this stateless server does: declared for the reference only,
+ * since the answer comes from the 405 routes every declared path has.
+ */
+export const mcpStreamRefusal: EndpointSpec = {
+  method: "GET",
+  path: MCP_PATH,
+  operationId: "mcpStream",
+  summary: "MCP's server-to-client stream: not offered",
+  description:
+    "MCP clients may GET the endpoint to open an SSE stream for server-initiated messages. This server is stateless and sends none, so it answers 405 `method_not_allowed` with `Allow: POST`, as the Streamable HTTP transport provides; no key is read and no slot is taken.",
+  tag: "MCP",
+  keyed: false,
+  answers: [],
+  errors: ["method_not_allowed"],
+};
+
 export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: FrontDoor): void {
   const { allowedOrigins } = deps.settings;
   const bodyLimit = deps.registry.maxBodyBytes + JSON_RPC_ALLOWANCE_BYTES;

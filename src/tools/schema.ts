@@ -17,6 +17,13 @@ export const NUMERIC_STRING_KEYWORD = "x-numeric-string";
 export const GROUP_KEYWORD = "x-group";
 
 /**
+ * Annotation giving the unit a form shows beside a property's box: a string (`"degrees"`), or for a
+ * unit that follows a choice field, the unit for each choice (`{ "units": { "metric": "m",
+ * "imperial": "ft" } }`). It has no effect on validation.
+ */
+export const UNIT_KEYWORD = "x-unit";
+
+/**
  * A number that clients may also send as a numeric string. Bounds apply to the number; the pattern
  * to the string form. The pipeline converts a matching string to a number before validating, so the
  * bounds hold for both forms.

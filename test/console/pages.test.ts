@@ -5,7 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { tools } from "../../src/tools/index.ts";
 import { createTestApp } from "../helpers/app.ts";
+import { fixtureTools } from "../helpers/fixture-tools.ts";
+import { layeredWallTool } from "./layered-wall-tool.ts";
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -48,9 +51,9 @@ describe("console pages", () => {
 
   it("has no inline script, no inline style and loads nothing from another origin", async (context) => {
     const { app } = await createTestApp({}, context);
-    for (const url of ["/", "/tools/echo", "/tools/heavy-text", "/account"]) {
-      const response = await app.inject({ method: "GET", url });
-      assert.equal(response.statusCode, 200, url);
+    for (const url of ["/", "/tools/echo", "/tools/heavy-text", "/account", "/tools/nope"]) {
+      const response = await app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+      assert.equal(response.statusCode, url === "/tools/nope" ? 404 : 200, url);
       assert.equal(response.headers["content-security-policy"], CSP, url);
       const page = response.body;
       assert.doesNotMatch(page, /<script(?![^>]*\bsrc=)[^>]*>/, `${url}: inline script`);
@@ -63,14 +66,90 @@ describe("console pages", () => {
     }
   });
 
-  it("answers an unknown tool page, or one the operator took off the API, with a 404 problem", async (context) => {
+  it("answers an unknown tool page, or one the operator took off the API, with a 404 problem to a program", async (context) => {
     const { app } = await createTestApp({ toolSettings: { "heavy-text": { api: false } } }, context);
     for (const url of ["/tools/nope", "/tools/heavy-text"]) {
-      const response = await app.inject({ method: "GET", url });
-      assert.equal(response.statusCode, 404, url);
-      assert.equal(response.json().code, "not_found");
+      for (const accept of [
+        undefined,
+        "*/*",
+        "application/json",
+        "application/problem+json, text/html;q=0.5",
+      ]) {
+        const response = await app.inject({ method: "GET", url, headers: accept ? { accept } : {} });
+        assert.equal(response.statusCode, 404, `${url} ${accept}`);
+        assert.match(String(response.headers["content-type"]), /^application\/problem\+json/);
+        assert.equal(response.json().code, "not_found");
+      }
     }
     assert.doesNotMatch((await app.inject({ method: "GET", url: "/" })).body, /heavy-text/);
+  });
+
+  it("answers an unknown tool page with an HTML 404 page to a browser, under the CSP", async (context) => {
+    const { app } = await createTestApp({ toolSettings: { "heavy-text": { api: false } } }, context);
+    const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    const response = await app.inject({
+      method: "GET",
+      url: "/tools/%3Cb%3Enope",
+      headers: { accept: browser },
+    });
+    assert.equal(response.statusCode, 404);
+    assert.match(String(response.headers["content-type"]), /^text\/html/);
+    assert.equal(response.headers["content-security-policy"], CSP);
+    assert.match(response.body, /<h1>Page not found<\/h1>/);
+    // The path is shown as text, and the tools offered are linked (not the one taken off the API).
+    assert.match(response.body, /<code>\/tools\/%3Cb%3Enope<\/code>/);
+    assert.match(response.body, /<a href="\/tools\/echo">Echo<\/a>/);
+    assert.doesNotMatch(response.body, /heavy-text/);
+  });
+
+  it("puts consecutive fields of one x-group in a fieldset with the group's title as legend", async (context) => {
+    const { app } = await createTestApp({ tools: [layeredWallTool] }, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/layered-wall" })).body;
+    const legends = [...page.matchAll(/<legend>([^<]*)<\/legend>/g)].map((m) => m[1]);
+    assert.deepEqual(legends, ["Wall", "Soil", "Backfill and loads", "Water"]);
+    const soil =
+      /<fieldset class="group">\s*<legend>Soil<\/legend>([\s\S]*?)<\/fieldset>/.exec(page)?.[1] ?? "";
+    assert.deepEqual(
+      [...soil.matchAll(/<label for="([^"]+)"/g)].map((m) => m[1]),
+      ["field-unitWeight", "field-frictionAngle"],
+    );
+    // `units` has no group: it stands before the first fieldset.
+    assert.ok(page.indexOf('id="field-units"') < page.indexOf("<fieldset"));
+    // Tools without the annotation get no fieldsets.
+    const { app: plain } = await createTestApp({ tools: fixtureTools }, context);
+    assert.doesNotMatch((await plain.inject({ method: "GET", url: "/tools/echo" })).body, /<fieldset/);
+  });
+
+  it("shows each x-unit beside its box, the one that follows `units` with its table for the script", async (context) => {
+    const { app } = await createTestApp({ tools: [layeredWallTool] }, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/layered-wall" })).body;
+    const unit = (name: string) =>
+      new RegExp(`<span class="unit" id="unit-${name}"([^>]*)>([^<]*)</span>`).exec(page);
+    assert.equal(unit("height")?.[2], "m");
+    assert.match(
+      unit("height")?.[1] ?? "",
+      /data-unit-field="units" data-units="\{&#34;metric&#34;:&#34;m&#34;,&#34;imperial&#34;:&#34;ft&#34;\}"/,
+    );
+    assert.equal(unit("unitWeight")?.[2], "kN/m³");
+    assert.equal(unit("surcharge")?.[2], "kPa");
+    assert.equal(unit("frictionAngle")?.[2], "degrees");
+    assert.equal(unit("frictionAngle")?.[1], "");
+    // The unit is part of the box's description for screen readers; the label stays the title.
+    assert.match(page, /id="field-height"[^>]*aria-describedby="unit-height error-height"/);
+    assert.match(page, /<label for="field-height">Wall Height \(H\)<\/label>/);
+  });
+
+  it("names the shell variable a write-only field is read from in the call as curl", async (context) => {
+    const { app } = await createTestApp({ tools: [...tools] }, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/webhook-payload-inspector" })).body;
+    assert.match(page, /<textarea [^>]*id="field-secret"[^>]* data-env="WEBHOOK_SECRET"/);
+    assert.doesNotMatch(page, /id="field-payload"[^>]* data-env=/);
+  });
+
+  it("renders the code spans of a tool's description as code, escaped", async (context) => {
+    const { app } = await createTestApp({ tools: [layeredWallTool] }, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/layered-wall" })).body;
+    assert.match(page, /Made for the console&#39;s tests: <code>x-group<\/code> and <code>x-unit<\/code>\./);
   });
 
   it("answers a method a page does not take with 405 and Allow", async (context) => {

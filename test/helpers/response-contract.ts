@@ -1,12 +1,17 @@
 /**
  * Checks every response an in-process test app sends against the app's own `/openapi.json`: its
  * path and method must be documented (or it is a 404/405 problem), its status listed, its content
- * type one the document gives for that status, and its body valid against that schema. The test
+ * type one the document gives for that status, and its body valid against that schema. The pages
+ * and files for browsers, which the document leaves out, are held to their own declarations. The test
  * helper records responses as they leave and checks them all when the app closes, so the whole HTTP
  * suite runs against the document and a mismatch fails the test file that caused it.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
+import { consoleEndpoints } from "../../src/console/routes.ts";
+import { type EndpointSpec, EVERY_ENDPOINT_ERRORS, PATH_PARAMETER_ERRORS } from "../../src/core/endpoint.ts";
+import { errorCatalog } from "../../src/core/errors.ts";
+import { referenceAssetRoutes } from "../../src/http/routes/docs.ts";
 
 interface Seen {
   readonly method: string;
@@ -77,6 +82,10 @@ function mismatch(document: Json, response: Seen): string {
   const label = `${response.method} ${response.url} -> ${response.status} ${response.contentType ?? "(no type)"}`;
   const path = documentedPath(document, response.url, response.method.toLowerCase());
   if (path === undefined) {
+    const page = forBrowsers.find(
+      (endpoint) => endpoint.method === response.method && matches(endpoint.path, response.url),
+    );
+    if (page !== undefined) return pageMismatch(document, page, response, label);
     if (response.status !== 404 && response.status !== 405) return `${label}: path and method not documented`;
     return checkBody(document, "/components/schemas/Problem", response, label);
   }
@@ -96,6 +105,28 @@ function mismatch(document: Json, response: Seen): string {
   return checkBody(document, pointer, response, label);
 }
 
+/** The console's pages and the reference's files, which the document leaves out. */
+const forBrowsers: readonly EndpointSpec[] = [...consoleEndpoints, ...referenceAssetRoutes("")];
+
+function pageMismatch(document: Json, page: EndpointSpec, response: Seen, label: string): string {
+  const mediaType = (response.contentType ?? "").split(";")[0]?.trim() ?? "";
+  const declared = page.answers.some(
+    (answer) =>
+      answer.status === response.status &&
+      (answer.contentType === undefined ? response.body === "" : answer.contentType === mediaType),
+  );
+  if (declared) return "";
+  const codes = [
+    ...page.errors,
+    ...EVERY_ENDPOINT_ERRORS,
+    ...PATH_PARAMETER_ERRORS,
+    "method_not_allowed" as const,
+  ];
+  if (codes.some((code) => errorCatalog[code].status === response.status))
+    return checkBody(document, "/components/schemas/Problem", response, label);
+  return `${label}: not declared by ${page.method} ${page.path}`;
+}
+
 function checkBody(document: Json, pointer: string, response: Seen, label: string): string {
   let body: unknown;
   try {
@@ -108,16 +139,18 @@ function checkBody(document: Json, pointer: string, response: Seen, label: strin
   return `${label}: ${ajv.errorsText(validate.errors)} in ${response.body.slice(0, 300)}`;
 }
 
+function matches(path: string, url: string): boolean {
+  const pathname = url.split("?")[0] ?? "";
+  const pattern = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+  return new RegExp(`^${pattern}$`).test(pathname);
+}
+
 /** The documented path a URL is served by: a concrete path before a templated one. */
 function documentedPath(document: Json, url: string, method: string): string | undefined {
-  const pathname = url.split("?")[0] ?? "";
   const candidates = Object.entries(document.paths as Json)
     .filter(([, item]) => method in (item as Json))
     .map(([path]) => path)
-    .filter((path) => {
-      const pattern = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
-      return new RegExp(`^${pattern}$`).test(pathname);
-    });
+    .filter((path) => matches(path, url));
   return candidates.sort((a, b) => templates(a) - templates(b))[0];
 }
 

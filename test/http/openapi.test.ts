@@ -51,6 +51,7 @@ describe("GET /openapi.json", () => {
       "GET /v1/me/credits",
       "GET /v1/me/usage",
       "POST /mcp",
+      "GET /mcp",
       "GET /healthz",
       "GET /readyz",
       "GET /openapi.json",
@@ -66,13 +67,18 @@ describe("GET /openapi.json", () => {
     const paths = document.paths as Record<string, Json>;
     const matches = (template: string, url: string) =>
       new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(url);
+    // A method documented by its refusal (GET /mcp answers 405) is not one the path allows.
+    const allowed = (item: Json) =>
+      Object.entries(item)
+        .filter(([, op]) => !("405" in ((op as Json).responses as Json)))
+        .map(([method]) => method.toUpperCase());
     for (const path of Object.keys(paths)) {
       const url = path.replace(/\{[^}]+\}/g, "echo");
       // A tool's own path is also served by `/v1/tool/{slug}`: the URL allows what both declare.
       const methods = new Set(
         Object.keys(paths)
           .filter((template) => matches(template, url))
-          .flatMap((template) => Object.keys(paths[template] as Json).map((m) => m.toUpperCase())),
+          .flatMap((template) => allowed(paths[template] as Json)),
       );
       if (methods.has("GET")) methods.add("HEAD");
       // PUT: no endpoint declares it, so every documented path refuses it.
@@ -80,6 +86,33 @@ describe("GET /openapi.json", () => {
       assert.equal(res.statusCode, 405, `PUT ${url}`);
       assert.deepEqual(String(res.headers.allow).split(", ").sort(), [...methods].sort(), url);
     }
+  });
+
+  it("lists only the API: not the console's pages nor the reference's scripts and style sheets", async () => {
+    const paths = Object.keys(document.paths as Json);
+    for (const path of ["/", "/tools/{slug}", "/account", "/console/{file}", "/docs/assets/{file}"])
+      assert.ok(!paths.includes(path), `${path} is in the reference`);
+    assert.ok(!(document.tags as Json[]).some((tag) => tag.name === "Console"));
+    // They are still served, and still answer a wrong method with 405.
+    for (const url of ["/", "/tools/echo", "/account", "/console/console.js", "/docs/assets/reference.js"]) {
+      assert.equal((await t.app.inject({ method: "GET", url })).statusCode, 200, url);
+      assert.equal((await t.app.inject({ method: "DELETE", url })).statusCode, 405, url);
+    }
+  });
+
+  it("documents GET /mcp's 405, the answer MCP clients get when they ask for a stream", async () => {
+    const get = ((document.paths as Json)["/mcp"] as Json).get as Json;
+    const refusal = (get.responses as Json)["405"] as Json;
+    assert.match(String(refusal.description), /method_not_allowed/);
+    assert.deepEqual(Object.keys(refusal.headers as Json), ["Allow"]);
+    const res = await t.app.inject({ method: "GET", url: "/mcp", headers: { accept: "text/event-stream" } });
+    assert.equal(res.statusCode, 405);
+    assert.equal(res.headers.allow, "POST");
+    assert.equal(res.json().code, "method_not_allowed");
+  });
+
+  it("names OpenAPI's base dialect, the one renderers read as JSON Schema 2020-12", () => {
+    assert.equal(document.jsonSchemaDialect, "https://spec.openapis.org/oas/3.1/dialect/base");
   });
 
   it("gives each tool its own input schema, envelope and examples", () => {

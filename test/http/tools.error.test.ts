@@ -190,7 +190,7 @@ describe("errors outside the tool pipeline", () => {
       const page = await t.app.inject({ method: "GET", url: `/docs/errors/${code}` });
       assert.equal(page.statusCode, 200);
       assert.match(String(page.headers["content-type"]), /^text\/html/);
-      assert.match(page.body, new RegExp(`<h1>${code}</h1>`));
+      assert.match(page.body, new RegExp(`<h1><code>${code}</code></h1>`));
     }
     assertProblem(await t.app.inject({ method: "GET", url: "/docs/errors/nope" }), 404, "not_found");
   });

@@ -2,8 +2,9 @@
 /**
  * Two small SVG charts drawn by hand (no chart library: each is a few shapes, and a library would
  * outweigh the whole console): the calculator's pressure diagram and the account's usage by tool.
+ * Inline SVG ids are the page's, so each chart names its own (freshId).
  */
-import { s } from "./dom.js";
+import { freshId, s } from "./dom.js";
 
 /** @param {number} value */
 function short(value) {
@@ -11,57 +12,139 @@ function short(value) {
 }
 
 /**
- * The earth pressure on the wall: depth grows downward from the top of the wall, pressure grows
- * to the right of it.
- * @param {readonly { depth: number, pressure: number }[]} points
- * @param {string} depthUnit
- * @param {string} pressureUnit
+ * @typedef {{ depth: number, pressure: number, waterPressure?: number }} DiagramPoint
+ * @typedef {{ thrust: number, height: number, angle: number, thrustUnit: string, heightUnit: string }} Resultant
+ *   `height` above the base; `angle` below the horizontal, in radians
  */
-export function pressureDiagram(points, depthUnit, pressureUnit) {
-  const width = 360;
-  const height = 280;
-  const left = 70;
+
+/**
+ * The pressure on the wall: the wall drawn at the left with its footing, depth growing downward from
+ * its top, pressure growing to the right into the backfill; where points carry a water part, the
+ * soil part and the water part stacked; the resultant as an arrow at its height, with its value.
+ * @param {readonly DiagramPoint[]} points
+ * @param {{ depth: string, pressure: string }} units
+ * @param {Resultant | null} resultant
+ */
+export function pressureDiagram(points, units, resultant) {
+  const width = 600;
+  const height = 440;
+  const wallWidth = 26;
+  const left = 112;
   const right = 40;
-  const top = 54;
-  const bottom = 16;
+  const top = 58;
+  const bottom = 34;
   const maxDepth = Math.max(...points.map((p) => p.depth)) || 1;
-  const maxPressure = Math.max(...points.map((p) => p.pressure)) || 1;
-  const x = (/** @type {number} */ pressure) => left + (pressure / maxPressure) * (width - left - right);
+  // Pressures below zero (an earthquake's increment near the top can be) lie on the wall's side.
+  const low = Math.min(0, ...points.map((p) => p.pressure));
+  const high = Math.max(0, ...points.map((p) => p.pressure));
+  const span = high - low || 1;
+  const x = (/** @type {number} */ pressure) => left + ((pressure - low) / span) * (width - left - right);
+  const back = x(0);
   const y = (/** @type {number} */ depth) => top + (depth / maxDepth) * (height - top - bottom);
+  const water = points.some((p) => typeof p.waterPressure === "number");
+  const soil = (/** @type {DiagramPoint} */ p) => p.pressure - (p.waterPressure ?? 0);
+  const area = (/** @type {string[]} */ edge, /** @type {string[]} */ back) => [...edge, ...back].join(" ");
+  const at = (/** @type {number} */ pressure, /** @type {number} */ depth) => `${x(pressure)},${y(depth)}`;
+  const edgeOf = (/** @type {(p: DiagramPoint) => number} */ f, from = points) =>
+    from.map((p) => at(f(p), p.depth));
+  // The water part, from the water table (its last point without water) down.
+  const wet = points.slice(Math.max(0, points.findIndex((p) => (p.waterPressure ?? 0) > 0) - 1));
+  const onWall = [at(0, maxDepth), at(0, 0)];
+
   const first = points[0];
   const last = points[points.length - 1];
-  const description =
+  const sentences = [
     first && last
-      ? `Pressure ${short(first.pressure)} ${pressureUnit} at depth ${short(first.depth)} ${depthUnit}, rising to ${short(last.pressure)} ${pressureUnit} at depth ${short(last.depth)} ${depthUnit}.`
-      : "";
-  const outline = [
-    `${left},${y(0)}`,
-    ...points.map((p) => `${x(p.pressure)},${y(p.depth)}`),
-    `${left},${y(maxDepth)}`,
-  ].join(" ");
-  const pressureTicks = [0, maxPressure / 2, maxPressure];
+      ? `Pressure ${short(first.pressure)} ${units.pressure} at depth ${short(first.depth)} ${units.depth}, to ${short(last.pressure)} ${units.pressure} at depth ${short(last.depth)} ${units.depth}.`
+      : "",
+    water && last ? `Of that, water ${short(last.waterPressure ?? 0)} ${units.pressure} at the base.` : "",
+    resultant
+      ? `Resultant ${short(resultant.thrust)} ${resultant.thrustUnit} at ${short(resultant.height)} ${resultant.heightUnit} above the base.`
+      : "",
+  ];
+  const description = `Pressure diagram. ${sentences.filter(Boolean).join(" ")}`;
+  const hatchId = freshId("water-hatch");
+  const arrowId = freshId("arrow-head");
+  const pressureTicks = low < 0 ? [low, 0, high] : [0, high / 2, high];
+  const depthTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * maxDepth);
 
   return s(
     "svg",
-    {
-      viewBox: `0 0 ${width} ${height}`,
-      role: "img",
-      "aria-label": `Pressure diagram. ${description}`,
-      class: "diagram",
-    },
-    s("title", {}, `Pressure diagram. ${description}`),
-    s("text", { x: left, y: 14, class: "axis-title" }, `Pressure (${pressureUnit}) →`),
+    { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": description, class: "diagram" },
+    s("title", {}, description),
+    s(
+      "defs",
+      {},
+      s(
+        "pattern",
+        { id: hatchId, patternUnits: "userSpaceOnUse", width: 8, height: 8 },
+        s("path", { d: "M0,8 L8,0 M-2,2 L2,-2 M6,10 L10,6", class: "hatch" }),
+      ),
+      s(
+        "marker",
+        {
+          id: arrowId,
+          viewBox: "0 0 10 10",
+          refX: 9,
+          refY: 5,
+          markerWidth: 7,
+          markerHeight: 7,
+          orient: "auto",
+        },
+        s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" }),
+      ),
+    ),
+    s("text", { x: left, y: 16, class: "axis-title" }, `Pressure (${units.pressure}) →`),
     ...pressureTicks.flatMap((p) => [
-      s("line", { x1: x(p), x2: x(p), y1: top - 6, y2: height - bottom, class: "grid" }),
-      s("text", { x: x(p), y: top - 12, "text-anchor": "middle", class: "tick" }, short(p)),
+      s("line", { x1: x(p), x2: x(p), y1: top - 8, y2: y(maxDepth), class: "grid" }),
+      s("text", { x: x(p), y: top - 14, "text-anchor": "middle", class: "tick" }, short(p)),
     ]),
-    s("polygon", { points: outline, class: "pressure-area" }),
-    ...points.flatMap((p) => [
-      s("line", { x1: left - 5, x2: left, y1: y(p.depth), y2: y(p.depth), class: "axis" }),
-      s("text", { x: left - 8, y: y(p.depth) + 4, "text-anchor": "end", class: "tick" }, short(p.depth)),
-      s("circle", { cx: x(p.pressure), cy: y(p.depth), r: 3, class: "point" }),
+    // The backfill's surface at the top of the wall, and the wall with its footing.
+    s("line", { x1: back, x2: width - right, y1: y(0), y2: y(0), class: "ground" }),
+    s("rect", { x: back - wallWidth, y: y(0), width: wallWidth, height: y(maxDepth) - y(0), class: "wall" }),
+    s("rect", { x: back - wallWidth - 8, y: y(maxDepth), width: wallWidth + 48, height: 12, class: "wall" }),
+    s("polygon", { points: area(edgeOf(water ? soil : (p) => p.pressure), onWall), class: "pressure-area" }),
+    ...(water
+      ? [
+          s("polygon", {
+            points: area(
+              edgeOf((p) => p.pressure, wet),
+              edgeOf(soil, wet).reverse(),
+            ),
+            class: "water-area",
+          }),
+          s("polygon", {
+            points: area(
+              edgeOf((p) => p.pressure, wet),
+              edgeOf(soil, wet).reverse(),
+            ),
+            fill: `url(#${hatchId})`,
+            class: "water-hatch",
+          }),
+        ]
+      : []),
+    ...(water && wet[0]
+      ? [
+          s("line", {
+            x1: back,
+            x2: width - right,
+            y1: y(wet[0].depth),
+            y2: y(wet[0].depth),
+            class: "water-table",
+          }),
+          s(
+            "text",
+            { x: back + 6, y: y(wet[0].depth) - 5, class: "tick haloed" },
+            `▽ water table, ${short(wet[0].depth)} ${units.depth}`,
+          ),
+        ]
+      : []),
+    s("polyline", { points: edgeOf((p) => p.pressure).join(" "), class: "pressure-edge" }),
+    ...points.map((p) => s("circle", { cx: x(p.pressure), cy: y(p.depth), r: 3, class: "point" })),
+    ...depthTicks.flatMap((d) => [
+      s("line", { x1: left - wallWidth - 16, x2: left - wallWidth - 10, y1: y(d), y2: y(d), class: "axis" }),
+      s("text", { x: left - wallWidth - 19, y: y(d) + 4, "text-anchor": "end", class: "tick" }, short(d)),
     ]),
-    s("line", { x1: left, x2: left, y1: top - 6, y2: height - bottom, class: "wall" }),
     s(
       "text",
       {
@@ -71,9 +154,48 @@ export function pressureDiagram(points, depthUnit, pressureUnit) {
         "text-anchor": "middle",
         class: "axis-title",
       },
-      `Depth (${depthUnit}) ↓`,
+      `Depth (${units.depth}) ↓`,
     ),
+    ...(resultant && resultant.thrust > 0
+      ? resultantArrow(resultant, back, y(maxDepth - resultant.height), width - right, top, arrowId)
+      : []),
   );
+}
+
+/**
+ * The resultant: an arrow ending on the back of the wall at its height, and its value beside it.
+ * @param {Resultant} r
+ * @param {number} wallX @param {number} atY @param {number} rightX @param {number} topY
+ * @param {string} arrowId
+ */
+function resultantArrow(r, wallX, atY, rightX, topY, arrowId) {
+  const length = (rightX - wallX) * 0.62;
+  const tailX = wallX + length * Math.cos(r.angle);
+  const tailY = atY - length * Math.sin(r.angle);
+  // Two lines above the tail, or below it when the tail is close to the top (in em: the letters
+  // are larger on a phone).
+  const below = tailY - 50 < topY;
+  const [first, second] = below ? ["1.5em", "2.8em"] : ["-1.9em", "-0.6em"];
+  return [
+    s("line", {
+      x1: tailX,
+      y1: tailY,
+      x2: wallX + 3,
+      y2: atY,
+      class: "resultant",
+      "marker-end": `url(#${arrowId})`,
+    }),
+    s(
+      "text",
+      { x: rightX, y: tailY, dy: first, "text-anchor": "end", class: "resultant-label haloed" },
+      `P = ${short(r.thrust)} ${r.thrustUnit}`,
+    ),
+    s(
+      "text",
+      { x: rightX, y: tailY, dy: second, "text-anchor": "end", class: "tick haloed" },
+      `${short(r.height)} ${r.heightUnit} above the base`,
+    ),
+  ];
 }
 
 /**

@@ -64,13 +64,29 @@ export function byId(id, type) {
   return element;
 }
 
-/** "timestampsFound" and "raw-value" as "Timestamps found" and "Raw value". @param {string} name */
+/** Words a person reads in capitals. */
+const ACRONYMS = new Set(["api", "http", "id", "json", "url", "utc", "xml"]);
+
+/** "timestampsFound", "raw-value" and "utc" as "Timestamps found", "Raw value" and "UTC". @param {string} name */
 export function humanize(name) {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/[-_]+/g, " ")
-    .toLowerCase();
+    .toLowerCase()
+    .split(" ")
+    .map((word) => (ACRONYMS.has(word) ? word.toUpperCase() : word))
+    .join(" ");
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Text that marks literal parts with backticks, as in Markdown (`sha256=`), as text and <code>
+ * nodes: never parsed as HTML, so nothing in it can become markup.
+ * @param {string} text
+ * @returns {(string | HTMLElement)[]}
+ */
+export function prose(text) {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? h("code", {}, part) : part));
 }
 
 let idCounter = 0;
@@ -80,12 +96,15 @@ export function freshId(prefix) {
   return `${prefix}-${idCounter}`;
 }
 
+/** @typedef {string | { label: string, key: string }} Column a heading, or a heading and the name it is for */
+/** @typedef {Child | readonly Child[]} Cell */
+
 /**
  * A table with a caption and column headers, in a labelled region that scrolls sideways on its
  * own when it is wider than the screen (so the page itself never does).
  * @param {string} caption
- * @param {readonly string[]} columns
- * @param {readonly (readonly Child[])[]} rows
+ * @param {readonly Column[]} columns
+ * @param {readonly (readonly Cell[])[]} rows
  * @param {string} [name] `data-output` name, for finding the table again
  */
 export function table(caption, columns, rows, name) {
@@ -97,13 +116,33 @@ export function table(caption, columns, rows, name) {
       "table",
       { "data-output": name },
       h("caption", { id: captionId }, caption),
-      h("thead", {}, h("tr", {}, ...columns.map((column) => h("th", { scope: "col" }, column)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...columns.map((column) =>
+            typeof column === "string"
+              ? h("th", { scope: "col" }, column)
+              : h("th", { scope: "col", "data-column": column.key }, column.label),
+          ),
+        ),
+      ),
       h("tbody", {}, ...tableRows(rows)),
     ),
   );
 }
 
-/** Table rows, one cell per value. @param {readonly (readonly Child[])[]} rows */
+/** Table rows, one cell per value. @param {readonly (readonly Cell[])[]} rows */
 export function tableRows(rows) {
-  return rows.map((row) => h("tr", {}, ...row.map((cell) => h("td", {}, cell))));
+  return rows.map((row) =>
+    h(
+      "tr",
+      {},
+      ...row.map((cell) =>
+        Array.isArray(cell) ? h("td", {}, ...cell) : h("td", {}, /** @type {Child} */ (cell)),
+      ),
+    ),
+  );
 }

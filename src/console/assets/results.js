@@ -3,11 +3,12 @@
  * A tool's `outputs`, rendered by shape so a new tool needs no console code: a short string is the
  * summary, an object with `status` and `reason` is a verdict, every array of rows is a table with
  * its column names, rows of `depth` and `pressure` are also drawn as a pressure diagram, a long
- * string is preformatted text, numbers and booleans make a table of figures, and any other object
- * is shown as JSON for programs.
+ * string is preformatted text (highlighted when it is JSON), numbers and booleans make a table of
+ * figures, and any other object is shown as JSON for programs. Text in backticks is shown as code.
  */
 import { pressureDiagram } from "./charts.js";
-import { h, humanize, table } from "./dom.js";
+import { h, humanize, prose, table } from "./dom.js";
+import { jsonNodes } from "./json-text.js";
 
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
 function isRecord(value) {
@@ -22,9 +23,10 @@ function cellText(value) {
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
-/** A cell; numbers keep to one line. @param {unknown} value */
+/** A cell; numbers keep to one line, text shows its code spans. @param {unknown} value */
 function cell(value) {
-  return typeof value === "number" ? h("span", { class: "num" }, cellText(value)) : cellText(value);
+  if (typeof value === "number") return h("span", { class: "num" }, cellText(value));
+  return typeof value === "string" ? prose(value) : cellText(value);
 }
 
 /** @param {readonly Record<string, unknown>[]} rows */
@@ -45,7 +47,10 @@ function rowsTable(name, rows, units) {
   const columns = columnsOf(rows);
   return table(
     humanize(name),
-    columns.map((column) => (typeof units[column] === "string" ? `${column} (${units[column]})` : column)),
+    columns.map((key) => ({
+      key,
+      label: typeof units[key] === "string" ? `${humanize(key)} (${units[key]})` : humanize(key),
+    })),
     rows.map((row) => columns.map((column) => cell(row[column]))),
     name,
   );
@@ -59,7 +64,7 @@ function verdictBox(name, verdict) {
     "section",
     { class: `verdict verdict-${status}`, "data-output": name, "aria-label": humanize(name) },
     h("h3", {}, `${humanize(name)}: `, h("span", { class: "verdict-status" }, status.replaceAll("_", " "))),
-    h("p", { class: "verdict-reason" }, String(verdict.reason)),
+    h("p", { class: "verdict-reason" }, ...prose(String(verdict.reason))),
     details.length > 0
       ? h(
           "dl",
@@ -70,29 +75,98 @@ function verdictBox(name, verdict) {
   );
 }
 
-/** @param {unknown} value @returns {value is { depth: number, pressure: number }[]} */
+/**
+ * @typedef {{ depth: number, pressure: number, waterPressure?: number }} DiagramPoint
+ * @param {unknown} value @returns {value is DiagramPoint[]}
+ */
 function isPressureDiagram(value) {
   return (
     Array.isArray(value) &&
     value.length > 1 &&
-    value.every((p) => isRecord(p) && typeof p.depth === "number" && typeof p.pressure === "number")
+    value.every(
+      (p) =>
+        isRecord(p) &&
+        typeof p.depth === "number" &&
+        typeof p.pressure === "number" &&
+        (p.waterPressure === undefined || typeof p.waterPressure === "number"),
+    )
+  );
+}
+
+/** The thrust of `values`, where the outputs give one, to draw as an arrow. @param {Record<string, unknown>} values */
+function resultantOf(values) {
+  const units = isRecord(values.units) ? values.units : {};
+  const { thrust, thrustHeight, horizontalThrust, verticalThrust } = values;
+  if (typeof thrust !== "number" || typeof thrustHeight !== "number") return null;
+  return {
+    thrust,
+    height: thrustHeight,
+    // Pointing down on the wall when positive: the direction the components give, else horizontal.
+    angle:
+      typeof horizontalThrust === "number" && typeof verticalThrust === "number" && thrust > 0
+        ? Math.atan2(verticalThrust, horizontalThrust)
+        : 0,
+    thrustUnit: String(units.thrust ?? ""),
+    heightUnit: String(units.thrustHeight ?? units.depth ?? ""),
+  };
+}
+
+/**
+ * The figure of a pressure diagram, with a legend when it has a water part.
+ * @param {string} name
+ * @param {readonly DiagramPoint[]} points
+ * @param {Record<string, unknown>} values
+ */
+function diagramFigure(name, points, values) {
+  const units = isRecord(values.units) ? values.units : {};
+  const withWater = points.some((p) => typeof p.waterPressure === "number");
+  return h(
+    "figure",
+    { class: "chart", "data-output": `${name}-chart` },
+    pressureDiagram(
+      points,
+      { depth: String(units.depth ?? ""), pressure: String(units.pressure ?? "") },
+      resultantOf(values),
+    ),
+    h(
+      "figcaption",
+      {},
+      withWater
+        ? h(
+            "ul",
+            { class: "legend" },
+            h(
+              "li",
+              {},
+              h("span", { class: "swatch swatch-soil", "aria-hidden": "true" }),
+              "Soil (effective)",
+            ),
+            h("li", {}, h("span", { class: "swatch swatch-water", "aria-hidden": "true" }), "Water"),
+          )
+        : null,
+      "Pressure on the wall: depth down from its top, pressure across; the arrow is the resultant.",
+    ),
   );
 }
 
 /**
  * @param {HTMLElement} container
  * @param {Record<string, unknown>} outputs
+ * @param {Node[]} [lead] shown after the summary, before the tables (the inputs of the run)
  */
-export function renderOutputs(container, outputs) {
+export function renderOutputs(container, outputs, lead = []) {
   /** @type {Node[]} */
   const summary = [];
+  /** @type {Node[]} */
+  const charts = [];
   /** @type {Node[]} */
   const tables = [];
   /** @type {Node[]} */
   const texts = [];
   /** @type {Node[]} */
   const rest = [];
-  const units = isRecord(outputs.values) && isRecord(outputs.values.units) ? outputs.values.units : {};
+  const values = isRecord(outputs.values) ? outputs.values : {};
+  const units = isRecord(values.units) ? values.units : {};
 
   for (const [name, value] of Object.entries(outputs)) {
     if (typeof value === "string") {
@@ -102,25 +176,16 @@ export function renderOutputs(container, outputs) {
             "section",
             { class: "text-output", "aria-label": humanize(name) },
             h("h3", {}, humanize(name)),
-            h("pre", { tabindex: 0, "data-output": name }, value),
+            h("pre", { tabindex: 0, "data-output": name }, ...jsonNodes(value)),
           ),
         );
       } else {
-        summary.push(h("p", { class: "summary", "data-output": name }, value));
+        summary.push(h("p", { class: "summary", "data-output": name }, ...prose(value)));
       }
     } else if (isRecord(value) && typeof value.status === "string" && typeof value.reason === "string") {
       summary.push(verdictBox(name, value));
     } else if (Array.isArray(value) && value.every(isRecord)) {
-      if (isPressureDiagram(value)) {
-        tables.push(
-          h(
-            "figure",
-            { class: "chart", "data-output": `${name}-chart` },
-            pressureDiagram(value, String(units.depth ?? ""), String(units.pressure ?? "")),
-            h("figcaption", {}, "Earth pressure on the wall: depth down, pressure across."),
-          ),
-        );
-      }
+      if (isPressureDiagram(value)) charts.push(diagramFigure(name, value, values));
       tables.push(
         value.length > 0
           ? rowsTable(name, value, units)
@@ -130,7 +195,7 @@ export function renderOutputs(container, outputs) {
       rest.push(
         h("h3", {}, humanize(name)),
         value.length > 0
-          ? h("ul", { "data-output": name }, ...value.map((item) => h("li", {}, cellText(item))))
+          ? h("ul", { "data-output": name }, ...value.map((item) => h("li", {}, ...prose(cellText(item)))))
           : h("p", { class: "empty" }, "None."),
       );
     } else if (isRecord(value)) {
@@ -139,7 +204,7 @@ export function renderOutputs(container, outputs) {
           "details",
           { class: "json-output" },
           h("summary", {}, `${humanize(name)} (JSON, for programs)`),
-          h("pre", { tabindex: 0, "data-output": name }, JSON.stringify(value, null, 2)),
+          h("pre", { tabindex: 0, "data-output": name }, ...jsonNodes(JSON.stringify(value, null, 2))),
         ),
       );
     }
@@ -151,11 +216,12 @@ export function renderOutputs(container, outputs) {
     summary.push(
       table(
         "Figures",
-        ["name", "value"],
-        scalars.map(([name, value]) => [name, cell(value)]),
+        ["Name", "Value"],
+        scalars.map(([name, value]) => [humanize(name), cell(value)]),
         "figures",
       ),
     );
   }
-  container.replaceChildren(...summary, ...tables, ...texts, ...rest);
+  // The charts first: the picture of the result, then its figures.
+  container.replaceChildren(...summary, ...lead, ...charts, ...tables, ...texts, ...rest);
 }

@@ -2,10 +2,11 @@
 /**
  * A tool's page: the form (rendered by the server from the input schema) becomes the JSON body of
  * `POST /v1/tool/{slug}`, the same charged call a program makes; the answer is shown as results or
- * as a problem with each field's message beside its field.
+ * as a problem with each field's message beside its field. A unit that follows a choice (metric or
+ * imperial) changes with it.
  */
 import { callApi, hideProblem, showProblem } from "./api.js";
-import { byId } from "./dom.js";
+import { byId, h, table } from "./dom.js";
 import { currentKey } from "./key.js";
 import { renderOutputs } from "./results.js";
 
@@ -53,14 +54,88 @@ function shellQuote(text) {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The exact call as curl, with the key left in `$TOOLRUN_KEY`. @param {string} slug @param {string} json */
-export function curlOf(slug, json) {
-  return [
+/**
+ * The write-only fields of the form (the inspector's signing secret) and the shell variable each
+ * is read from in the call as curl.
+ * @param {HTMLFormElement} form
+ * @returns {{ name: string, env: string }[]}
+ */
+function secretsOf(form) {
+  return controlsOf(form).flatMap((control) =>
+    control.dataset.env ? [{ name: control.name, env: control.dataset.env }] : [],
+  );
+}
+
+/**
+ * The exact call as curl, with the key left in `$TOOLRUN_KEY`. A write-only field given in the
+ * form is read from its shell variable (`$WEBHOOK_SECRET`) and put in the body by jq, which
+ * escapes it as JSON, so no secret is ever part of the command.
+ * @param {string} slug
+ * @param {Record<string, unknown>} body
+ * @param {readonly { name: string, env: string }[]} secrets
+ */
+export function curlOf(slug, body, secrets) {
+  const given = secrets.filter((secret) => secret.name in body);
+  const post = [
     `curl -sS -X POST ${shellQuote(`${location.origin}/v1/tool/${slug}`)} \\`,
     `  -H "Authorization: Bearer $TOOLRUN_KEY" \\`,
     `  -H 'Content-Type: application/json' \\`,
-    `  --data-raw ${shellQuote(json)}`,
+  ];
+  if (given.length === 0) return [...post, `  --data-raw ${shellQuote(JSON.stringify(body))}`].join("\n");
+  const rest = Object.fromEntries(
+    Object.entries(body).filter(([name]) => !given.some((g) => g.name === name)),
+  );
+  const variable = (/** @type {string} */ name, /** @type {number} */ i) =>
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `value${i}`;
+  const args = given.map((g, i) => `--arg ${variable(g.name, i)} "$${g.env}"`).join(" ");
+  const filter = given.map((g, i) => `.${JSON.stringify(g.name)} = $${variable(g.name, i)}`).join(" | ");
+  return [
+    `printf '%s' ${shellQuote(JSON.stringify(rest))} |`,
+    `  jq -c ${args} ${shellQuote(filter)} |`,
+    ...post,
+    "  --data-binary @-",
   ].join("\n");
+}
+
+/** What to set before running the call as curl. @param {Record<string, unknown>} body @param {readonly { name: string, env: string }[]} secrets */
+function curlNote(body, secrets) {
+  const given = secrets.filter((secret) => secret.name in body).map((secret) => secret.env);
+  if (given.length === 0) return "Set TOOLRUN_KEY to your key before running it.";
+  return `Set TOOLRUN_KEY to your key and ${given.join(", ")} to the value you gave in the form before running it; jq puts ${given.length === 1 ? "it" : "them"} in the body, so no secret is part of the command.`;
+}
+
+/**
+ * Each unit beside a box that follows a choice field (`units`) shows the unit for the choice made.
+ * @param {HTMLFormElement} form
+ */
+function showUnits(form) {
+  for (const unit of form.querySelectorAll("[data-unit-field]")) {
+    if (!(unit instanceof HTMLElement)) continue;
+    const choice = form.elements.namedItem(unit.dataset.unitField ?? "");
+    if (!(choice instanceof HTMLSelectElement)) continue;
+    const units = /** @type {Record<string, string>} */ (JSON.parse(unit.dataset.units ?? "{}"));
+    const shown = units[choice.value];
+    if (shown !== undefined) unit.textContent = shown;
+  }
+}
+
+/**
+ * The inputs of a run as a person reads them (label, value and unit), for the calculation sheet.
+ * @param {HTMLFormElement} form
+ * @param {Record<string, unknown>} body
+ */
+function inputsTable(form, body) {
+  const rows = controlsOf(form)
+    .filter((control) => control.name in body)
+    .map((control) => {
+      const label = form.querySelector(`label[for="${control.id}"]`)?.textContent ?? control.name;
+      const unit = document.getElementById(`unit-${control.name}`)?.textContent ?? "";
+      const value = control.dataset.env ? "given (not shown)" : String(body[control.name]);
+      return [label, unit && !control.dataset.env ? `${value} ${unit}` : value];
+    });
+  const wrap = table("Inputs", ["Field", "Value"], rows);
+  wrap.classList.add("inputs-used", "print-only");
+  return wrap;
 }
 
 /** @param {HTMLFormElement} form */
@@ -84,6 +159,7 @@ function fillExample(form, example) {
     if (control instanceof HTMLInputElement && control.type === "checkbox") control.checked = value === true;
     else control.value = String(value);
   }
+  showUnits(form);
 }
 
 export function setupToolPage() {
@@ -93,15 +169,27 @@ export function setupToolPage() {
   const problemBox = byId("problem", HTMLElement);
   const curlSection = byId("curl", HTMLElement);
   const curlText = byId("curl-text", HTMLElement);
+  const curlHelp = byId("curl-note", HTMLElement);
   const results = byId("results", HTMLElement);
   const resultsBody = byId("results-body", HTMLElement);
+  const placeholder = byId("results-placeholder", HTMLElement);
+  const sheetMeta = byId("sheet-meta", HTMLElement);
   let running = false;
 
-  /** @param {string} json */
-  function showCurl(json) {
-    curlText.textContent = curlOf(slug, json);
+  /** @param {Record<string, unknown>} body */
+  function showCurl(body) {
+    const secrets = secretsOf(form);
+    curlText.textContent = curlOf(slug, body, secrets);
+    curlHelp.textContent = curlNote(body, secrets);
+    curlHelp.hidden = false;
     curlSection.hidden = false;
+    return curlText.textContent;
   }
+
+  form.addEventListener("change", () => showUnits(form));
+  // A reset puts the choices back after its event: read them once it is done.
+  form.addEventListener("reset", () => setTimeout(() => showUnits(form)));
+  showUnits(form);
 
   for (const button of form.querySelectorAll("button.example")) {
     if (!(button instanceof HTMLButtonElement)) continue;
@@ -109,12 +197,11 @@ export function setupToolPage() {
   }
 
   byId("copy-curl", HTMLButtonElement).addEventListener("click", async () => {
-    const command = curlOf(slug, JSON.stringify(bodyOf(form)));
-    curlText.textContent = command;
-    curlSection.hidden = false;
+    const body = bodyOf(form);
+    const command = showCurl(body);
     try {
       await navigator.clipboard.writeText(command);
-      status.textContent = "Copied the curl command. Set TOOLRUN_KEY to your key before running it.";
+      status.textContent = `Copied the curl command. ${curlNote(body, secretsOf(form))}`;
     } catch {
       status.textContent = "The browser did not allow copying; the command is shown below to select.";
     }
@@ -136,14 +223,15 @@ export function setupToolPage() {
       });
       return;
     }
-    const json = JSON.stringify(bodyOf(form));
+    const body = bodyOf(form);
     running = true;
     form.setAttribute("aria-busy", "true");
     status.textContent = "Running…";
-    const outcome = await callApi("POST", `/v1/tool/${slug}`, key, json);
+    const outcome = await callApi("POST", `/v1/tool/${slug}`, key, JSON.stringify(body));
     running = false;
     form.removeAttribute("aria-busy");
-    showCurl(json);
+    placeholder.hidden = true;
+    showCurl(body);
     if (outcome.ok) {
       const { data } = outcome;
       const remaining =
@@ -151,7 +239,13 @@ export function setupToolPage() {
           ? "no monthly limit"
           : `${data.credits_remaining} remaining this period`;
       status.textContent = `Done: ${data.credits_used} credits used, ${remaining}.`;
-      renderOutputs(resultsBody, /** @type {Record<string, unknown>} */ (data.outputs));
+      sheetMeta.replaceChildren(
+        `Version ${document.body.dataset.version ?? ""} · run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · request `,
+        h("code", {}, String(data.request_id ?? "")),
+      );
+      renderOutputs(resultsBody, /** @type {Record<string, unknown>} */ (data.outputs), [
+        inputsTable(form, body),
+      ]);
       results.hidden = false;
       return;
     }

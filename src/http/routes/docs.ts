@@ -1,7 +1,8 @@
 /**
  * The human side of the contract: `/docs` renders `/openapi.json` with Swagger UI, served from this
  * process (no CDN: the page works with no internet), and `/docs/errors/{code}` explains each code, so
- * every problem `type` resolves to a page. Swagger UI (swagger-ui-dist) was picked over Redoc, whose
+ * every problem `type` resolves to a page. The pages wear the console's frame and look
+ * (console/reference-pages.ts); the reference's own files are for browsers, not part of the API. Swagger UI (swagger-ui-dist) was picked over Redoc, whose
  * 3.x bundle pulls an OpenTelemetry exporter, and Scalar, whose package brings some forty runtime
  * dependencies: it is one dependency-free folder of static files, released monthly by SmartBear.
  */
@@ -9,8 +10,9 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyReply } from "fastify";
+import { errorIndexPage, errorPage, referencePage } from "../../console/reference-pages.ts";
 import { JSON_TYPE } from "../../core/endpoint.ts";
-import { ApiError, errorCatalog, isErrorCode } from "../../core/errors.ts";
+import { ApiError, isErrorCode } from "../../core/errors.ts";
 import { sendProblem } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";
 
@@ -22,16 +24,28 @@ export const DOCS_CSP =
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
-// The validator badge would call validator.swagger.io: off, like every other outside request.
+// The validator badge would call validator.swagger.io: off, like every other outside request. Deep
+// links are off: Swagger UI puts each as a link inside the operation's button, which screen readers
+// cannot use (axe: nested-interactive). The code samples are light, like the console's.
 const REFERENCE_SCRIPT = `window.addEventListener("load", function () {
   window.ui = SwaggerUIBundle({
     url: "/openapi.json",
     dom_id: "#reference",
-    deepLinking: true,
+    deepLinking: false,
     validatorUrl: null,
+    syntaxHighlight: { activated: true, theme: "idea" },
     presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout",
   });
+  // Swagger UI titles its examples' choice with a span beside it, which screen readers do not
+  // tie to the choice (axe: select-name): the span's words become the choice's name.
+  new MutationObserver(function () {
+    document.querySelectorAll("#reference select:not([aria-label])").forEach(function (select) {
+      var title = select.previousElementSibling;
+      if (select.labels.length === 0 && title && title.textContent.trim() !== "")
+        select.setAttribute("aria-label", title.textContent.replace(/:\\s*$/, "").trim());
+    });
+  }).observe(document.getElementById("reference"), { childList: true, subtree: true });
 });
 `;
 
@@ -46,12 +60,9 @@ const ASSETS: Record<string, { type: string; load: () => Promise<Buffer | string
     load: () => readFile(join(swaggerDir, "swagger-ui-bundle.js")),
   },
   "reference.js": { type: "text/javascript; charset=utf-8", load: async () => REFERENCE_SCRIPT },
-  // Without an icon the browser asks for /favicon.ico, a 404 in its console.
-  "favicon-32x32.png": { type: "image/png", load: () => readFile(join(swaggerDir, "favicon-32x32.png")) },
 };
 
 export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] {
-  const cache = new Map<string, Promise<Buffer | string>>();
   const reference = { tag: "Reference", keyed: false, errors: [] } as const;
   const html = (description: string) => [{ status: 200, description, contentType: "text/html" }];
   return [
@@ -74,19 +85,49 @@ export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] 
       operationId: "reference",
       summary: "The API reference, rendered from /openapi.json",
       answers: html("The reference page."),
-      handler: async (_request, reply) =>
-        page(
-          reply,
-          "toolrun API reference",
-          `<p><a href="/openapi.json">OpenAPI document</a> · <a href="${docsUrl}/errors">Error codes</a></p>
-<div id="reference"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/assets/reference.js"></script>`,
-          '<link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">',
-        ),
+      handler: async (_request, reply) => page(reply, referencePage(docsUrl)),
     },
     {
       ...reference,
+      method: "GET",
+      path: "/docs/errors",
+      operationId: "errorCodes",
+      summary: "Every error code",
+      answers: html("The list of error codes."),
+      handler: async (_request, reply) => page(reply, errorIndexPage(docsUrl)),
+    },
+    {
+      ...reference,
+      method: "GET",
+      path: "/docs/errors/{code}",
+      operationId: "errorCode",
+      summary: "What one error code means and what to do",
+      parameters: { type: "object", properties: { code: { type: "string" } } },
+      answers: html("The page of the code."),
+      errors: ["not_found"],
+      handler: async (request, reply) => {
+        const { code } = request.params as { code: string };
+        if (!isErrorCode(code)) {
+          return sendProblem(
+            reply,
+            request,
+            docsUrl,
+            new ApiError("not_found", `No error code is named "${code}".`),
+          );
+        }
+        return page(reply, errorPage(docsUrl, code));
+      },
+    },
+  ];
+}
+
+/** The reference page's scripts and style sheet: files for browsers, left out of the reference. */
+export function referenceAssetRoutes(docsUrl: string): HttpRoute[] {
+  const cache = new Map<string, Promise<Buffer | string>>();
+  return [
+    {
+      tag: "Reference",
+      keyed: false,
       method: "GET",
       path: "/docs/assets/{file}",
       operationId: "referenceAsset",
@@ -95,7 +136,6 @@ export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] 
       answers: [
         { status: 200, description: "A style sheet.", contentType: "text/css" },
         { status: 200, description: "A script.", contentType: "text/javascript" },
-        { status: 200, description: "The icon.", contentType: "image/png" },
       ],
       errors: ["not_found"],
       handler: async (request, reply) => {
@@ -120,66 +160,9 @@ export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] 
           .send(await body);
       },
     },
-    {
-      ...reference,
-      method: "GET",
-      path: "/docs/errors",
-      operationId: "errorCodes",
-      summary: "Every error code",
-      answers: html("The list of error codes."),
-      handler: async (_request, reply) => {
-        const rows = Object.entries(errorCatalog)
-          .map(
-            ([code, spec]) =>
-              `<tr><td>${spec.status}</td><td><a href="${docsUrl}/errors/${code}"><code>${code}</code></a></td><td>${escapeHtml(spec.title)}</td></tr>`,
-          )
-          .join("\n");
-        return page(
-          reply,
-          "Error codes",
-          `<p>Every error is an RFC 9457 problem document (<code>application/problem+json</code>). Branch on <code>code</code>, never on <code>title</code>.</p><table><tr><th>HTTP</th><th>code</th><th>title</th></tr>${rows}</table>`,
-        );
-      },
-    },
-    {
-      ...reference,
-      method: "GET",
-      path: "/docs/errors/{code}",
-      operationId: "errorCode",
-      summary: "What one error code means and what to do",
-      parameters: { type: "object", properties: { code: { type: "string" } } },
-      answers: html("The page of the code."),
-      errors: ["not_found"],
-      handler: async (request, reply) => {
-        const { code } = request.params as { code: string };
-        if (!isErrorCode(code)) {
-          return sendProblem(
-            reply,
-            request,
-            docsUrl,
-            new ApiError("not_found", `No error code is named "${code}".`),
-          );
-        }
-        const spec = errorCatalog[code];
-        return page(
-          reply,
-          code,
-          `<p><strong>HTTP ${spec.status}</strong>: ${escapeHtml(spec.title)}</p><p>${escapeHtml(spec.explanation).replace(/`([^`]+)`/g, "<code>$1</code>")}</p><p><a href="${docsUrl}/errors">All error codes</a></p>`,
-        );
-      },
-    },
   ];
 }
 
-function page(reply: FastifyReply, title: string, body: string, head = ""): FastifyReply {
-  return reply
-    .type(HTML)
-    .header("content-security-policy", DOCS_CSP)
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · toolrun</title>${head}</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
-    );
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function page(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type(HTML).header("content-security-policy", DOCS_CSP).send(body);
 }

@@ -9,14 +9,7 @@ import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import {
-  browserMissing,
-  type Console,
-  scrollsSideways,
-  seriousViolations,
-  startConsole,
-  type WatchedPage,
-} from "./harness.ts";
+import { assertCleanPage, browserMissing, type Console, startConsole } from "./harness.ts";
 
 type Row = Record<string, unknown>;
 interface Contract {
@@ -28,12 +21,9 @@ interface Contract {
 const PHONE = 390;
 const execFileAsync = promisify(execFile);
 
-/** What every page must be, whatever it shows. */
-async function assertCleanPage(w: WatchedPage): Promise<void> {
-  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
-  assert.deepEqual(w.errors, [], "console errors");
-  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
-  assert.equal(await scrollsSideways(w.page), false, "the page scrolls sideways");
+/** The pages of a PDF as Chromium writes it (one page object each). */
+function pdfPages(pdf: Buffer): number {
+  return (pdf.toString("latin1").match(/\/Type\s*\/Page\b(?!s)/g) ?? []).length;
 }
 
 /** The figure a person reads for a number: two decimals at most. */
@@ -43,13 +33,25 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-async function readTable(page: Page, name: string): Promise<{ columns: string[]; rows: string[][] }> {
+/** A table's headings as shown, the output names they are for, and its cells' text. */
+async function readTable(
+  page: Page,
+  name: string,
+): Promise<{ headings: string[]; columns: string[]; rows: string[][] }> {
   const table = page.locator(`table[data-output="${name}"]`);
-  const columns = await table.locator("thead th").allTextContents();
+  const headings = await table.locator("thead th").allTextContents();
+  const columns = await table
+    .locator("thead th")
+    .evaluateAll((ths) => ths.map((th) => th.getAttribute("data-column") ?? th.textContent ?? ""));
   const rows = await table
     .locator("tbody tr")
     .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
-  return { columns, rows };
+  return { headings, columns, rows };
+}
+
+/** Text with its Markdown code spans as the page shows them (as code, without the backticks). */
+function unticked(text: string): string {
+  return text.replace(/`([^`]+)`/g, "$1");
 }
 
 async function fillByLabels(page: Page, contract: Contract, input: Row): Promise<void> {
@@ -125,14 +127,17 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
         const rows = value as Row[];
         const shownTable = await readTable(w.page, name);
         const columns = Object.keys(rows[0] ?? {});
-        assert.deepEqual(
-          shownTable.columns.map((col) => col.replace(/ \(.*\)$/, "")),
-          columns,
-          `${contract.slug} ${name} columns`,
-        );
+        assert.deepEqual(shownTable.columns, columns, `${contract.slug} ${name} columns`);
+        for (const heading of shownTable.headings) {
+          assert.match(
+            heading,
+            /^[A-Z][^-_]*$/,
+            `${contract.slug} ${name}: "${heading}" is a heading for people`,
+          );
+        }
         assert.deepEqual(
           shownTable.rows,
-          rows.map((row) => columns.map((col) => shown(row[col]))),
+          rows.map((row) => columns.map((col) => unticked(shown(row[col])))),
           `${contract.slug} ${name} rows`,
         );
       }
@@ -142,7 +147,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     }
   });
 
-  it("draws the calculator's pressure diagram with depth down, pressure across and the units", async () => {
+  it("draws the calculator's pressure diagram: the wall, depth down, pressure across, the units and the resultant at its height", async () => {
     const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
     await fillByLabels(w.page, calculator(), { height: 5, unitWeight: 18, frictionAngle: 30, surcharge: 10 });
     await run(w.page);
@@ -160,11 +165,90 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
       const [x1, y1] = points[i] ?? [];
       assert.ok((y1 ?? 0) > (y0 ?? 0) && (x1 ?? 0) > (x0 ?? 0), "deeper is lower and pressure grows");
     }
+    // The wall stands from the top to the base, its back where the pressure starts.
+    const wall = await chart.locator("rect.wall").first().boundingBox();
+    const topY = points[0]?.[1] ?? 0;
+    const baseY = points[4]?.[1] ?? 0;
+    const svg = await chart.boundingBox();
+    assert.ok(wall && svg);
+    const scale = svg.width / 600;
+    assert.ok(
+      Math.abs(wall.y - (svg.y + topY * scale)) < 1 &&
+        Math.abs(wall.y + wall.height - (svg.y + baseY * scale)) < 1,
+    );
+    // The resultant ends on the wall's back at values.thrustHeight above the base, with its value.
+    const values = (
+      await c.api("/v1/tool/retaining-wall-pressure-calculator", c.key, {
+        height: 5,
+        unitWeight: 18,
+        frictionAngle: 30,
+        surcharge: 10,
+      })
+    ).body.outputs as { values: { thrust: number; thrustHeight: number } };
+    const arrow = chart.locator("line.resultant");
+    const [x2, y2] = [Number(await arrow.getAttribute("x2")), Number(await arrow.getAttribute("y2"))];
+    assert.ok(
+      Math.abs(y2 - (baseY - (values.values.thrustHeight / 5) * (baseY - topY))) < 0.01,
+      `arrow at y ${y2}`,
+    );
+    assert.ok(Math.abs(svg.x + x2 * scale - (wall.x + wall.width)) < 4 * scale, "the arrow ends on the wall");
+    assert.ok(texts.includes("P = 91.67 kN/m"), texts.join("|"));
+    assert.ok(texts.includes("1.82 m above the base"), texts.join("|"));
     assert.match(
       (await chart.getAttribute("aria-label")) ?? "",
-      /3\.33 kPa at depth 0 m.*33\.33 kPa at depth 5 m/,
+      /3\.33 kPa at depth 0 m.*33\.33 kPa at depth 5 m.*Resultant 91\.67 kN\/m at 1\.82 m above the base/,
     );
     await assertCleanPage(w);
+  });
+
+  it("puts the calculator's inputs beside its results on a wide screen and above them on a phone", async () => {
+    for (const width of [1280, PHONE]) {
+      const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key, width });
+      await w.page.locator("button.example").first().click();
+      await run(w.page);
+      const form = await w.page.locator("#tool-form").boundingBox();
+      const results = await w.page.locator("#results").boundingBox();
+      const curl = await w.page.locator("#curl").boundingBox();
+      assert.ok(form && results && curl);
+      if (width === PHONE) {
+        assert.ok(results.y >= form.y + form.height, "the results are below the form");
+      } else {
+        assert.ok(results.x >= form.x + form.width, "the results are right of the form");
+        assert.ok(results.y < form.y + form.height, "and beside it");
+      }
+      assert.ok(curl.y >= results.y + results.height, "the curl comes after the results");
+      await assertCleanPage(w);
+      await w.page.close();
+    }
+  });
+
+  it("prints each example as a calculation sheet on one A4 page: inputs, results and diagram, no button and no curl", async () => {
+    for (const example of calculator().examples) {
+      const w = await c.open("/tools/retaining-wall-pressure-calculator", { key: c.key });
+      await w.page.getByRole("button", { name: example.title }).click();
+      await run(w.page);
+      await w.page.emulateMedia({ media: "print" });
+      assert.equal(await w.page.locator("button:visible").count(), 0, `${example.title}: buttons`);
+      for (const hidden of ["#curl", "#tool-form", "header.site", "footer.site"])
+        assert.equal(await w.page.locator(hidden).isVisible(), false, `${example.title}: ${hidden}`);
+      const inputs = w.page.locator(".inputs-used table");
+      assert.equal(await inputs.isVisible(), true, `${example.title}: the inputs`);
+      const inputRows = await inputs.locator("tbody tr").allTextContents();
+      assert.ok(
+        inputRows.some((row) => /^Wall Height \(H\)\d/.test(row)),
+        inputRows.join("|"),
+      );
+      for (const shownPart of [
+        'table[data-output="result"]',
+        'figure[data-output="diagram-chart"]',
+        "h1",
+        "#sheet-meta",
+      ])
+        assert.equal(await w.page.locator(shownPart).isVisible(), true, `${example.title}: ${shownPart}`);
+      const pdf = await w.page.pdf({ format: "A4", preferCSSPageSize: true });
+      assert.equal(pdfPages(pdf), 1, `${example.title} prints on ${pdfPages(pdf)} pages`);
+      await w.page.close();
+    }
   });
 
   it("copies the exact call as curl, with the key left in $TOOLRUN_KEY, and that call gives the same answer", async () => {
@@ -201,7 +285,7 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await assertCleanPage(w);
   });
 
-  it("shows the inspector's verdict with its reason and the formatted body", async () => {
+  it("shows the inspector's verdict, its descriptions with their code as code, and the formatted body highlighted", async () => {
     const contract = contracts.find((t) => t.slug === "webhook-payload-inspector");
     const example = contract?.examples[0];
     assert.ok(contract && example);
@@ -210,12 +294,72 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     assert.equal(await w.page.getByLabel("Signing Secret").getAttribute("autocomplete"), "off");
     await run(w.page);
     const expected = (await c.api("/v1/tool/webhook-payload-inspector", c.key, example.input)).body
-      .outputs as { verification: { status: string; reason: string }; formatted: string };
+      .outputs as {
+      verification: { status: string; reason: string };
+      formatted: string;
+      signals: { meaning: string }[];
+    };
     const verdict = w.page.locator('[data-output="verification"]');
     assert.equal(await verdict.locator(".verdict-status").textContent(), expected.verification.status);
-    assert.equal(await verdict.locator(".verdict-reason").textContent(), expected.verification.reason);
-    assert.equal(await w.page.locator('pre[data-output="formatted"]').textContent(), expected.formatted);
+    const reason = verdict.locator(".verdict-reason");
+    assert.equal(await reason.textContent(), unticked(expected.verification.reason));
+    assert.match(expected.verification.reason, /`sha256=`/);
+    assert.deepEqual(await reason.locator("code").allTextContents(), ["sha256="]);
+    // The signals' meanings likewise: code, never backticks.
+    const meanings = await readTable(w.page, "signals");
+    assert.ok(expected.signals.some((row) => row.meaning.includes("`")));
+    assert.ok(meanings.rows.every((row) => !row.join("").includes("`")));
+    assert.ok((await w.page.locator('table[data-output="signals"] td code').count()) > 0);
+    const timestamps = await readTable(w.page, "timestamps");
+    assert.deepEqual(timestamps.headings, ["Field", "Raw value", "UTC", "Unix", "Kind"]);
+    // The body reads as before, its JSON keys, strings and numbers told apart.
+    const body = w.page.locator('pre[data-output="formatted"]');
+    assert.equal(await body.textContent(), expected.formatted);
+    assert.ok((await body.locator(".j-key").count()) > 0 && (await body.locator(".j-number").count()) > 0);
+    assert.equal(await body.locator(".j-key").first().textContent(), '"ref"');
     await assertCleanPage(w);
+  });
+
+  it("puts the signing secret in the call as curl as $WEBHOOK_SECRET, never in clear, and that call gives the same answer", async () => {
+    const contract = contracts.find((t) => t.slug === "webhook-payload-inspector");
+    const example = contract?.examples[0];
+    assert.ok(contract && example && typeof example.input.secret === "string");
+    // The example's secret, and one a shell or JSON would trip on (a PEM key has line breaks).
+    for (const secret of [String(example.input.secret), `it's "quoted" \\ and\nbroken $HOME`]) {
+      const w = await c.open("/tools/webhook-payload-inspector", { key: c.key });
+      await w.page.getByRole("button", { name: example.title }).click();
+      await w.page.getByLabel("Signing Secret").fill(secret);
+      await w.page.getByRole("button", { name: "Copy as curl" }).click();
+      const copied = await w.page.evaluate<string>("navigator.clipboard.readText()");
+      assert.ok(copied.includes('"$WEBHOOK_SECRET"') && copied.includes("$TOOLRUN_KEY"), copied);
+      assert.ok(!copied.includes(secret) && !copied.includes(c.key), "no secret in the command");
+      assert.match((await w.page.locator("#curl-note").textContent()) ?? "", /WEBHOOK_SECRET/);
+      const shell = await execFileAsync("sh", ["-c", copied], {
+        env: { ...process.env, TOOLRUN_KEY: c.key, WEBHOOK_SECRET: secret },
+      });
+      const answer = JSON.parse(shell.stdout) as { outputs: Row };
+      const expected: Row = (
+        await c.api("/v1/tool/webhook-payload-inspector", c.key, { ...example.input, secret })
+      ).body;
+      assert.deepEqual(answer.outputs, expected.outputs);
+      await assertCleanPage(w);
+      await w.page.close();
+    }
+  });
+
+  it("answers an unknown page with a page, not a JSON problem", async () => {
+    for (const width of [1280, PHONE]) {
+      const w = await c.open("/tools/x", { width });
+      assert.equal(await w.page.getByRole("heading", { level: 1 }).textContent(), "Page not found");
+      assert.equal(
+        await w.page.getByRole("link", { name: "Retaining Wall Pressure Calculator" }).getAttribute("href"),
+        "/tools/retaining-wall-pressure-calculator",
+      );
+      // The browser reports the 404 itself; nothing else may appear.
+      w.errors.splice(0, w.errors.length, ...w.errors.filter((e) => !/status of 404/.test(e)));
+      await assertCleanPage(w);
+      await w.page.close();
+    }
   });
 
   it("shows a field's error beside the field, the code linked to its page, and charges nothing", async () => {
@@ -336,15 +480,12 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await w.page.keyboard.press("Enter");
     await w.page.locator("#results:not([hidden])").waitFor();
     const fields = order.filter((id) => id.startsWith("field-"));
-    assert.deepEqual(fields, [
-      "field-units",
-      "field-state",
-      "field-height",
-      "field-unitWeight",
-      "field-frictionAngle",
-      "field-backfillSlope",
-      "field-surcharge",
-    ]);
+    // Every field, in the schema's order (groups keep it).
+    assert.deepEqual(
+      fields,
+      Object.keys(calculator().input_schema.properties).map((name) => `field-${name}`),
+    );
+    assert.ok(fields.includes("field-surcharge"));
     assert.equal((await readTable(w.page, "result")).rows[0]?.[0], "Earth Pressure State");
     await assertCleanPage(w);
     await w.page.getByRole("button", { name: "Forget key" }).click();

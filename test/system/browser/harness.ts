@@ -2,11 +2,14 @@
  * Real Chromium (Debian's package) driven by playwright-core against a real `toolrun serve`: the
  * browser tests and the screenshot script share this. Never downloads a browser.
  */
+import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { AnyTool } from "../../../src/tools/tool.ts";
+import { createTestApp } from "../../helpers/app.ts";
 import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
 
 export const CHROMIUM = process.env.TOOLRUN_CHROMIUM ?? "/usr/bin/chromium";
@@ -30,18 +33,22 @@ export function browserMissing(): string | null {
   return reason;
 }
 
-export interface Console {
-  readonly server: ServerProcess;
+/** A service with a browser pointed at it. */
+export interface Site {
   readonly origin: string;
-  /** The bootstrap key (plan free). */
+  /** A key on plan free. */
   readonly key: string;
-  /** A new key on this plan, made with `toolrun keys create`. */
-  createKey(plan: string): Promise<string>;
   readonly browser: BrowserContext;
   /** A new tab that records what the checks below look at. */
   open(path: string, options?: { width?: number; key?: string }): Promise<WatchedPage>;
   api(path: string, key?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
+}
+
+export interface Console extends Site {
+  readonly server: ServerProcess;
+  /** A new key on this plan, made with `toolrun keys create`. */
+  createKey(plan: string): Promise<string>;
 }
 
 export interface WatchedPage {
@@ -64,7 +71,34 @@ export async function startConsole(config: object = {}, more: Record<string, str
   const server = await startServerProcess({ ...env, ...more });
   const key = /\n\s+(\S+_\S{32})\n/.exec(server.output())?.[1];
   if (!key) throw new Error(`no bootstrap key in:\n${server.output()}`);
-  const origin = new URL(server.url).origin;
+  const site = await browse(new URL(server.url).origin, key, dir, async () => {
+    await server.stop();
+  });
+  return {
+    ...site,
+    server,
+    async createKey(plan) {
+      const created = await runCli(["keys", "create", "--plan", plan, "--name", plan, "--json"], env);
+      return (JSON.parse(created.stdout) as { key: string }).key;
+    },
+  };
+}
+
+/**
+ * The application built in this process with these tools (ones `toolrun serve` does not have, such
+ * as test fixtures), listening on a free loopback port, and a fresh browser.
+ */
+export async function startToolsSite(tools: readonly AnyTool[]): Promise<Site> {
+  const dir = mkdtempSync(join(tmpdir(), "toolrun-site-"));
+  const closers: (() => Promise<void>)[] = [];
+  const t = await createTestApp({ tools }, { after: (close) => void closers.push(close) });
+  const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
+  return browse(new URL(address).origin, await t.key(), dir, async () => {
+    for (const close of closers) await close();
+  });
+}
+
+async function browse(origin: string, key: string, dir: string, stop: () => Promise<void>): Promise<Site> {
   const browser = await chromium.launchPersistentContext(join(dir, "profile"), {
     executablePath: CHROMIUM,
     headless: true,
@@ -72,15 +106,9 @@ export async function startConsole(config: object = {}, more: Record<string, str
     viewport: { width: 1280, height: 900 },
     permissions: ["clipboard-read", "clipboard-write"],
   });
-
   return {
-    server,
     origin,
     key,
-    async createKey(plan) {
-      const created = await runCli(["keys", "create", "--plan", plan, "--name", plan, "--json"], env);
-      return (JSON.parse(created.stdout) as { key: string }).key;
-    },
     browser,
     async open(path, options = {}) {
       const page = await browser.newPage();
@@ -111,7 +139,7 @@ export async function startConsole(config: object = {}, more: Record<string, str
     },
     async close() {
       await browser.close();
-      await server.stop();
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -138,6 +166,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     return (await axe.run()).violations;
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/**
+ * What every page must be, whatever it shows: no request to another origin, no console error, no
+ * serious or critical axe-core violation, no sideways scrolling.
+ */
+export async function assertCleanPage(w: WatchedPage): Promise<void> {
+  assert.deepEqual(w.foreignRequests, [], "requests to another origin");
+  assert.deepEqual(w.errors, [], "console errors");
+  assert.deepEqual(await seriousViolations(w.page), [], "serious or critical axe-core violations");
+  assert.equal(await scrollsSideways(w.page), false, "the page scrolls sideways");
 }
 
 /** True when the page is wider than its window (it scrolls sideways). */
