@@ -12,15 +12,15 @@ describe("fieldsOf", () => {
       [
         ["Unit System", "choice", false, null, null, "metric"],
         ["Earth Pressure State", "choice", false, null, null, "active"],
-        ["Wall Height (H)", "number", true, 0, null, null],
-        ["Soil Unit Weight (gamma)", "number", true, 0, null, null],
-        ["Friction Angle (phi)", "number", true, 1, 50, null],
-        ["Backfill Slope (beta)", "number", false, 0, 45, "0"],
-        ["Uniform Surcharge (q)", "number", false, 0, null, "0"],
         ["Theory", "choice", false, null, null, "rankine"],
+        ["Wall Height (H)", "number", true, 0, null, null],
         ["Wall Friction Angle (delta)", "number", false, 0, 50, "0"],
         ["Wall Back Inclination (theta)", "number", false, -30, 30, "0"],
+        ["Soil Unit Weight (gamma)", "number", true, 0, null, null],
+        ["Friction Angle (phi)", "number", true, 1, 50, null],
         ["Soil Cohesion (c)", "number", false, 0, null, "0"],
+        ["Backfill Slope (beta)", "number", false, 0, 45, "0"],
+        ["Uniform Surcharge (q)", "number", false, 0, null, "0"],
         ["Water Table Depth (zw)", "number", false, 0, null, null],
         ["Saturated Unit Weight (gamma_sat)", "number", false, 0, null, null],
         ["Horizontal Seismic Coefficient (kh)", "number", false, 0, 0.5, "0"],
@@ -28,6 +28,19 @@ describe("fieldsOf", () => {
       ],
     );
     assert.deepEqual(fields[1]?.choices, ["active", "atrest", "passive"]);
+  });
+
+  it("puts the calculator's fields in one group each of Wall, Soil, Backfill and loads, Water and Earthquake, with a unit on every length, weight, pressure and angle", () => {
+    const fields = fieldsOf(retainingWallPressureCalculator.inputSchema);
+    const groups = fields.map((f) => f.group).filter((g, i, all) => g !== null && g !== all[i - 1]);
+    assert.deepEqual(groups, ["Wall", "Soil", "Backfill and loads", "Water", "Earthquake"]);
+    const unitless = fields.filter((f) => f.kind === "number" && f.unit === null).map((f) => f.name);
+    assert.deepEqual(unitless, ["seismicKh", "seismicKv"]);
+    assert.deepEqual(fields.find((f) => f.name === "surcharge")?.unit, {
+      field: "units",
+      byChoice: { metric: "kPa", imperial: "psf" },
+      initial: "kPa",
+    });
   });
 
   it("gives the inspector's payload a large box and its write-only secret a small one the browser does not remember", () => {

@@ -4,12 +4,7 @@
  * for a property marked `x-numeric-string`. No other coercion, no defaults, no stripping.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import {
-  DECIMAL_STRING_PATTERN,
-  GROUP_KEYWORD,
-  NUMERIC_STRING_KEYWORD,
-  UNIT_KEYWORD,
-} from "../tools/schema.ts";
+import { DECIMAL_STRING_PATTERN, NUMERIC_STRING_KEYWORD, SCHEMA_KEYWORDS } from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 
 export type ValidationResult =
@@ -26,9 +21,7 @@ const ajv = new Ajv2020({
   coerceTypes: false,
   useDefaults: false,
 });
-ajv.addKeyword({ keyword: NUMERIC_STRING_KEYWORD, schemaType: "boolean" });
-ajv.addKeyword({ keyword: GROUP_KEYWORD, schemaType: "string" });
-ajv.addKeyword({ keyword: UNIT_KEYWORD, schemaType: ["string", "object"] });
+for (const keyword of SCHEMA_KEYWORDS) ajv.addKeyword(keyword);
 const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
 /** Checks a tool's output against its output schema: "" when it conforms, else Ajv's messages. */

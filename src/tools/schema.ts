@@ -23,6 +23,16 @@ export const GROUP_KEYWORD = "x-group";
  */
 export const UNIT_KEYWORD = "x-unit";
 
+/** The keywords of ours a schema may carry, for a validator to register (Ajv's `addKeyword`). */
+export const SCHEMA_KEYWORDS: readonly {
+  keyword: string;
+  schemaType: ("boolean" | "string" | "object")[];
+}[] = [
+  { keyword: NUMERIC_STRING_KEYWORD, schemaType: ["boolean"] },
+  { keyword: GROUP_KEYWORD, schemaType: ["string"] },
+  { keyword: UNIT_KEYWORD, schemaType: ["string", "object"] },
+];
+
 /**
  * A number that clients may also send as a numeric string. Bounds apply to the number; the pattern
  * to the string form. The pipeline converts a matching string to a number before validating, so the
@@ -36,13 +46,16 @@ export function numberOrNumericString(options: {
   default?: number;
   /** The form group's title (GROUP_KEYWORD). */
   group?: string;
+  /** The unit a form shows beside the box (UNIT_KEYWORD). */
+  unit?: string | { readonly units: Readonly<Record<string, string>> };
 }): JsonSchema {
-  const { group, ...keywords } = options;
+  const { group, unit, ...keywords } = options;
   return {
     type: ["number", "string"],
     pattern: DECIMAL_STRING_PATTERN,
     [NUMERIC_STRING_KEYWORD]: true,
     ...keywords,
     ...(group !== undefined && { [GROUP_KEYWORD]: group }),
+    ...(unit !== undefined && { [UNIT_KEYWORD]: unit }),
   };
 }

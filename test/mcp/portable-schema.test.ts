@@ -12,7 +12,7 @@ import { envelopeSchema } from "../../src/core/contract-schemas.ts";
 import { toPortableJsonSchema } from "../../src/core/portable-schema.ts";
 import { compileInputValidator } from "../../src/core/validation.ts";
 import { tools } from "../../src/tools/index.ts";
-import { GROUP_KEYWORD, NUMERIC_STRING_KEYWORD } from "../../src/tools/schema.ts";
+import { SCHEMA_KEYWORDS } from "../../src/tools/schema.ts";
 import type { AnyTool, JsonSchema } from "../../src/tools/tool.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 import { compileDraft07, portabilityFindings } from "./portability.ts";
@@ -21,8 +21,7 @@ const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
 function original(schema: JsonSchema) {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
-  ajv.addKeyword({ keyword: NUMERIC_STRING_KEYWORD, schemaType: "boolean" });
-  ajv.addKeyword({ keyword: GROUP_KEYWORD, schemaType: "string" });
+  for (const keyword of SCHEMA_KEYWORDS) ajv.addKeyword(keyword);
   return ajv.compile(schema);
 }
 

@@ -368,23 +368,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/docs/assets/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A script or style sheet of the reference page */
-        get: operations["referenceAsset"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/docs/errors": {
         parameters: {
             query?: never;
@@ -426,81 +409,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * MCP's server-to-client stream: not offered
+         * @description MCP clients may GET the endpoint to open an SSE stream for server-initiated messages. This server is stateless and sends none, so it answers 405 `method_not_allowed` with `Allow: POST`, as the Streamable HTTP transport provides; no key is read and no slot is taken.
+         */
+        get: operations["mcpStream"];
         put?: never;
         /**
          * MCP (Streamable HTTP, stateless, JSON responses)
          * @description JSON-RPC 2.0 over MCP's Streamable HTTP transport: protocol 2026-07-28 through `server/discover`, and 2025-11-25, 2025-06-18 and 2025-03-26 through `initialize`. Every API tool is an MCP tool under its slug, plus the free `search_tools`, `describe_tool`, `get_credits` and `get_usage`. Each JSON-RPC message takes a rate-limit slot; a batch of N takes N.
          */
         post: operations["mcp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Console: the tools */
-        get: operations["consoleTools"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/tools/{slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Console: one tool's form and results */
-        get: operations["consoleTool"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/account": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Console: credits and usage of the key pasted in */
-        get: operations["consoleAccount"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Console: a script, style sheet or icon */
-        get: operations["consoleAsset"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2881,84 +2800,6 @@ export interface operations {
             };
         };
     };
-    referenceAsset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                file: "swagger-ui.css" | "swagger-ui-bundle.js" | "reference.js" | "favicon-32x32.png";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A style sheet. Or: A script. Or: The icon. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/css": unknown;
-                    "text/javascript": unknown;
-                    "image/png": unknown;
-                };
-            };
-            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`not_found`](/docs/errors/not_found). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     errorCodes: {
         parameters: {
             query?: never;
@@ -3064,6 +2905,64 @@ export interface operations {
             };
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mcpStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`method_not_allowed`](/docs/errors/method_not_allowed). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3228,279 +3127,6 @@ export interface operations {
             };
         };
     };
-    consoleTools: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page (running a tool needs the user's key). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    consoleTool: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page (running a tool needs the user's key). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`not_found`](/docs/errors/not_found). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    consoleAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page (running a tool needs the user's key). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    consoleAsset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                file: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file. Or: The file. Or: The file. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": unknown;
-                    "text/css": unknown;
-                    "image/svg+xml": unknown;
-                };
-            };
-            /** @description Not modified (If-None-Match). */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`not_found`](/docs/errors/not_found). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A problem: [`shutting_down`](/docs/errors/shutting_down). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     "callTool.retaining-wall-pressure-calculator": {
         parameters: {
             query?: never;
@@ -3529,39 +3155,17 @@ export interface operations {
                      */
                     state?: "active" | "atrest" | "passive";
                     /**
-                     * Wall Height (H)
-                     * @description Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
-                     */
-                    height: number | string;
-                    /**
-                     * Soil Unit Weight (gamma)
-                     * @description Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).
-                     */
-                    unitWeight: number | string;
-                    /**
-                     * Friction Angle (phi)
-                     * @description Angle of internal friction of the backfill, degrees (1 to 50).
-                     */
-                    frictionAngle: number | string;
-                    /**
-                     * Backfill Slope (beta)
-                     * @description Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.
-                     * @default 0
-                     */
-                    backfillSlope?: number | string;
-                    /**
-                     * Uniform Surcharge (q)
-                     * @description Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.
-                     * @default 0
-                     */
-                    surcharge?: number | string;
-                    /**
                      * Theory
                      * @description rankine: a vertical back and no wall friction (the thrust is parallel to the backfill); coulomb: Coulomb's wedge, with wall friction and an inclined back. The at-rest state uses K0 (Jaky) under either. Default rankine.
                      * @default rankine
                      * @enum {string}
                      */
                     method?: "rankine" | "coulomb";
+                    /**
+                     * Wall Height (H)
+                     * @description Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
+                     */
+                    height: number | string;
                     /**
                      * Wall Friction Angle (delta)
                      * @description Friction angle between the soil and the wall back, degrees, from 0 to the friction angle. Coulomb only, active or passive. Default 0.
@@ -3575,11 +3179,33 @@ export interface operations {
                      */
                     wallInclination?: number | string;
                     /**
+                     * Soil Unit Weight (gamma)
+                     * @description Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).
+                     */
+                    unitWeight: number | string;
+                    /**
+                     * Friction Angle (phi)
+                     * @description Angle of internal friction of the backfill, degrees (1 to 50).
+                     */
+                    frictionAngle: number | string;
+                    /**
                      * Soil Cohesion (c)
                      * @description Effective cohesion of the backfill: kPa (metric) or psf (imperial). Rankine with a level backfill only; active pressure below zero is taken as zero (the tension crack); ignored at rest. Not with an earthquake. Default 0.
                      * @default 0
                      */
                     cohesion?: number | string;
+                    /**
+                     * Backfill Slope (beta)
+                     * @description Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.
+                     * @default 0
+                     */
+                    backfillSlope?: number | string;
+                    /**
+                     * Uniform Surcharge (q)
+                     * @description Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.
+                     * @default 0
+                     */
+                    surcharge?: number | string;
                     /**
                      * Water Table Depth (zw)
                      * @description Depth of the water table below the top of the wall: m (metric) or ft (imperial). Absent, or at or below the base: dry. A table above the base needs a level backfill and a vertical back, and no earthquake.

@@ -3156,39 +3156,17 @@ export interface operations {
                      */
                     state?: "active" | "atrest" | "passive";
                     /**
-                     * Wall Height (H)
-                     * @description Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
-                     */
-                    height: number | string;
-                    /**
-                     * Soil Unit Weight (gamma)
-                     * @description Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).
-                     */
-                    unitWeight: number | string;
-                    /**
-                     * Friction Angle (phi)
-                     * @description Angle of internal friction of the backfill, degrees (1 to 50).
-                     */
-                    frictionAngle: number | string;
-                    /**
-                     * Backfill Slope (beta)
-                     * @description Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.
-                     * @default 0
-                     */
-                    backfillSlope?: number | string;
-                    /**
-                     * Uniform Surcharge (q)
-                     * @description Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.
-                     * @default 0
-                     */
-                    surcharge?: number | string;
-                    /**
                      * Theory
                      * @description rankine: a vertical back and no wall friction (the thrust is parallel to the backfill); coulomb: Coulomb's wedge, with wall friction and an inclined back. The at-rest state uses K0 (Jaky) under either. Default rankine.
                      * @default rankine
                      * @enum {string}
                      */
                     method?: "rankine" | "coulomb";
+                    /**
+                     * Wall Height (H)
+                     * @description Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).
+                     */
+                    height: number | string;
                     /**
                      * Wall Friction Angle (delta)
                      * @description Friction angle between the soil and the wall back, degrees, from 0 to the friction angle. Coulomb only, active or passive. Default 0.
@@ -3202,11 +3180,33 @@ export interface operations {
                      */
                     wallInclination?: number | string;
                     /**
+                     * Soil Unit Weight (gamma)
+                     * @description Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).
+                     */
+                    unitWeight: number | string;
+                    /**
+                     * Friction Angle (phi)
+                     * @description Angle of internal friction of the backfill, degrees (1 to 50).
+                     */
+                    frictionAngle: number | string;
+                    /**
                      * Soil Cohesion (c)
                      * @description Effective cohesion of the backfill: kPa (metric) or psf (imperial). Rankine with a level backfill only; active pressure below zero is taken as zero (the tension crack); ignored at rest. Not with an earthquake. Default 0.
                      * @default 0
                      */
                     cohesion?: number | string;
+                    /**
+                     * Backfill Slope (beta)
+                     * @description Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.
+                     * @default 0
+                     */
+                    backfillSlope?: number | string;
+                    /**
+                     * Uniform Surcharge (q)
+                     * @description Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.
+                     * @default 0
+                     */
+                    surcharge?: number | string;
                     /**
                      * Water Table Depth (zw)
                      * @description Depth of the water table below the top of the wall: m (metric) or ft (imperial). Absent, or at or below the base: dry. A table above the base needs a level backfill and a vertical back, and no earthquake.

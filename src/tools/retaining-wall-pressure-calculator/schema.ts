@@ -75,6 +75,12 @@ export type RetainingWallOutput = {
 
 const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
+/** The unit a form shows beside each numeric field, following the unit system where it depends on it. */
+const LENGTH_FIELD = { units: { metric: "m", imperial: "ft" } };
+const UNIT_WEIGHT_FIELD = { units: { metric: "kN/m³", imperial: "pcf" } };
+const PRESSURE_FIELD = { units: { metric: "kPa", imperial: "psf" } };
+const DEGREES_UNIT_FIELD = "degrees";
+
 export const inputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   title: "Retaining Wall Pressure Calculator input",
@@ -99,44 +105,6 @@ export const inputSchema: JsonSchema = {
       default: "active",
       [GROUP_KEYWORD]: "Wall",
     },
-    height: numberOrNumericString({
-      title: "Wall Height (H)",
-      description:
-        "Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).",
-      minimum: 0,
-      group: "Wall",
-    }),
-    unitWeight: numberOrNumericString({
-      title: "Soil Unit Weight (gamma)",
-      description:
-        "Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).",
-      minimum: 0,
-      group: "Soil",
-    }),
-    frictionAngle: numberOrNumericString({
-      title: "Friction Angle (phi)",
-      description: "Angle of internal friction of the backfill, degrees (1 to 50).",
-      minimum: 1,
-      maximum: 50,
-      group: "Soil",
-    }),
-    backfillSlope: numberOrNumericString({
-      title: "Backfill Slope (beta)",
-      description:
-        "Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.",
-      minimum: 0,
-      maximum: 45,
-      default: 0,
-      group: "Backfill and loads",
-    }),
-    surcharge: numberOrNumericString({
-      title: "Uniform Surcharge (q)",
-      description:
-        "Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.",
-      minimum: 0,
-      default: 0,
-      group: "Backfill and loads",
-    }),
     method: {
       title: "Theory",
       description:
@@ -146,6 +114,14 @@ export const inputSchema: JsonSchema = {
       default: "rankine",
       [GROUP_KEYWORD]: "Wall",
     },
+    height: numberOrNumericString({
+      title: "Wall Height (H)",
+      description:
+        "Vertical height of the back the soil presses on, from the backfill surface at the wall down to the base: m (metric) or ft (imperial).",
+      minimum: 0,
+      group: "Wall",
+      unit: LENGTH_FIELD,
+    }),
     wallFriction: numberOrNumericString({
       title: "Wall Friction Angle (delta)",
       description:
@@ -154,6 +130,7 @@ export const inputSchema: JsonSchema = {
       maximum: 50,
       default: 0,
       group: "Wall",
+      unit: DEGREES_UNIT_FIELD,
     }),
     wallInclination: numberOrNumericString({
       title: "Wall Back Inclination (theta)",
@@ -163,6 +140,23 @@ export const inputSchema: JsonSchema = {
       maximum: 30,
       default: 0,
       group: "Wall",
+      unit: DEGREES_UNIT_FIELD,
+    }),
+    unitWeight: numberOrNumericString({
+      title: "Soil Unit Weight (gamma)",
+      description:
+        "Unit weight of the backfill (above the water table): kN/m³ (metric) or pcf, lb/ft³ (imperial).",
+      minimum: 0,
+      group: "Soil",
+      unit: UNIT_WEIGHT_FIELD,
+    }),
+    frictionAngle: numberOrNumericString({
+      title: "Friction Angle (phi)",
+      description: "Angle of internal friction of the backfill, degrees (1 to 50).",
+      minimum: 1,
+      maximum: 50,
+      group: "Soil",
+      unit: DEGREES_UNIT_FIELD,
     }),
     cohesion: numberOrNumericString({
       title: "Soil Cohesion (c)",
@@ -171,6 +165,26 @@ export const inputSchema: JsonSchema = {
       minimum: 0,
       default: 0,
       group: "Soil",
+      unit: PRESSURE_FIELD,
+    }),
+    backfillSlope: numberOrNumericString({
+      title: "Backfill Slope (beta)",
+      description:
+        "Inclination of the backfill surface rising away from the wall, degrees (0 to 45). Must not exceed the friction angle (422 otherwise). Default 0.",
+      minimum: 0,
+      maximum: 45,
+      default: 0,
+      group: "Backfill and loads",
+      unit: DEGREES_UNIT_FIELD,
+    }),
+    surcharge: numberOrNumericString({
+      title: "Uniform Surcharge (q)",
+      description:
+        "Uniform vertical load per unit horizontal area on the backfill surface: kPa (metric) or psf, lb/ft² (imperial). Not with an earthquake. Default 0.",
+      minimum: 0,
+      default: 0,
+      group: "Backfill and loads",
+      unit: PRESSURE_FIELD,
     }),
     waterDepth: numberOrNumericString({
       title: "Water Table Depth (zw)",
@@ -178,6 +192,7 @@ export const inputSchema: JsonSchema = {
         "Depth of the water table below the top of the wall: m (metric) or ft (imperial). Absent, or at or below the base: dry. A table above the base needs a level backfill and a vertical back, and no earthquake.",
       minimum: 0,
       group: "Water",
+      unit: LENGTH_FIELD,
     }),
     saturatedUnitWeight: numberOrNumericString({
       title: "Saturated Unit Weight (gamma_sat)",
@@ -185,6 +200,7 @@ export const inputSchema: JsonSchema = {
         "Unit weight of the backfill below the water table: kN/m³ (metric) or pcf (imperial); at least that of water (9.81 kN/m³, 62.4 pcf). Default: the soil unit weight.",
       minimum: 0,
       group: "Water",
+      unit: UNIT_WEIGHT_FIELD,
     }),
     seismicKh: numberOrNumericString({
       title: "Horizontal Seismic Coefficient (kh)",
