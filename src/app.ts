@@ -4,8 +4,8 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { consoleEndpoints, registerConsole } from "./console/routes.ts";
+import { createFrontDoor } from "./core/call/front-door.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { createFrontDoor } from "./core/front-door.ts";
 import {
   type AnsweredEarly,
   clientErrorHandler,
@@ -22,13 +22,19 @@ import { registerProblemHandlers } from "./http/problem.ts";
 import { parseQuery } from "./http/query.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
+import {
+  callLogObserver,
+  logLostAnswer,
+  noteCall,
+  OneLinePerRequest,
+  requestLogOptions,
+} from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
 import { docsRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
 import { mcpEndpoint, registerMcpEndpoint } from "./mcp/transport.ts";
-import { logLostAnswer, OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
@@ -75,7 +81,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  registerProblemHandlers(app, docsUrl);
+  registerProblemHandlers(app, docsUrl, deps.observer);
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
   if (metrics) registerMetricsHooks(app, metrics);
@@ -95,7 +101,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   ];
   const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints];
   registerRoutes(app, routes, door);
-  registerMcpEndpoint(app, deps, door);
+  registerMcpEndpoint(app, deps, door, { note: noteCall, observer: callLogObserver });
   registerConsole(app, deps);
   registerMethodNotAllowed(app, endpoints, docsUrl);
   return app;

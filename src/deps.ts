@@ -4,19 +4,20 @@
  * The only module that imports adapters.
  */
 import { randomUUIDv7 } from "node:crypto";
+import { createComputePool } from "./adapters/compute/pool.ts";
 import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
 import { createPostgresRateLimiter, createPostgresStore } from "./adapters/postgres/index.ts";
 import { createRedisRateLimiter } from "./adapters/redis/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
-import { createComputePool } from "./compute/pool.ts";
 import type { Config } from "./config.ts";
+import { computeRunner } from "./core/call/compute-runner.ts";
+import { keyPattern } from "./core/call/keys.ts";
+import type { Observer } from "./core/call/observer.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { keyPattern } from "./core/keys.ts";
-import type { Observer } from "./core/observer.ts";
-import type { ComputeOffload } from "./core/offload.ts";
-import { createToolRegistry } from "./core/registry.ts";
 import type { ServiceSettings } from "./core/settings.ts";
-import { createSwitchReader } from "./core/switches.ts";
+import { createToolRegistry } from "./core/tools/registry.ts";
+import { createSwitchReader } from "./core/tools/switches.ts";
+import type { ComputeOffload } from "./ports/compute-offload.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
 import { tools as allTools } from "./tools/index.ts";
@@ -65,7 +66,8 @@ export async function createDeps(config: Config, options: BackendOptions = {}): 
 export function assembleDeps(parts: DepsParts): Deps {
   const { store, limiter, settings } = parts;
   const now = parts.now ?? (() => new Date());
-  const offload = parts.offload ?? (parts.tools === undefined ? createComputePool() : undefined);
+  const offload =
+    parts.offload ?? (parts.tools === undefined ? createComputePool({ runner: computeRunner() }) : undefined);
   return {
     store,
     limiter,

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
-import { createBootstrapKey } from "./core/admin.ts";
+import { createBootstrapKey } from "./core/admin/actions.ts";
 import { createDeps, type Deps } from "./deps.ts";
 import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";

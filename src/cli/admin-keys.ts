@@ -3,10 +3,10 @@
  * that can reach the database; each one printed once and stored as a hash.
  */
 import type { Command } from "commander";
-import { parseAdminKeyCreate } from "../core/admin-input.ts";
-import { createAdminKey, revokeAdminKey } from "../core/admin-keys.ts";
+import { createAdminKey, revokeAdminKey } from "../core/admin/admin-keys.ts";
+import { parseAdminKeyCreate } from "../core/admin/input.ts";
+import { withDeps } from "./context.ts";
 import type { CliContext } from "./main.ts";
-import { withDeps } from "./store.ts";
 
 export function registerAdminKeysCommands(program: Command, cli: CliContext): void {
   const adminKeys = program

@@ -4,8 +4,8 @@
  */
 import type { Command } from "commander";
 import { databaseError, describeDatabase } from "../startup.ts";
+import { openDeps, openExisting } from "./context.ts";
 import type { CliContext } from "./main.ts";
-import { openDeps, openExisting } from "./store.ts";
 
 export function registerMigrateCommands(program: Command, cli: CliContext): void {
   const migrate = program

@@ -3,11 +3,11 @@
  * through the same core function as the admin API (so every switch is in the audit log).
  */
 import { type Command, Option } from "commander";
-import { setToolSwitch } from "../core/admin.ts";
-import { parseSwitch } from "../core/admin-input.ts";
-import { toolSwitchViews } from "../core/tool-switches.ts";
+import { setToolSwitch } from "../core/admin/actions.ts";
+import { parseSwitch } from "../core/admin/input.ts";
+import { toolSwitchViews } from "../core/admin/tool-switches.ts";
+import { CliError, withDeps } from "./context.ts";
 import type { CliContext } from "./main.ts";
-import { CliError, withDeps } from "./store.ts";
 
 export function registerToolsCommands(program: Command, cli: CliContext): void {
   const tools = program.command("tools").description("list the tools and switch them for every instance");

@@ -7,11 +7,11 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { callCost } from "../core/credits.ts";
+import { callCost } from "../core/call/credits.ts";
+import type { EndpointSpec } from "../core/contract/endpoint.ts";
+import { ApiError } from "../core/contract/errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import type { EndpointSpec } from "../core/endpoint.ts";
-import { ApiError } from "../core/errors.ts";
-import type { RegisteredTool } from "../core/registry.ts";
+import type { RegisteredTool } from "../core/tools/registry.ts";
 import { accountPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
 
 export const CONTENT_SECURITY_POLICY = [

@@ -19,11 +19,11 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FrontDoor } from "../core/call/front-door.ts";
+import type { Observer } from "../core/call/observer.ts";
+import { type EndpointSpec, JSON_TYPE } from "../core/contract/endpoint.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import { type EndpointSpec, JSON_TYPE } from "../core/endpoint.ts";
-import type { FrontDoor } from "../core/front-door.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
-import { noteCall } from "../request-log.ts";
 import { invalidParamsAsSuch } from "./invalid-params.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
 import { createToolServer } from "./server.ts";
@@ -69,7 +69,23 @@ export const mcpEndpoint: EndpointSpec = {
   errors: ["origin_not_allowed", "validation_error", "payload_too_large"],
 };
 
-export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: FrontDoor): void {
+/** The request log the MCP endpoint writes to: the HTTP layer's, passed in by app.ts. */
+export interface McpRequestLog {
+  /** Notes on the request's log line: the key, the tool a call asked for, a failed call's code. */
+  note(
+    request: FastifyRequest,
+    note: { readonly keyId?: string; readonly tool?: string; readonly code?: string },
+  ): void;
+  /** Hears how each tool call of the request ended. */
+  observer(request: FastifyRequest): Pick<Observer, "toolCall">;
+}
+
+export function registerMcpEndpoint(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  door: FrontDoor,
+  requestLog: McpRequestLog,
+): void {
   const { allowedOrigins } = deps.settings;
   const bodyLimit = deps.registry.maxBodyBytes + JSON_RPC_ALLOWANCE_BYTES;
   const dispatcher = createMcpDispatcher(deps, {
@@ -108,7 +124,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
     async (request, reply) => {
       const key = keys.get(request);
       if (key === undefined) throw new Error("POST /mcp reached its handler unauthenticated");
-      noteCall(request, { keyId: key.id });
+      requestLog.note(request, { keyId: key.id });
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
       reply.headers(await door.takeSlots(key, body.messages));
@@ -122,7 +138,8 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
         key,
         requestId: request.id,
         log: request.log,
-        noteCall: (note) => noteCall(request, note),
+        note: (note) => requestLog.note(request, note),
+        observer: requestLog.observer(request),
       });
       return sendWebResponse(reply, response);
     },

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
-import { rotateApiKey } from "../../src/core/admin.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { rotateApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
 import type { Store } from "../../src/ports/store.ts";
 import type { AnyTool, ToolDefinition } from "../../src/tools/tool.ts";

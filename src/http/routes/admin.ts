@@ -5,7 +5,6 @@
  * Registered `admin`: the front door's admin entrance authenticates it, and it takes no slot.
  */
 import type { FastifyRequest } from "fastify";
-import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/account.ts";
 import {
   createApiKey,
   existing,
@@ -14,7 +13,8 @@ import {
   rotateApiKey,
   setToolSwitch,
   updateApiKey,
-} from "../../core/admin.ts";
+} from "../../core/admin/actions.ts";
+import { type ActedBy, readAuditLog } from "../../core/admin/audit.ts";
 import {
   grantSchema,
   keyCreateSchema,
@@ -24,7 +24,8 @@ import {
   parseKeyUpdate,
   parseSwitch,
   switchSchema,
-} from "../../core/admin-input.ts";
+} from "../../core/admin/input.ts";
+import { keyView, listKeyViews } from "../../core/admin/key-view.ts";
 import {
   ADMIN_LIST_LIMIT_DEFAULT,
   auditParameters,
@@ -39,18 +40,17 @@ import {
   toolParameters,
   toolSwitchListSchema,
   toolSwitchSchema,
-} from "../../core/admin-schemas.ts";
-import { type ActedBy, readAuditLog } from "../../core/audit.ts";
+} from "../../core/admin/schemas.ts";
+import { toolSwitchView, toolSwitchViews } from "../../core/admin/tool-switches.ts";
+import { compileInputValidator } from "../../core/call/validation.ts";
+import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { ApiError, type ErrorCode } from "../../core/contract/errors.ts";
 import type { CoreDeps } from "../../core/deps.ts";
-import { JSON_TYPE } from "../../core/endpoint.ts";
-import { ApiError, type ErrorCode } from "../../core/errors.ts";
-import { keyView, listKeyViews } from "../../core/key-view.ts";
-import { toolSwitchView, toolSwitchViews } from "../../core/tool-switches.ts";
-import { compileInputValidator } from "../../core/validation.ts";
-import { noteCall } from "../../request-log.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { queryArgs } from "../query.ts";
 import { adminKeyOf, type HttpRoute } from "../register.ts";
+import { noteCall } from "../request-log.ts";
 
 /** Admin bodies are small; anything larger is a mistake. */
 const ADMIN_BODY_LIMIT = 64 * 1024;

@@ -9,8 +9,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyReply } from "fastify";
-import { JSON_TYPE } from "../../core/endpoint.ts";
-import { ApiError, errorCatalog, isErrorCode } from "../../core/errors.ts";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { ApiError, errorCatalog, isErrorCode } from "../../core/contract/errors.ts";
 import { sendProblem } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";
 

@@ -2,7 +2,7 @@
  * Shared by this tool's tests only (the tool never imports it): the pipeline's own validators for
  * the published schemas, so the tests check exactly what a request meets.
  */
-import { compileInputValidator, compileOutputValidator } from "../../core/validation.ts";
+import { compileInputValidator, compileOutputValidator } from "../../core/call/validation.ts";
 import { inputSchema, outputSchema } from "./schema.ts";
 
 const validateRequest = compileInputValidator(inputSchema);

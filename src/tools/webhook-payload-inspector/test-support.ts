@@ -3,7 +3,7 @@
  * rows, and the output schema checked by the pipeline's own validator. Test-only; the tool never
  * imports this file.
  */
-import { compileOutputValidator } from "../../core/validation.ts";
+import { compileOutputValidator } from "../../core/call/validation.ts";
 import { inspect } from "./index.ts";
 import type { InspectorInput, InspectorOutput, OverviewProperty } from "./schema.ts";
 import { outputSchema } from "./schema.ts";
