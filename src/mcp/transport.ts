@@ -20,6 +20,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FrontDoor } from "../core/call/front-door.ts";
+import { readJsonBody } from "../core/call/json-body.ts";
 import type { Observer } from "../core/call/observer.ts";
 import { type EndpointSpec, JSON_TYPE } from "../core/contract/endpoint.ts";
 import type { CoreDeps } from "../core/deps.ts";
@@ -165,14 +166,9 @@ interface ReadBody {
 }
 
 function readJsonRpcBody(raw: Buffer): ReadBody {
-  if (raw.length === 0) return { parsed: undefined, messages: 1 };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString("utf8"));
-  } catch {
-    return { parsed: undefined, messages: 1 };
-  }
-  return { parsed, messages: Array.isArray(parsed) ? Math.max(1, parsed.length) : 1 };
+  const body = readJsonBody(raw);
+  if (!body.ok) return { parsed: undefined, messages: 1 };
+  return { parsed: body.value, messages: Array.isArray(body.value) ? Math.max(1, body.value.length) : 1 };
 }
 
 interface McpDispatcher {

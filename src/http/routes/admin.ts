@@ -42,6 +42,7 @@ import {
   toolSwitchSchema,
 } from "../../core/admin/schemas.ts";
 import { toolSwitchView, toolSwitchViews } from "../../core/admin/tool-switches.ts";
+import { parseJsonBody } from "../../core/call/json-body.ts";
 import { compileInputValidator } from "../../core/call/validation.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
 import { JSON_TYPE } from "../../core/contract/endpoint.ts";
@@ -102,7 +103,9 @@ function adminRoute(spec: AdminRouteSpec): HttpRoute {
       const admin = adminKeyOf(request);
       noteCall(request, { keyId: admin.id });
       const args = checkArgs ? validArgs(checkArgs, spec.parameters as JsonSchema, request) : {};
-      const body = spec.body ? jsonBody(request) : undefined;
+      const body = spec.body
+        ? parseJsonBody(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0))
+        : undefined;
       const answer = await spec.run({
         by: { actor: { type: "admin_key", id: admin.id }, requestId: request.id },
         args,
@@ -125,17 +128,6 @@ function validArgs(
     });
   }
   return checked.value;
-}
-
-function jsonBody(request: FastifyRequest): unknown {
-  const raw = Buffer.isBuffer(request.body) ? request.body.toString("utf8") : "";
-  if (raw.trim() === "")
-    throw new ApiError("validation_error", "The request body is empty; send a JSON object.");
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new ApiError("validation_error", "The request body is not valid JSON.");
-  }
 }
 
 const page = (args: Args, fallback: number) => ({
