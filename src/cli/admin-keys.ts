@@ -5,8 +5,7 @@
 import type { Command } from "commander";
 import { createAdminKey, revokeAdminKey } from "../core/admin/admin-keys.ts";
 import { parseAdminKeyCreate } from "../core/admin/input.ts";
-import { withDeps } from "./context.ts";
-import type { CliContext } from "./main.ts";
+import { type CliContext, withDeps } from "./context.ts";
 
 export function registerAdminKeysCommands(program: Command, cli: CliContext): void {
   const adminKeys = program

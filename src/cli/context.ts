@@ -1,13 +1,69 @@
 /**
- * Opens the configured database for a CLI command. A `keys` or `tools` command never creates a
- * database: on SQLite the file must exist already (made by `serve` or `migrate`), so a command
- * run from the wrong directory says where it looked instead of making keys no server knows.
+ * What every command's action is given: the configuration (read on first use), where to write,
+ * who the audit log says acted, and the configured database opened for it. A `keys` or `tools`
+ * command never creates a database: on SQLite the file must exist already (made by `serve` or
+ * `migrate`), so a command run from the wrong directory says where it looked instead of making
+ * keys no server knows.
  */
 import { existsSync } from "node:fs";
-import type { Config } from "../config.ts";
+import { userInfo } from "node:os";
+import { type Config, loadConfig, unknownVariableWarnings } from "../config.ts";
+import { type ActedBy, cliActor } from "../core/admin/audit.ts";
 import { createDeps, type Deps } from "../deps.ts";
 import { databaseError, describeDatabase } from "../startup.ts";
-import type { CliContext } from "./main.ts";
+import { tools } from "../tools/index.ts";
+
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** What a command's action needs: the configuration (read on first use) and where to write. */
+export interface CliContext {
+  readonly env: NodeJS.ProcessEnv;
+  config(): Config;
+  out(text: string): void;
+  /** Who the audit log says acted: the CLI, run by the operating-system user. */
+  actor(): ActedBy;
+  /** Sets the exit code the command ends with. */
+  exit(code: number): void;
+  /** The exit code set so far (0 unless a command set another). */
+  readonly exitCode: number;
+}
+
+export function createCliContext(env: NodeJS.ProcessEnv): CliContext {
+  let exitCode = 0;
+  let config: Config | undefined;
+  return {
+    env,
+    config() {
+      if (config === undefined) {
+        for (const warning of unknownVariableWarnings(env))
+          process.stderr.write(`toolrun: warning: ${warning}\n`);
+        config = loadConfig(
+          env,
+          tools.map((t) => t.slug),
+        );
+      }
+      return config;
+    },
+    out: (text) => process.stdout.write(`${text}\n`),
+    actor: () => cliActor(osUser(env)),
+    exit(code) {
+      exitCode = code;
+    },
+    get exitCode() {
+      return exitCode;
+    },
+  };
+}
+
+/** The user the command runs as; the environment's name when the system has no entry for it (containers). */
+function osUser(env: NodeJS.ProcessEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME ?? "unknown";
+  }
+}
 
 /** A command that cannot go on, with the message to print and its exit code. */
 export class CliError extends Error {

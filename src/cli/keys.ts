@@ -13,8 +13,7 @@ import {
 } from "../core/admin/actions.ts";
 import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin/input.ts";
 import { keyView } from "../core/admin/key-view.ts";
-import { withDeps } from "./context.ts";
-import type { CliContext } from "./main.ts";
+import { type CliContext, withDeps } from "./context.ts";
 
 interface KeyOptions {
   plan?: string;

@@ -6,8 +6,7 @@ import { type Command, Option } from "commander";
 import { setToolSwitch } from "../core/admin/actions.ts";
 import { parseSwitch } from "../core/admin/input.ts";
 import { toolSwitchViews } from "../core/admin/tool-switches.ts";
-import { CliError, withDeps } from "./context.ts";
-import type { CliContext } from "./main.ts";
+import { type CliContext, CliError, withDeps } from "./context.ts";
 
 export function registerToolsCommands(program: Command, cli: CliContext): void {
   const tools = program.command("tools").description("list the tools and switch them for every instance");

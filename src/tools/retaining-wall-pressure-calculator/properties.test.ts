@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { outputSchemaErrors } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { computeWallPressure, earthPressureCoefficients } from "./compute.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
 import type { RetainingWallInput } from "./schema.ts";
-import { outputSchemaErrors } from "./test-support.ts";
 
 const rad = (degrees: number): number => (degrees * Math.PI) / 180;
 const close = (a: number, b: number, relative = 1e-9): boolean =>

@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
 import githubExamples from "@octokit/webhooks-examples/api.github.com/index.json" with { type: "json" };
+import { outputErrors, rawRequest, row, run } from "../../../test/helpers/tools/webhook-payload-inspector.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { webhookPayloadInspector } from "./index.ts";
 import { OVERVIEW_PROPERTIES } from "./schema.ts";
-import { outputErrors, rawRequest, row, run } from "./test-support.ts";
 
 const GITHUB_SECRET = "It's a Secret to Everybody";
 

@@ -1,9 +1,9 @@
 /**
- * Shared by this tool's tests only (the tool never imports it): the pipeline's own validators for
- * the published schemas, so the tests check exactly what a request meets.
+ * Shared by the retaining-wall calculator's tests: the pipeline's own validators for the published
+ * schemas, so the tests check exactly what a request meets.
  */
-import { compileInputValidator, compileOutputValidator } from "../../core/call/validation.ts";
-import { inputSchema, outputSchema } from "./schema.ts";
+import { compileInputValidator, compileOutputValidator } from "../../../src/core/call/validation.ts";
+import { inputSchema, outputSchema } from "../../../src/tools/retaining-wall-pressure-calculator/schema.ts";
 
 const validateRequest = compileInputValidator(inputSchema);
 

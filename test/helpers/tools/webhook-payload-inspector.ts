@@ -1,12 +1,15 @@
 /**
  * Helpers shared by the inspector's tests: building raw requests, a pinned clock, reading overview
- * rows, and the output schema checked by the pipeline's own validator. Test-only; the tool never
- * imports this file.
+ * rows, and the output schema checked by the pipeline's own validator.
  */
-import { compileOutputValidator } from "../../core/call/validation.ts";
-import { inspect } from "./index.ts";
-import type { InspectorInput, InspectorOutput, OverviewProperty } from "./schema.ts";
-import { outputSchema } from "./schema.ts";
+import { compileOutputValidator } from "../../../src/core/call/validation.ts";
+import { inspect } from "../../../src/tools/webhook-payload-inspector/index.ts";
+import type {
+  InspectorInput,
+  InspectorOutput,
+  OverviewProperty,
+} from "../../../src/tools/webhook-payload-inspector/schema.ts";
+import { outputSchema } from "../../../src/tools/webhook-payload-inspector/schema.ts";
 
 /** 2023-11-14T22:13:20Z plus one minute: "now" for every test that checks a timestamp window. */
 export const NOW = 1_700_000_060_000;
