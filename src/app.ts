@@ -45,6 +45,24 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number;
 }
 
+/** The OpenAPI document of the app buildApp(deps, options) builds, as `GET /openapi.json` serves it. */
+export function apiDocument(deps: CoreDeps, options: AppOptions = {}): object {
+  const routes = httpRoutes(deps, options, () => ({}));
+  return openApiDocument([...routes, mcpEndpoint, ...consoleEndpoints], deps.registry, deps.settings.docsUrl);
+}
+
+/** The routes declared here; MCP and the console declare their own. */
+function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object): HttpRoute[] {
+  return [
+    ...toolRoutes(deps),
+    ...readRoutes(deps),
+    ...adminRoutes(deps),
+    ...healthRoutes(deps),
+    ...docsRoutes(deps.settings.docsUrl, document),
+    ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
+  ];
+}
+
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
   const answeredEarly: AnsweredEarly = new WeakSet();
   const app = Fastify({
@@ -87,18 +105,11 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   if (metrics) registerMetricsHooks(app, metrics);
   let openApi: object | undefined;
   const document = () => {
-    openApi ??= openApiDocument(endpoints, deps.registry, docsUrl);
+    openApi ??= apiDocument(deps, options);
     return openApi;
   };
   app.decorate("openApiDocument", document);
-  const routes: HttpRoute[] = [
-    ...toolRoutes(deps),
-    ...readRoutes(deps),
-    ...adminRoutes(deps),
-    ...healthRoutes(deps),
-    ...docsRoutes(docsUrl, document),
-    ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
-  ];
+  const routes = httpRoutes(deps, options, document);
   const endpoints = [...routes, mcpEndpoint, ...consoleEndpoints];
   registerRoutes(app, routes, door);
   registerMcpEndpoint(app, deps, door, { note: noteCall, observer: callLogObserver });
