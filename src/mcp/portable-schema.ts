@@ -1,7 +1,7 @@
 /**
  * `toPortableJsonSchema`: renders a JSON Schema 2020-12 document (the form the HTTP catalog
  * publishes and the pipeline validates with) in the portable form MCP clients accept
- * (decisions.md section 8): a subset that means the same to draft-07 and 2020-12 validators and that
+ (docs/mcp.md): a subset that means the same to draft-07 and 2020-12 validators and that
  * the MCP Inspector's `--strict` portability check passes with no error and no warning.
  * Written by hand because the published converters only go the other way (draft-04 up to 2020-12)
  * or to OpenAPI; the rules are few:

@@ -1,6 +1,6 @@
 /**
- * Issue 15, in process: backend faults and hostile values that reach the store or the plans
- * (decisions.md section 10). Each case runs on every store the machine offers.
+ * In process: backend faults and hostile values that reach the store or the plans (docs/errors.md).
+ * Each case runs on every store the machine offers.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
