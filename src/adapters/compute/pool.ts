@@ -19,7 +19,7 @@ import type {
   ComputeRunnerModule,
   ComputeTask,
 } from "../../ports/compute-offload.ts";
-import { createTurns } from "./turns.ts";
+import { offloadInTurns } from "./turns.ts";
 
 /** Below this a call's compute costs less than the trip to a worker and back. */
 export const DEFAULT_MIN_OFFLOAD_BYTES = 64 * 1024;
@@ -56,28 +56,7 @@ function lowerHelperThreads(): void {
 
 export function createComputePool(options: ComputePoolOptions): ComputeOffload {
   let pool: Piscina<ComputeTask, ComputeAnswer> | undefined;
-  let closed = false;
-  const turns = createTurns();
-  return {
-    minBytes: options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
-    async compute(task, signal) {
-      if (closed) throw new Error("the compute offload is closed");
-      await turns.take(signal);
-      try {
-        return await runOnWorker(task);
-      } finally {
-        turns.release();
-      }
-    },
-    async close() {
-      closed = true;
-      turns.close();
-      await pool?.destroy();
-    },
-  };
-
-  function runOnWorker(task: ComputeTask): Promise<ComputeAnswer> {
-    if (closed) throw new Error("the compute offload is closed");
+  const runOnWorker = (task: ComputeTask): Promise<ComputeAnswer> => {
     if (!pool) lowerHelperThreads();
     pool ??= new Piscina({
       filename: new URL("./worker.ts", import.meta.url).href,
@@ -94,5 +73,8 @@ export function createComputePool(options: ComputePoolOptions): ComputeOffload {
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const transferList = task.run && whole && raw.buffer instanceof ArrayBuffer ? [raw.buffer] : [];
     return pool.run(task, { transferList });
-  }
+  };
+  return offloadInTurns(options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES, runOnWorker, async () => {
+    await pool?.destroy();
+  });
 }

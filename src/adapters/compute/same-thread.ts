@@ -1,6 +1,6 @@
 /**
  * The compute offload on the thread that asks: the worker's runner, taking the same turns as the
- * worker pool's tasks, run on a microtask. For tests of everything around the offload (which calls
+ * worker pool's tasks, run once the caller has gone on (the runner is awaited in its turn). For tests of everything around the offload (which calls
  * go, the answers they get, the order of checks, dropped calls) without the cost of a thread.
  */
 import type {
@@ -11,7 +11,7 @@ import type {
   CreateComputeRunner,
 } from "../../ports/compute-offload.ts";
 import { DEFAULT_MIN_OFFLOAD_BYTES } from "./pool.ts";
-import { createTurns } from "./turns.ts";
+import { offloadInTurns } from "./turns.ts";
 
 /** A runner as this offload takes it: it may wait (a test holding a task in its turn). */
 export type SameThreadRunner = (task: ComputeTask) => ComputeAnswer | Promise<ComputeAnswer>;
@@ -25,28 +25,12 @@ export interface SameThreadOffloadOptions {
 export function createSameThreadOffload(options: SameThreadOffloadOptions): ComputeOffload {
   const { runner } = options;
   let loaded: Promise<SameThreadRunner> | undefined;
-  let closed = false;
-  const turns = createTurns();
-  return {
-    minBytes: options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
-    async compute(task, signal) {
-      if (closed) throw new Error("the compute offload is closed");
-      loaded ??= typeof runner === "function" ? Promise.resolve(runner) : load(runner);
-      const run = await loaded;
-      await turns.take(signal);
-      try {
-        // Even a turn taken at once lets the caller go on before the task runs, as a thread would.
-        await Promise.resolve();
-        return await run(task);
-      } finally {
-        turns.release();
-      }
-    },
-    async close() {
-      closed = true;
-      turns.close();
-    },
+  const runHere = async (task: ComputeTask): Promise<ComputeAnswer> => {
+    loaded ??= typeof runner === "function" ? Promise.resolve(runner) : load(runner);
+    const run = await loaded;
+    return run(task);
   };
+  return offloadInTurns(options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES, runHere, async () => {});
 }
 
 async function load(runner: ComputeRunnerModule): Promise<SameThreadRunner> {

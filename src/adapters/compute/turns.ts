@@ -3,7 +3,12 @@
  * aborts). Written here rather than with p-queue: its `signal` also frees the slot of a task
  * already running, which would let the next one start beside it.
  */
-import { ComputeDroppedError } from "../../ports/compute-offload.ts";
+import {
+  type ComputeAnswer,
+  ComputeDroppedError,
+  type ComputeOffload,
+  type ComputeTask,
+} from "../../ports/compute-offload.ts";
 
 export interface Turns {
   /** Resolves when it is the caller's turn; rejects with ComputeDroppedError if `signal` aborts first. */
@@ -50,6 +55,37 @@ export function createTurns(): Turns {
     },
     close() {
       for (const turn of waiting.splice(0)) turn.fail(new Error("the compute offload is closed"));
+    },
+  };
+}
+
+/** An offload whose tasks `run` answers one at a time, in turns; `stop` ends what runs them. */
+export function offloadInTurns(
+  minBytes: number,
+  run: (task: ComputeTask) => Promise<ComputeAnswer>,
+  stop: () => Promise<void>,
+): ComputeOffload {
+  const turns = createTurns();
+  let closed = false;
+  const refuseClosed = () => {
+    if (closed) throw new Error("the compute offload is closed");
+  };
+  return {
+    minBytes,
+    async compute(task, signal) {
+      refuseClosed();
+      await turns.take(signal);
+      try {
+        refuseClosed();
+        return await run(task);
+      } finally {
+        turns.release();
+      }
+    },
+    async close() {
+      closed = true;
+      turns.close();
+      await stop();
     },
   };
 }

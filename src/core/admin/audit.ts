@@ -1,6 +1,6 @@
 /**
  * The audit log as clients read it, and the one way actions are recorded in it: the core function
- * that makes a change (admin.ts, admin-keys.ts) hands the store the `auditEntry` with it, which
+ * that makes a change (actions.ts, admin-keys.ts) hands the store the `auditEntry` with it, which
  * the store writes in the same transaction, so the admin API and the CLI leave the same record and
  * the log never misses a change that was made.
  */

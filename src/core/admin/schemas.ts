@@ -1,6 +1,6 @@
 /**
  * JSON Schemas (2020-12) of what the admin API answers and of its path and query parameters; its
- * request bodies are in admin-input.ts, where the CLI checks its options with them too. The
+ * request bodies are in input.ts, where the CLI checks its options with them too. The
  * OpenAPI document publishes these, and the in-process tests check every answer against them.
  */
 import type { JsonSchema } from "../../tools/tool.ts";
