@@ -1,7 +1,8 @@
 /**
  * The compute offload on the thread that asks: the worker's runner, taking the same turns as the
- * worker pool's tasks, run once the caller has gone on (the runner is awaited in its turn). For tests of everything around the offload (which calls
- * go, the answers they get, the order of checks, dropped calls) without the cost of a thread.
+ * worker pool's tasks, run once the caller has gone on. For tests of everything around the offload
+ * (which calls go, the answers they get, the order of checks, dropped calls) without the cost of a
+ * thread.
  */
 import type {
   ComputeAnswer,
