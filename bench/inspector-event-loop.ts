@@ -13,13 +13,13 @@
 import { spawn } from "node:child_process";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { createComputePool } from "../src/adapters/compute/pool.ts";
-import { computeRunner } from "../src/core/call/compute-runner.ts";
 import { createMemoryRateLimiter } from "../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../src/adapters/sqlite/store.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey } from "../src/core/admin/actions.ts";
 import { cliActor } from "../src/core/admin/audit.ts";
+import { computeRunner } from "../src/core/call/compute-runner.ts";
 import { assembleDeps } from "../src/deps.ts";
 import { tools } from "../src/tools/index.ts";
 import { findExecutable } from "./lib/procs.ts";

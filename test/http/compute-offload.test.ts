@@ -22,7 +22,7 @@ import { tools } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
 import { echoTool, heavyTool } from "../helpers/fixture-tools.ts";
 import { collectLog } from "../helpers/log-lines.ts";
-import { fixtureRunner, taskName, watchedOffload } from "../helpers/offload.ts";
+import { fixtureRunner, watchedOffload } from "../helpers/offload.ts";
 import { assertProblem } from "../helpers/problem.ts";
 
 /** The fixture tools' offload, loaded by module as the worker pool loads it, taking every call however small. */
