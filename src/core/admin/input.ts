@@ -5,7 +5,7 @@
  */
 import type { KeyChange } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import { compileInputValidator } from "../call/validation.ts";
+import { lazyInputValidator } from "../call/validation.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { ServiceSettings } from "../settings.ts";
 
@@ -108,7 +108,7 @@ export interface GrantInput {
 type Body = Record<string, unknown>;
 
 function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
-  const validate = compileInputValidator(schema);
+  const validate = lazyInputValidator(schema);
   return (body) => {
     const checked = validate(body);
     if (!checked.ok) throw invalid(`The ${what} is invalid.`, checked.fields);

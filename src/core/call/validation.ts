@@ -30,6 +30,19 @@ export function compileOutputValidator(schema: JsonSchema): (output: unknown) =>
   return (output) => (validate(output) ? "" : ajv.errorsText(validate.errors));
 }
 
+/**
+ * A validator compiled on its first call, for the service's own fixed schemas (reads, admin): a
+ * process that never meets one (a CLI command, most tests) does not pay for compiling it. A tool's
+ * schema is compiled when the tool is registered, so that a bad one stops start-up.
+ */
+export function lazyInputValidator(schema: JsonSchema): InputValidator {
+  let validate: InputValidator | undefined;
+  return (body) => {
+    validate ??= compileInputValidator(schema);
+    return validate(body);
+  };
+}
+
 export function compileInputValidator(schema: JsonSchema): InputValidator {
   const validate = ajv.compile(schema);
   const numericProperties = numericStringProperties(schema);

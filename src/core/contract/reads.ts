@@ -6,7 +6,7 @@
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import { compileInputValidator } from "../call/validation.ts";
+import { lazyInputValidator } from "../call/validation.ts";
 import type { CoreDeps } from "../deps.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "./account.ts";
 import { describeTool, listTools, SEARCH_LIMIT_MAX, searchTools } from "./catalog.ts";
@@ -57,7 +57,7 @@ function read(spec: ReadSpec): FreeRead {
     required: [...required],
     properties,
   };
-  const validate = compileInputValidator(parameters);
+  const validate = lazyInputValidator(parameters);
   return {
     ...rest,
     parameters,

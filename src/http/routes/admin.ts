@@ -43,7 +43,7 @@ import {
 } from "../../core/admin/schemas.ts";
 import { toolSwitchView, toolSwitchViews } from "../../core/admin/tool-switches.ts";
 import { parseJsonBody } from "../../core/call/json-body.ts";
-import { compileInputValidator } from "../../core/call/validation.ts";
+import { type InputValidator, lazyInputValidator } from "../../core/call/validation.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
 import { JSON_TYPE } from "../../core/contract/endpoint.ts";
 import { ApiError, type ErrorCode } from "../../core/contract/errors.ts";
@@ -81,7 +81,7 @@ interface AdminRouteSpec {
 }
 
 function adminRoute(spec: AdminRouteSpec): HttpRoute {
-  const checkArgs = spec.parameters ? compileInputValidator(spec.parameters) : undefined;
+  const checkArgs = spec.parameters ? lazyInputValidator(spec.parameters) : undefined;
   const status = spec.status ?? 200;
   const errors = new Set<ErrorCode>(spec.errors);
   if (checkArgs || spec.body) errors.add("validation_error");
@@ -116,11 +116,7 @@ function adminRoute(spec: AdminRouteSpec): HttpRoute {
   };
 }
 
-function validArgs(
-  check: ReturnType<typeof compileInputValidator>,
-  parameters: JsonSchema,
-  request: FastifyRequest,
-): Args {
+function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
   const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
   if (!checked.ok) {
     throw new ApiError("validation_error", "The parameters are invalid.", {
