@@ -154,10 +154,11 @@ describe("tool calls computed through the compute offload", () => {
     assert.equal((await usage(app, key)).credits_used, 0);
   });
 
-  it("answer a 1 MiB inspector call with the same bytes as the main thread, with the service's own runner", async (t) => {
+  it("answer an inspector call over the offload's threshold with the same bytes as the main thread, with the service's own runner", async (t) => {
     const offload = createSameThreadOffload({ runner: computeRunner() });
     t.after(() => offload.close());
-    const body = githubPushNear();
+    // 96 KiB: over the default threshold; the system test sends the inspector's 1 MiB limit.
+    const body = githubPushNear(96 * 1024);
     assert.ok(Buffer.byteLength(body) >= offload.minBytes);
     const { inline, offloaded } = await bothWays(t, offload, { tools });
     const slug = "webhook-payload-inspector";
