@@ -217,6 +217,42 @@ describe("GET /metrics", () => {
     }
   });
 
+  it("counts a backend failure once, whichever transport met it: an HTTP call, an MCP call, an MCP tools/list", async (context) => {
+    const store = createSqliteStore(":memory:");
+    let down = false;
+    const flaky = {
+      ...store,
+      async getSwitches() {
+        if (down) throw new BackendUnavailableError("database", new Error("ECONNREFUSED"));
+        return store.getSwitches();
+      },
+    };
+    const { options } = withMetrics({ store: flaky });
+    const t = await startMcpApp(options, context);
+    const key = await t.key("free");
+    const client = await connect(t.mcp, key, "2025-11-25");
+    const count = async () => (await scrape(t)).get('toolrun_backend_errors_total{backend="database"}');
+    try {
+      down = true;
+      const http = await t.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json(bearer(key)),
+        payload: { value: 1 },
+      });
+      assert.equal(http.statusCode, 503);
+      assert.equal(await count(), 1);
+      const call = await client.callTool({ name: "echo", arguments: { value: 1 } });
+      assert.equal(call.isError, true);
+      assert.equal(await count(), 2);
+      await assert.rejects(client.listTools(), /cannot reach its database/);
+      assert.equal(await count(), 3);
+    } finally {
+      await client.close();
+      await t.close();
+    }
+  });
+
   it("asks for the token when TOOLRUN_METRICS_TOKEN is set", async (context) => {
     const { options } = withMetrics({}, "s3cret-token");
     const t = await createTestApp(options, context);
