@@ -9,7 +9,14 @@ import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { createMetrics } from "../../src/http/metrics.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
-import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+import {
+  bearer,
+  createTestApp,
+  json,
+  type TestApp,
+  type TestAppOptions,
+  toolClient,
+} from "../helpers/app.ts";
 import { connect, startMcpApp } from "../mcp/helpers.ts";
 
 const PLANS = {
@@ -234,13 +241,7 @@ describe("GET /metrics", () => {
     const count = async () => (await scrape(t)).get('toolrun_backend_errors_total{backend="database"}');
     try {
       down = true;
-      const http = await t.app.inject({
-        method: "POST",
-        url: "/v1/tool/echo",
-        headers: json(bearer(key)),
-        payload: { value: 1 },
-      });
-      assert.equal(http.statusCode, 503);
+      assert.equal((await toolClient(t, "echo", key).post({ value: 1 })).statusCode, 503);
       assert.equal(await count(), 1);
       const call = await client.callTool({ name: "echo", arguments: { value: 1 } });
       assert.equal(call.isError, true);
