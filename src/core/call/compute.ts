@@ -29,7 +29,9 @@ export interface CallCompute {
   validate(runNow: () => Promise<boolean>): Promise<Work>;
 }
 
+/** What of a call decides where it computes. */
 export interface ComputeContext {
+  readonly body: CallBody;
   readonly idempotencyKey?: string | undefined;
   /** A signal that aborts if the client goes away; asked for only by a call that waits for the offload. */
   readonly clientGone?: () => AbortSignal;
@@ -37,13 +39,9 @@ export interface ComputeContext {
 
 export const INPUT_MISMATCH = "The request body does not match the tool's input schema.";
 
-export function computeOf(
-  deps: CoreDeps,
-  tool: RegisteredTool,
-  body: CallBody,
-  call: ComputeContext,
-): CallCompute {
+export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeContext): CallCompute {
   const { offload } = deps;
+  const { body } = call;
   if (offload && "raw" in body && body.raw.length >= offload.minBytes) {
     const claimed = call.idempotencyKey !== undefined;
     return offloaded(offload, tool, body.raw, claimed, call.clientGone?.());

@@ -32,7 +32,7 @@ export interface ToolCall {
 export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
   const tool = deps.registry.resolve(call.slug);
   checkSize(tool, call.body);
-  const compute = computeOf(deps, tool, call.body, call);
+  const compute = computeOf(deps, tool, call);
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);
   const claim = claimOf(deps, tool, call, price.now);
