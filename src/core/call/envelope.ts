@@ -96,17 +96,29 @@ export class WrittenOutputs {
 
 /** A charged call's answer. */
 export function envelopeAnswer(head: Omit<Envelope, "outputs">, computed: Computed): ToolAnswer {
+  const { tool, tool_version, credits_used, credits_remaining, request_id } = head;
+  const { written } = computed;
+  if (written === undefined) {
+    const envelope = {
+      tool,
+      tool_version,
+      outputs: computed.outputs,
+      credits_used,
+      credits_remaining,
+      request_id,
+    };
+    return { envelope, replayed: false };
+  }
   const envelope: Envelope = {
-    tool: head.tool,
-    tool_version: head.tool_version,
+    tool,
+    tool_version,
     // A getter: outputs a worker wrote as JSON are parsed only if something reads them.
     get outputs() {
-      return computed.outputs;
+      return written.outputs();
     },
-    credits_used: head.credits_used,
-    credits_remaining: head.credits_remaining,
-    request_id: head.request_id,
+    credits_used,
+    credits_remaining,
+    request_id,
   };
-  const json = computed.written?.envelope(envelope);
-  return json === undefined ? { envelope, replayed: false } : { envelope, replayed: false, json };
+  return { envelope, replayed: false, json: written.envelope(envelope) };
 }
