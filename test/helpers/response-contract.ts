@@ -54,16 +54,25 @@ export function recordResponses(app: FastifyInstance): ResponseContract {
 }
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-const validators = new Map<Json, Map<string, ReturnType<typeof ajv.compile>>>();
+/** The validators of the document last checked against, kept while the apps of a file serve the same one. */
+const validators = new Map<string, Map<string, ReturnType<typeof ajv.compile>>>();
+
+/** Each app builds its own document object; apps built alike build the same text. */
+const texts = new WeakMap<Json, string>();
 
 function validatorFor(document: Json, pointer: string) {
-  let byPointer = validators.get(document);
+  let text = texts.get(document);
+  if (text === undefined) {
+    text = JSON.stringify(document);
+    texts.set(document, text);
+  }
+  let byPointer = validators.get(text);
   if (byPointer === undefined) {
     ajv.removeSchema("openapi.json");
     ajv.addSchema(document, "openapi.json");
     byPointer = new Map();
     validators.clear();
-    validators.set(document, byPointer);
+    validators.set(text, byPointer);
   }
   let validate = byPointer.get(pointer);
   if (validate === undefined) {
