@@ -12,13 +12,14 @@
  */
 import { spawn } from "node:child_process";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { createComputePool } from "../src/adapters/compute/pool.ts";
 import { createMemoryRateLimiter } from "../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../src/adapters/sqlite/store.ts";
 import { buildApp } from "../src/app.ts";
-import { createComputePool } from "../src/compute/pool.ts";
 import { loadConfig } from "../src/config.ts";
-import { createApiKey } from "../src/core/admin.ts";
-import { cliActor } from "../src/core/audit.ts";
+import { createApiKey } from "../src/core/admin/actions.ts";
+import { cliActor } from "../src/core/admin/audit.ts";
+import { computeRunner } from "../src/core/call/compute-runner.ts";
 import { assembleDeps } from "../src/deps.ts";
 import { tools } from "../src/tools/index.ts";
 import { findExecutable } from "./lib/procs.ts";
@@ -78,7 +79,7 @@ async function measure(offloaded: boolean) {
     limiter: createMemoryRateLimiter(),
     settings: { ...config.settings, metering: false },
     tools,
-    ...(offloaded ? { offload: createComputePool() } : {}),
+    ...(offloaded ? { offload: createComputePool({ runner: computeRunner() }) } : {}),
   });
   const app = buildApp(deps);
   const url = await app.listen({ host: "127.0.0.1", port: 0 });

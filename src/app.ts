@@ -5,8 +5,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
 import { consoleEndpoints, registerConsole } from "./console/routes.ts";
+import { createFrontDoor } from "./core/call/front-door.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { createFrontDoor } from "./core/front-door.ts";
 import { withAccessTokens } from "./core/oauth/mcp-door.ts";
 import type { OAuthSettings } from "./core/oauth/settings.ts";
 import {
@@ -22,18 +22,26 @@ import { type LostAnswerReport, watchForLostAnswer } from "./http/lost-answers.t
 import { countRequest, type Metrics, metricsRoute, registerMetricsHooks } from "./http/metrics.ts";
 import { oauthAdminRoutes } from "./http/oauth/admin-routes.ts";
 import { registerOAuth } from "./http/oauth/index.ts";
+import { withOAuthSecurity } from "./http/oauth/metadata.ts";
+import { protectedResourceRoutes } from "./http/oauth/routes.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { registerProblemHandlers } from "./http/problem.ts";
 import { parseQuery } from "./http/query.ts";
 import { type HttpRoute, registerMethodNotAllowed, registerRoutes } from "./http/register.ts";
 import { requestIdFrom } from "./http/request-id.ts";
+import {
+  callLogObserver,
+  logLostAnswer,
+  noteCall,
+  OneLinePerRequest,
+  requestLogOptions,
+} from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
 import { mcpEndpoint, mcpStreamRefusal, registerMcpEndpoint } from "./mcp/transport.ts";
-import { logLostAnswer, OneLinePerRequest, requestLogOptions } from "./request-log.ts";
 
 export interface AppOptions {
   /** Fastify's logger option: false in tests, pino options in production. */
@@ -44,6 +52,33 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number;
   /** OAuth for the MCP endpoint (the consent page, the library's endpoints); none: keys only. */
   readonly oauth?: OAuthSettings | null;
+}
+
+/**
+ * The OpenAPI document of the app buildApp(deps, options) builds, as `GET /openapi.json` serves it:
+ * the API only (the console's pages and the reference's files are for browsers).
+ */
+export function apiDocument(deps: CoreDeps, options: AppOptions = {}): object {
+  const routes = httpRoutes(deps, options, () => ({}));
+  const document = openApiDocument(
+    [...routes, mcpEndpoint, mcpStreamRefusal],
+    deps.registry,
+    deps.settings.docsUrl,
+  );
+  return options.oauth ? withOAuthSecurity(document, options.oauth) : document;
+}
+
+/** The routes declared here; MCP and the console declare their own. */
+function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object): HttpRoute[] {
+  return [
+    ...toolRoutes(deps),
+    ...readRoutes(deps),
+    ...adminRoutes(deps),
+    ...(options.oauth ? [...oauthAdminRoutes(deps), ...protectedResourceRoutes(options.oauth)] : []),
+    ...healthRoutes(deps),
+    ...docsRoutes(deps.settings.docsUrl, document),
+    ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
+  ];
 }
 
 export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInstance {
@@ -82,37 +117,26 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  registerProblemHandlers(app, docsUrl);
+  registerProblemHandlers(app, docsUrl, deps.observer);
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
   if (metrics) registerMetricsHooks(app, metrics);
   const oauth = options.oauth ? registerOAuth(app, deps, options.oauth, oauthErrorPage) : null;
   let openApi: object | undefined;
   const document = () => {
-    if (openApi === undefined) {
-      const built = openApiDocument([...api, mcpStreamRefusal], deps.registry, docsUrl);
-      openApi = oauth ? oauth.describe(built) : built;
-    }
+    openApi ??= apiDocument(deps, options);
     return openApi;
   };
   app.decorate("openApiDocument", document);
-  const routes: HttpRoute[] = [
-    ...toolRoutes(deps),
-    ...readRoutes(deps),
-    ...adminRoutes(deps),
-    ...(oauth ? oauthAdminRoutes(deps) : []),
-    ...(oauth?.routes ?? []),
-    ...healthRoutes(deps),
-    ...docsRoutes(docsUrl, document),
-    ...(options.metrics ? [metricsRoute(deps, options.metrics.metrics, options.metrics.token)] : []),
-  ];
+  const routes = httpRoutes(deps, options, document);
   // The API, which /openapi.json documents; the pages and files for browsers are not part of it.
   const api = [...routes, mcpEndpoint];
   const forBrowsers = referenceAssetRoutes(docsUrl);
   const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
   registerRoutes(app, [...routes, ...forBrowsers], door);
-  registerMcpEndpoint(app, deps, options.oauth ? withAccessTokens(door, deps, options.oauth) : door);
-  registerConsole(app, deps);
+  const mcpDoor = options.oauth ? withAccessTokens(door, deps, options.oauth) : door;
+  registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
+  registerConsole(app, deps, (request, code) => noteCall(request, { code }));
   if (oauth) registerConsentPage(app, deps, oauth.consent);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   return app;

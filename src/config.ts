@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/idempotency.ts";
+import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/call/idempotency.ts";
 import {
   DEFAULT_ACCESS_TOKEN_TTL_S,
   isLoopbackHost,

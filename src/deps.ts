@@ -1,25 +1,24 @@
 /**
  * createDeps(config) picks the adapters the configuration names; assembleDeps(...) builds the rest
  * of the core's deps around them. Tests call assembleDeps too, with their own adapters and clock.
- * The only module that imports adapters.
+ * The only module that imports adapters; the PostgreSQL and Redis ones (and their drivers) are
+ * loaded only when the configuration names them.
  */
 import { randomUUIDv7 } from "node:crypto";
+import { createComputePool } from "./adapters/compute/pool.ts";
 import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
-import { createPostgresRateLimiter, createPostgresStore } from "./adapters/postgres/index.ts";
-import { createRedisRateLimiter } from "./adapters/redis/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
-import { createComputePool } from "./compute/pool.ts";
 import type { Config } from "./config.ts";
+import { computeRunner } from "./core/call/compute-runner.ts";
+import { keyPattern } from "./core/call/keys.ts";
+import type { Observer } from "./core/call/observer.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { keyPattern } from "./core/keys.ts";
-import type { Observer } from "./core/observer.ts";
-import type { ComputeOffload } from "./core/offload.ts";
-import { createToolRegistry } from "./core/registry.ts";
 import type { ServiceSettings } from "./core/settings.ts";
-import { createSwitchReader } from "./core/switches.ts";
+import { createToolRegistry } from "./core/tools/registry.ts";
+import { createSwitchReader } from "./core/tools/switches.ts";
+import type { ComputeOffload } from "./ports/compute-offload.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
-import { tools as allTools } from "./tools/index.ts";
 import type { AnyTool } from "./tools/tool.ts";
 
 export interface Deps extends CoreDeps {
@@ -31,18 +30,15 @@ export interface DepsParts {
   readonly store: Store;
   readonly limiter: RateLimiter;
   readonly settings: ServiceSettings;
-  /** The tools served (default: every tool of src/tools/index.ts). */
-  readonly tools?: readonly AnyTool[];
+  /** The tools served. */
+  readonly tools: readonly AnyTool[];
   /** The clock (default: the system's). */
   readonly now?: () => Date;
   /** How long the operator switches read from the store are trusted (default 2 s). */
   readonly switchTtlMs?: number;
   /** Hears how each metered call ends (the metrics). */
   readonly observer?: Observer;
-  /**
-   * Where large calls compute. Default: a worker pool of the default tools; with `tools` given,
-   * none unless passed (a worker loads its tools by module).
-   */
+  /** Where large calls compute; none: every call on the main thread. */
   readonly offload?: ComputeOffload;
 }
 
@@ -59,17 +55,19 @@ export interface BackendOptions {
 export async function createDeps(config: Config, options: BackendOptions = {}): Promise<Deps> {
   const { blockOnLocks, ...extra } = options;
   const { store, limiter } = await createBackends(config, { blockOnLocks });
-  return assembleDeps({ store, limiter, settings: config.settings, ...extra });
+  const { tools } = await import("./tools/index.ts");
+  const offload = createComputePool({ runner: computeRunner() });
+  return assembleDeps({ store, limiter, settings: config.settings, tools, offload, ...extra });
 }
 
 export function assembleDeps(parts: DepsParts): Deps {
   const { store, limiter, settings } = parts;
   const now = parts.now ?? (() => new Date());
-  const offload = parts.offload ?? (parts.tools === undefined ? createComputePool() : undefined);
+  const { offload } = parts;
   return {
     store,
     limiter,
-    registry: createToolRegistry(parts.tools ?? allTools, settings.tools),
+    registry: createToolRegistry(parts.tools, settings.tools),
     switches: createSwitchReader(store, () => now().getTime(), parts.switchTtlMs),
     settings,
     keyPattern: keyPattern(settings.keyPrefix),
@@ -97,7 +95,7 @@ async function createBackends(
   const redis =
     config.redisUrl === null
       ? null
-      : createRedisRateLimiter({
+      : (await import("./adapters/redis/rate-limiter.ts")).createRedisRateLimiter({
           url: config.redisUrl,
           prefix: config.redisPrefix,
           commandTimeoutMs: timeoutMs,
@@ -112,6 +110,7 @@ async function createBackends(
     return { store, limiter: redis ?? createMemoryRateLimiter() };
   }
   const { url, poolSize, schema } = config.database;
+  const { createPostgresRateLimiter, createPostgresStore } = await import("./adapters/postgres/index.ts");
   const store = await createPostgresStore({
     url,
     poolSize,

@@ -6,7 +6,8 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
-import { createBootstrapKey } from "./core/admin.ts";
+import { createBootstrapKey } from "./core/admin/actions.ts";
+import type { Observer } from "./core/call/observer.ts";
 import { createDeps, type Deps } from "./deps.ts";
 import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
@@ -38,104 +39,41 @@ export async function startServer(
 ): Promise<RunningServer> {
   const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   const metrics = createMetrics();
-  let deps: Deps;
-  try {
-    deps = await createDeps(config, { observer: metrics });
-  } catch (error) {
-    throw databaseError(config, "cannot open the database", error);
-  }
-  let unreachable: BackendUnavailableError | null = null;
-  try {
-    if (options.migrate || config.database.kind === "sqlite") {
-      await deps.store.migrate().catch((error: unknown) => {
-        throw databaseError(config, "cannot apply the schema", error);
-      });
-    }
-    if (config.database.kind === "sqlite") {
-      await deps.store.probeWrite().catch((error: unknown) => {
-        throw databaseError(config, "the database can be read but not written", error);
-      });
-    }
-  } catch (error) {
-    await deps.close();
-    throw error;
-  }
-
-  // Written from a buffer off the event loop, so a slow disk or a full pipe on stdout does not
-  // stall requests; under load, lines leave 8 KiB at a time (one write and one thread hand-off for
-  // some twenty-five lines), and at most LOG_FLUSH_MS late when traffic is light. pino writes what is left
-  // synchronously when the process exits.
-  const logDestination = pino.destination({ dest: 1, sync: false, minLength: 8192 });
-  const logFlusher = setInterval(() => logDestination.flush(), LOG_FLUSH_MS);
-  logFlusher.unref();
+  const deps = await openStore(config, options.migrate, metrics);
+  const log = logOutput();
   const app = buildApp(deps, {
     logger: {
       level: config.logLevel,
       redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
-      stream: logDestination,
+      stream: log.destination,
     },
     metrics: { metrics, token: config.metricsToken },
     requestTimeoutMs: config.requestTimeoutMs,
     oauth: config.oauth,
   });
-  const flushLog = () => {
-    clearInterval(logFlusher);
-    logDestination.flushSync();
+  const stop = async () => {
+    await app.close();
+    await deps.close();
+    log.flush();
   };
+  let unreachable: BackendUnavailableError | null;
   try {
     unreachable = await logBackends(app.log, config, deps);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await app.close();
-    await deps.close();
-    flushLog();
+    await stop();
     throw listenError(config, error);
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-
-  // Only once the port is ours: a server that cannot listen never mints a key. Only the embedded
-  // quickstart mints one: on PostgreSQL the instances' logs are shared and kept, so a key printed
-  // there would be a live secret in them; the operator makes the first with `toolrun keys create`.
-  try {
-    // countKeys first: a started store with keys never takes the insert's lock.
-    if (unreachable === null && (await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
-      if (config.database.kind === "sqlite") {
-        const created = await createBootstrapKey(deps.store, config.settings);
-        if (created) err(bootstrapMessage(config, created.key));
-      } else err(NO_KEYS_YET);
-    }
-  } catch (error) {
-    // `serve --no-migrate` with the database down still starts: /readyz reports it, requests
-    // answer 503 backend_unavailable, and the pool connects once the database is back.
-    if (!(error instanceof BackendUnavailableError)) {
-      await app.close();
-      await deps.close();
-      flushLog();
+  // Only once the port is ours: a server that cannot listen never mints a key.
+  if (unreachable === null)
+    await bootstrapKey(config, deps, err).catch(async (error: unknown) => {
+      await stop();
       throw error;
-    }
-  }
-
-  // Only a store whose calls take several steps can leave one half-made (PostgreSQL). A call still
-  // pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died: its credits go back, and
-  // with them its idempotency key, which a retry then takes over.
-  const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
-  const abandonedAfterMs = config.callAbandonS * 1000;
-  const sweep = () =>
-    Promise.all([
-      refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString()).then(
-        (n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"),
-      ),
-      deps.store.purgeExpiredAnswers(deps.now().toISOString()),
-    ]).catch((error: unknown) => {
-      // Before `toolrun migrate` there is nothing to sweep.
-      if (!(error instanceof SchemaNotReadyError))
-        app.log.warn({ err: error }, "sweep of abandoned calls failed");
     });
-  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MS, abandonedAfterMs / 2));
-  sweeper.unref();
-  void sweep();
+  const sweeper = startSweeper(config, deps, app);
 
   err(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
@@ -149,7 +87,7 @@ export async function startServer(
     app,
     deps,
     url,
-    flushLog,
+    flushLog: log.flush,
     async close() {
       clearInterval(sweeper);
       // Requests in flight may finish; new ones get 503 meanwhile. Past the bound, their
@@ -166,14 +104,104 @@ export async function startServer(
       } finally {
         clearTimeout(cutOff);
         await deps.close();
-        flushLog();
+        log.flush();
       }
+    },
+  };
+}
+
+/** The configured store, its schema applied where this process applies it, checked writable on SQLite. */
+async function openStore(config: Config, migrate: boolean, observer: Observer): Promise<Deps> {
+  let deps: Deps;
+  try {
+    deps = await createDeps(config, { observer });
+  } catch (error) {
+    throw databaseError(config, "cannot open the database", error);
+  }
+  try {
+    if (migrate || config.database.kind === "sqlite") {
+      await deps.store.migrate().catch((error: unknown) => {
+        throw databaseError(config, "cannot apply the schema", error);
+      });
+    }
+    if (config.database.kind === "sqlite") {
+      await deps.store.probeWrite().catch((error: unknown) => {
+        throw databaseError(config, "the database can be read but not written", error);
+      });
+    }
+  } catch (error) {
+    await deps.close();
+    throw error;
+  }
+  return deps;
+}
+
+/**
+ * stdout, written from a buffer off the event loop, so a slow disk or a full pipe on stdout does
+ * not stall requests; under load, lines leave 8 KiB at a time (one write and one thread hand-off
+ * for some twenty-five lines), and at most LOG_FLUSH_MS late when traffic is light. pino writes
+ * what is left synchronously when the process exits.
+ */
+function logOutput() {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8192 });
+  const flusher = setInterval(() => destination.flush(), LOG_FLUSH_MS);
+  flusher.unref();
+  return {
+    destination,
+    flush() {
+      clearInterval(flusher);
+      destination.flushSync();
     },
   };
 }
 
 const NO_KEYS_YET =
   "No API keys yet. Create the first with `toolrun keys create --plan free --name NAME` (it prints the key once).";
+
+/**
+ * On the first start with an empty store, the `bootstrap` key, printed once. Only the embedded
+ * quickstart mints one: on PostgreSQL the instances' logs are shared and kept, so a key printed
+ * there would be a live secret in them; the operator makes the first with `toolrun keys create`.
+ */
+async function bootstrapKey(config: Config, deps: Deps, err: (line: string) => void): Promise<void> {
+  try {
+    // countKeys first: a started store with keys never takes the insert's lock.
+    if ((await deps.store.isMigrated()) && (await deps.store.countKeys()) === 0) {
+      if (config.database.kind !== "sqlite") return err(NO_KEYS_YET);
+      const created = await createBootstrapKey(deps.store, config.settings);
+      if (created) err(bootstrapMessage(config, created.key));
+    }
+  } catch (error) {
+    // `serve --no-migrate` with the database down still starts: /readyz reports it, requests
+    // answer 503 backend_unavailable, and the pool connects once the database is back.
+    if (!(error instanceof BackendUnavailableError)) throw error;
+  }
+}
+
+/**
+ * Only a store whose calls take several steps can leave one half-made (PostgreSQL). A call still
+ * pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died: its credits go back, and
+ * with them its idempotency key, which a retry then takes over. Expired idempotency keys go too.
+ */
+function startSweeper(config: Config, deps: Deps, app: FastifyInstance): NodeJS.Timeout {
+  const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
+  const abandonedAfterMs = config.callAbandonS * 1000;
+  const sweep = () =>
+    Promise.all([
+      refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString()).then(
+        (n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"),
+      ),
+      deps.store.purgeExpiredAnswers(deps.now().toISOString()),
+    ]).catch((error: unknown) => {
+      // Before `toolrun migrate` there is nothing to sweep.
+      if (!(error instanceof SchemaNotReadyError))
+        app.log.warn({ err: error }, "sweep of abandoned calls failed");
+    });
+  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MS, abandonedAfterMs / 2));
+  sweeper.unref();
+  void sweep();
+  return sweeper;
+}
 
 function bootstrapMessage(config: Config, key: string): string {
   return [

@@ -3,10 +3,9 @@
  * that can reach the database; each one printed once and stored as a hash.
  */
 import type { Command } from "commander";
-import { parseAdminKeyCreate } from "../core/admin-input.ts";
-import { createAdminKey, revokeAdminKey } from "../core/admin-keys.ts";
-import type { CliContext } from "./main.ts";
-import { withDeps } from "./store.ts";
+import { createAdminKey, revokeAdminKey } from "../core/admin/admin-keys.ts";
+import { parseAdminKeyCreate } from "../core/admin/input.ts";
+import { type CliContext, withDeps } from "./context.ts";
 import { formatTable } from "./table.ts";
 
 export function registerAdminKeysCommands(program: Command, cli: CliContext): void {

@@ -4,12 +4,17 @@
  * and the operating-system user).
  */
 import { type Command, InvalidArgumentError } from "commander";
-import { createApiKey, grantCredits, revokeApiKey, rotateApiKey, updateApiKey } from "../core/admin.ts";
-import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin-input.ts";
-import { keyView } from "../core/key-view.ts";
-import type { CliContext } from "./main.ts";
+import {
+  createApiKey,
+  grantCredits,
+  revokeApiKey,
+  rotateApiKey,
+  updateApiKey,
+} from "../core/admin/actions.ts";
+import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin/input.ts";
+import { keyView } from "../core/admin/key-view.ts";
+import { type CliContext, withDeps } from "./context.ts";
 import { registerKeyAuthorizationCommands } from "./oauth.ts";
-import { withDeps } from "./store.ts";
 import { formatTable } from "./table.ts";
 
 interface KeyOptions {

@@ -12,23 +12,17 @@
  * is invalid.
  */
 import { readFileSync } from "node:fs";
-import { userInfo } from "node:os";
 import { Command, CommanderError } from "commander";
-import { type Config, ConfigError, loadConfig, unknownVariableWarnings } from "../config.ts";
-import { type ActedBy, cliActor } from "../core/audit.ts";
-import { ApiError } from "../core/errors.ts";
+import { ConfigError } from "../config.ts";
+import { ApiError } from "../core/contract/errors.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
 import { StartupError } from "../startup.ts";
-import { tools } from "../tools/index.ts";
 import { registerAdminKeysCommands } from "./admin-keys.ts";
+import { CliError, createCliContext, EXIT_FAILED, EXIT_USAGE } from "./context.ts";
 import { registerKeysCommands } from "./keys.ts";
 import { registerMigrateCommands } from "./migrate.ts";
 import { registerServeCommand } from "./serve.ts";
-import { CliError } from "./store.ts";
 import { registerToolsCommands } from "./tools.ts";
-
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -43,39 +37,8 @@ TOOLRUN_CONFIG, TOOLRUN_METRICS_TOKEN, TOOLRUN_SHUTDOWN_TIMEOUT_MS, HOST, PORT, 
 
 Exit codes: 0 success, 1 the command failed, 2 wrong usage or invalid configuration (docs/cli.md).`;
 
-/** What a command's action needs: the configuration (read on first use) and where to write. */
-export interface CliContext {
-  readonly env: NodeJS.ProcessEnv;
-  config(): Config;
-  out(text: string): void;
-  /** Who the audit log says acted: the CLI, run by the operating-system user. */
-  actor(): ActedBy;
-  /** Sets the exit code the command ends with. */
-  exit(code: number): void;
-}
-
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let exitCode = 0;
-  let config: Config | undefined;
-  const context: CliContext = {
-    env,
-    config() {
-      if (config === undefined) {
-        for (const warning of unknownVariableWarnings(env))
-          process.stderr.write(`toolrun: warning: ${warning}\n`);
-        config = loadConfig(
-          env,
-          tools.map((t) => t.slug),
-        );
-      }
-      return config;
-    },
-    out: (text) => process.stdout.write(`${text}\n`),
-    actor: () => cliActor(osUser(env)),
-    exit(code) {
-      exitCode = code;
-    },
-  };
+  const context = createCliContext(env);
 
   const program = new Command("toolrun")
     .description("Runs named tools over HTTP and MCP, with API keys, rate limits and metered credits.")
@@ -106,7 +69,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   }
   try {
     await program.parseAsync([...argv], { from: "user" });
-    return exitCode;
+    return context.exitCode;
   } catch (error) {
     return reportError(error);
   }
@@ -125,15 +88,6 @@ function oneLine(text: string, command: Command): string {
     .replace(/^error: /, "")
     .replace(/\s*\n\s*/g, " ");
   return `toolrun: ${line} (see ${names.join(" ")} --help)`;
-}
-
-/** The user the command runs as; the environment's name when the system has no entry for it (containers). */
-function osUser(env: NodeJS.ProcessEnv): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return env.USER ?? env.LOGNAME ?? "unknown";
-  }
 }
 
 /** A core refusal on one line: its detail, then each bad field with its message. */

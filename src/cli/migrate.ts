@@ -4,8 +4,7 @@
  */
 import type { Command } from "commander";
 import { databaseError, describeDatabase } from "../startup.ts";
-import type { CliContext } from "./main.ts";
-import { openDeps, openExisting } from "./store.ts";
+import { type CliContext, openDeps, openExisting } from "./context.ts";
 
 export function registerMigrateCommands(program: Command, cli: CliContext): void {
   const migrate = program

@@ -5,8 +5,8 @@
  */
 import type { Command } from "commander";
 import { deauthorize, listAuthorizations } from "../core/oauth/authorizations.ts";
-import type { CliContext } from "./main.ts";
-import { withDeps } from "./store.ts";
+import type { CliContext } from "./context.ts";
+import { withDeps } from "./context.ts";
 
 export function registerKeyAuthorizationCommands(keys: Command, cli: CliContext): void {
   keys

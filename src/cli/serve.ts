@@ -3,9 +3,10 @@
  * started it exits), letting requests in flight finish within TOOLRUN_SHUTDOWN_TIMEOUT_MS. A
  * second signal stops it at once.
  */
+
 import type { Command } from "commander";
 import { startServer } from "../server.ts";
-import type { CliContext } from "./main.ts";
+import type { CliContext } from "./context.ts";
 
 /** Past the drain, the process exits even if a stray handle would keep it alive. */
 const EXIT_GRACE_MS = 2000;

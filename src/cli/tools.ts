@@ -3,12 +3,11 @@
  * through the same core function as the admin API (so every switch is in the audit log).
  */
 import { type Command, Option } from "commander";
-import { setToolSwitch } from "../core/admin.ts";
-import { parseSwitch } from "../core/admin-input.ts";
-import { callCost } from "../core/credits.ts";
-import { toolSwitchViews } from "../core/tool-switches.ts";
-import type { CliContext } from "./main.ts";
-import { CliError, withDeps } from "./store.ts";
+import { setToolSwitch } from "../core/admin/actions.ts";
+import { parseSwitch } from "../core/admin/input.ts";
+import { toolSwitchViews } from "../core/admin/tool-switches.ts";
+import { callCost } from "../core/call/credits.ts";
+import { type CliContext, CliError, withDeps } from "./context.ts";
 import { byteSize, formatTable } from "./table.ts";
 import { registerToolsImportCommand } from "./tools-import.ts";
 

@@ -9,12 +9,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Negotiator from "negotiator";
-import { callCost } from "../core/credits.ts";
+import { callCost } from "../core/call/credits.ts";
+import type { EndpointSpec } from "../core/contract/endpoint.ts";
+import { ApiError } from "../core/contract/errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import type { EndpointSpec } from "../core/endpoint.ts";
-import { ApiError } from "../core/errors.ts";
-import type { RegisteredTool } from "../core/registry.ts";
-import { noteCall } from "../request-log.ts";
+import type { RegisteredTool } from "../core/tools/registry.ts";
 import { accountPage, notFoundPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
 
 export const CONTENT_SECURITY_POLICY = [
@@ -120,7 +119,15 @@ function wantsPage(request: FastifyRequest): boolean {
   return best === "text/html";
 }
 
-export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
+/**
+ * `noteProblem` tells the request log the code of an answer the console gives as a page (the log
+ * belongs to the HTTP transport, which the console does not import).
+ */
+export function registerConsole(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  noteProblem: (request: FastifyRequest, code: string) => void = () => {},
+): void {
   const assets = loadAssets();
   const modules = [...assets.keys()].filter((name) => name.endsWith(".js") && name !== "console.js");
   const ctx: PageContext = { docsUrl: deps.settings.docsUrl, modules };
@@ -148,7 +155,7 @@ export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
     const tool = tools.find((t) => t.slug === request.params.slug);
     if (tool) return sendPage(reply, toolPage(ctx, tool, costs(tool)));
     if (!wantsPage(request)) throw new ApiError("not_found", "No tool has this slug.");
-    noteCall(request, { code: "not_found" });
+    noteProblem(request, "not_found");
     return sendPage(reply.code(404), notFoundPage(ctx, request.url.split("?")[0] ?? "", tools));
   });
 

@@ -1,13 +1,14 @@
 /**
  * Everything the core needs, passed in explicitly so tests can build it with any adapter.
  */
+
+import type { ComputeOffload } from "../ports/compute-offload.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { Store } from "../ports/store.ts";
-import type { Observer } from "./observer.ts";
-import type { ComputeOffload } from "./offload.ts";
-import type { ToolRegistry } from "./registry.ts";
+import type { Observer } from "./call/observer.ts";
 import type { ServiceSettings } from "./settings.ts";
-import type { SwitchReader } from "./switches.ts";
+import type { ToolRegistry } from "./tools/registry.ts";
+import type { SwitchReader } from "./tools/switches.ts";
 
 export interface CoreDeps {
   readonly store: Store;
@@ -22,6 +23,6 @@ export interface CoreDeps {
   readonly newCallId: () => string;
   /** Hears how each metered call ended (the metrics); none in most tests. */
   readonly observer?: Observer;
-  /** Where the compute of large calls goes (offload.ts); none: every call computes on the main thread. */
+  /** Where the compute of large calls goes; none: every call computes on the main thread. */
   readonly offload?: ComputeOffload;
 }

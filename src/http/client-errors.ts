@@ -9,7 +9,7 @@
 import { type ServerOptions, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, problemDocument } from "../core/errors.ts";
+import { ApiError, problemDocument } from "../core/contract/errors.ts";
 import { PROBLEM_CONTENT_TYPE, sendProblem } from "./problem.ts";
 import { requestIdFrom } from "./request-id.ts";
 

@@ -7,10 +7,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { Observer, ToolCallEvent } from "../core/call/observer.ts";
+import { ApiError } from "../core/contract/errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import { ApiError } from "../core/errors.ts";
-import type { Observer, ToolCallEvent } from "../core/observer.ts";
-import { BackendUnavailableError } from "../ports/errors.ts";
 import { sendProblem } from "./problem.ts";
 import type { HttpRoute } from "./register.ts";
 
@@ -87,11 +86,10 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** The hooks that count every request (and the refusals and backend errors among them). */
+/** The hooks that count every request (and the rate-limit refusals among them). */
 export function registerMetricsHooks(app: FastifyInstance, metrics: Metrics): void {
   app.addHook("onError", async (_request, _reply, error) => {
-    if (error instanceof BackendUnavailableError) metrics.backendError(error.backend);
-    else if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
+    if (error instanceof ApiError && error.code === "rate_limited") metrics.rateLimited();
   });
   app.addHook("onResponse", async (request, reply) =>
     countRequest(metrics, request, reply, reply.statusCode),

@@ -5,7 +5,7 @@
  * serialize; our schemas are validated by the core's 2020-12 Ajv, shared with MCP.
  */
 import pkg from "../../package.json" with { type: "json" };
-import { envelopeSchema, problemSchema } from "../core/contract-schemas.ts";
+import { replayedHeader } from "../core/call/idempotency.ts";
 import {
   ADMIN_ERRORS,
   type EndpointSpec,
@@ -13,10 +13,10 @@ import {
   JSON_TYPE,
   KEYED_ERRORS,
   PATH_PARAMETER_ERRORS,
-} from "../core/endpoint.ts";
-import { type ErrorCode, errorCatalog } from "../core/errors.ts";
-import { replayedHeader } from "../core/idempotency.ts";
-import type { RegisteredTool, ToolRegistry } from "../core/registry.ts";
+} from "../core/contract/endpoint.ts";
+import { type ErrorCode, errorCatalog } from "../core/contract/errors.ts";
+import { envelopeSchema, problemSchema } from "../core/contract/schemas.ts";
+import type { RegisteredTool, ToolRegistry } from "../core/tools/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 

@@ -3,9 +3,10 @@
  * core's one error mapper (the same one MCP uses).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { problemFor } from "../core/error-mapper.ts";
-import { ApiError, problemDocument } from "../core/errors.ts";
-import { noteCall } from "../request-log.ts";
+import type { Observer } from "../core/call/observer.ts";
+import { problemFor } from "../core/contract/error-mapper.ts";
+import { ApiError, problemDocument } from "../core/contract/errors.ts";
+import { noteCall } from "./request-log.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -23,9 +24,14 @@ export function sendProblem(
     .send(problemDocument(error, docsUrl, request.id));
 }
 
-export function registerProblemHandlers(app: FastifyInstance, docsUrl: string): void {
+export function registerProblemHandlers(
+  app: FastifyInstance,
+  docsUrl: string,
+  observer: Pick<Observer, "backendError"> | undefined,
+): void {
   app.setErrorHandler((thrown, request, reply) => {
-    const { error } = problemFor(thrown, { docsUrl, requestId: request.id, log: request.log });
+    const context = { docsUrl, requestId: request.id, log: request.log };
+    const { error } = problemFor(thrown, observer ? { ...context, observer } : context);
     return sendProblem(reply, request, docsUrl, error);
   });
   app.setNotFoundHandler((request, reply) =>

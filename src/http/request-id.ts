@@ -1,7 +1,7 @@
 /**
  * Correlation ids: the client's own `x-request-id` when it is sane, otherwise a fresh `req_` id.
  */
-import { randomBase62 } from "../core/keys.ts";
+import { randomBase62 } from "../core/call/keys.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding protection for the MCP endpoint (decisions.md section 8). A request with an
+ * DNS-rebinding protection for the MCP endpoint (docs/mcp.md). A request with an
  * `Origin` must come from an origin the operator allowed (`TOOLRUN_ALLOWED_ORIGINS` and the public
  * URL's) or, when the server listens on loopback only, from a page on a loopback name (any port: a
  * local agent UI). On a loopback-bound server the `Host` must also be a loopback name or the host of
@@ -7,7 +7,7 @@
  * without an `Origin` (every non-browser client) pass the origin check.
  */
 import { isIP } from "node:net";
-import { ApiError } from "../core/errors.ts";
+import { ApiError } from "../core/contract/errors.ts";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -8,9 +8,9 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
+import { problemFor } from "../core/contract/error-mapper.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import { problemFor } from "../core/error-mapper.ts";
-import { callTool, listTools, type McpCallContext } from "./tools.ts";
+import { callTool, listTools, type McpCallContext, problemContext } from "./tools.ts";
 
 const MODERN_REVISION = "2026-07-28";
 
@@ -55,8 +55,7 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
  * HTTP would give (`backend_unavailable`...) as a JSON-RPC error, never the driver's message.
  */
 function listFailure(deps: CoreDeps, error: unknown, call: McpCallContext): ProtocolError {
-  const { docsUrl } = deps.settings;
-  const { problem } = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
+  const { problem } = problemFor(error, problemContext(deps, call));
   return new ProtocolError(ProtocolErrorCode.InternalError, problem.detail ?? problem.title, {
     code: problem.code,
   });

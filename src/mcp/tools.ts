@@ -8,7 +8,7 @@
  * one text item for clients that only read text. Failure: an `isError` result (the tool ran and
  * failed, not a protocol error) whose text is the problem document, with no `structuredContent`
  * because clients in use today validate it against the success schema even on errors; programs read
- * the document from `_meta` (decisions.md section 8).
+ * the document from `_meta`.
  */
 import {
   type CallToolResult,
@@ -17,24 +17,23 @@ import {
   type Tool,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
-import { envelopeSchema } from "../core/contract-schemas.ts";
-import { callCost, planOf } from "../core/credits.ts";
-import type { CoreDeps } from "../core/deps.ts";
-import { type FailureLog, problemFor } from "../core/error-mapper.ts";
-import type { ProblemDocument } from "../core/errors.ts";
+import { callCost, planOf } from "../core/call/credits.ts";
 import {
   IDEMPOTENCY_META_KEY,
   isReplayedError,
   REPLAYED_META_KEY,
   readIdempotencyKey,
-} from "../core/idempotency.ts";
-import { invokeTool } from "../core/invoke.ts";
-import { toPortableJsonSchema } from "../core/portable-schema.ts";
-import { type FreeRead, freeReads } from "../core/reads.ts";
-import type { RegisteredTool } from "../core/registry.ts";
-import { BackendUnavailableError } from "../ports/errors.ts";
+} from "../core/call/idempotency.ts";
+import { invokeTool } from "../core/call/invoke.ts";
+import type { Observer } from "../core/call/observer.ts";
+import { type FailureLog, type ProblemContext, problemFor } from "../core/contract/error-mapper.ts";
+import type { ProblemDocument } from "../core/contract/errors.ts";
+import { type FreeRead, freeReads } from "../core/contract/reads.ts";
+import { envelopeSchema } from "../core/contract/schemas.ts";
+import type { CoreDeps } from "../core/deps.ts";
+import type { RegisteredTool } from "../core/tools/registry.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
-import type { CallNote } from "../request-log.ts";
+import { toPortableJsonSchema } from "./portable-schema.ts";
 
 /** Where a failed call's problem document travels as data. */
 export const PROBLEM_META_KEY = "toolrun/problem";
@@ -46,8 +45,10 @@ export interface McpCallContext {
   readonly requestId: string;
   /** Where internal failures are reported; they never reach the client. */
   readonly log: FailureLog;
-  /** What each call did, for the request's log line (tool, credits, problem code). */
-  readonly noteCall?: (note: CallNote) => void;
+  /** The request's log line: the tool each call asked for, and a failed call's problem code. */
+  readonly note?: (note: { readonly tool?: string; readonly code?: string }) => void;
+  /** Hears how each tool call ended, for the same line. */
+  readonly observer?: Pick<Observer, "toolCall">;
 }
 
 /**
@@ -137,24 +138,27 @@ export async function callTool(
   const input = args ?? {};
   try {
     if (read !== undefined) return successResult({ ...(await read.call(deps, call.key, input)) });
-    call.noteCall?.({ tool: name });
-    const { envelope, replayed } = await invokeTool(deps, {
+    call.note?.({ tool: name });
+    const answer = await invokeTool(deps, {
       key: call.key,
       slug: name,
       body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
       requestId: call.requestId,
       idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
+      ...(call.observer && { observer: call.observer }),
     });
-    call.noteCall?.({ credits: replayed ? 0 : envelope.credits_used });
-    return markReplayed(successResult({ ...envelope }), replayed);
+    return markReplayed(successResult({ ...answer.envelope }), answer.replayed);
   } catch (error) {
-    // HTTP counts these in its onError hook; a failed tool call never reaches Fastify's.
-    if (error instanceof BackendUnavailableError) deps.observer?.backendError(error.backend);
-    const { docsUrl } = deps.settings;
-    const mapped = problemFor(error, { docsUrl, requestId: call.requestId, log: call.log });
-    call.noteCall?.({ code: mapped.problem.code });
+    const mapped = problemFor(error, problemContext(deps, call));
+    call.note?.({ code: mapped.problem.code });
     return markReplayed(problemResult(mapped.problem), isReplayedError(mapped.error));
   }
+}
+
+/** Where a failure of this call is logged and counted, and the documentation its problem links. */
+export function problemContext(deps: CoreDeps, call: McpCallContext): ProblemContext {
+  const context = { docsUrl: deps.settings.docsUrl, requestId: call.requestId, log: call.log };
+  return deps.observer ? { ...context, observer: deps.observer } : context;
 }
 
 /** A replayed answer says so in `_meta`, as HTTP does with `Idempotent-Replayed: true`. */

@@ -19,11 +19,12 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FrontDoor } from "../core/call/front-door.ts";
+import { readJsonBody } from "../core/call/json-body.ts";
+import type { Observer } from "../core/call/observer.ts";
+import { type EndpointSpec, JSON_TYPE } from "../core/contract/endpoint.ts";
 import type { CoreDeps } from "../core/deps.ts";
-import { type EndpointSpec, JSON_TYPE } from "../core/endpoint.ts";
-import type { FrontDoor } from "../core/front-door.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
-import { noteCall } from "../request-log.ts";
 import { invalidParamsAsSuch } from "./invalid-params.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
 import { createToolServer } from "./server.ts";
@@ -87,7 +88,23 @@ export const mcpStreamRefusal: EndpointSpec = {
   errors: ["method_not_allowed"],
 };
 
-export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: FrontDoor): void {
+/** The request log the MCP endpoint writes to: the HTTP layer's, passed in by app.ts. */
+export interface McpRequestLog {
+  /** Notes on the request's log line: the key, the tool a call asked for, a failed call's code. */
+  note(
+    request: FastifyRequest,
+    note: { readonly keyId?: string; readonly tool?: string; readonly code?: string },
+  ): void;
+  /** Hears how each tool call of the request ended. */
+  observer(request: FastifyRequest): Pick<Observer, "toolCall">;
+}
+
+export function registerMcpEndpoint(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  door: FrontDoor,
+  requestLog: McpRequestLog,
+): void {
   const { allowedOrigins } = deps.settings;
   const bodyLimit = deps.registry.maxBodyBytes + JSON_RPC_ALLOWANCE_BYTES;
   const dispatcher = createMcpDispatcher(deps, {
@@ -126,7 +143,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
     async (request, reply) => {
       const key = keys.get(request);
       if (key === undefined) throw new Error("POST /mcp reached its handler unauthenticated");
-      noteCall(request, { keyId: key.id });
+      requestLog.note(request, { keyId: key.id });
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
       reply.headers(await door.takeSlots(key, body.messages));
@@ -140,7 +157,8 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: CoreDeps, door: 
         key,
         requestId: request.id,
         log: request.log,
-        noteCall: (note) => noteCall(request, note),
+        note: (note) => requestLog.note(request, note),
+        observer: requestLog.observer(request),
       });
       return sendWebResponse(reply, response);
     },
@@ -166,14 +184,9 @@ interface ReadBody {
 }
 
 function readJsonRpcBody(raw: Buffer): ReadBody {
-  if (raw.length === 0) return { parsed: undefined, messages: 1 };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString("utf8"));
-  } catch {
-    return { parsed: undefined, messages: 1 };
-  }
-  return { parsed, messages: Array.isArray(parsed) ? Math.max(1, parsed.length) : 1 };
+  const body = readJsonBody(raw);
+  if (!body.ok) return { parsed: undefined, messages: 1 };
+  return { parsed: body.value, messages: Array.isArray(body.value) ? Math.max(1, body.value.length) : 1 };
 }
 
 interface McpDispatcher {

@@ -2,7 +2,7 @@
  * The contract every tool implements. Tools are pure: they know nothing of HTTP, MCP, storage,
  * credits or keys, and import nothing of ours outside `src/tools/`.
  *
- * The pipeline (src/core/invoke.ts) validates the request body against `inputSchema` before
+ * The pipeline (src/core/call/invoke.ts) validates the request body against `inputSchema` before
  * `run` is called, after turning numeric strings into numbers for properties declared with
  * `numberOrNumericString` (see ./schema.ts), then calls `checkInput` where a tool has rules between
  * fields that a schema cannot state. `run` therefore receives well-typed, in-bounds input.

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
-import { fingerprintOf } from "../../src/core/idempotency.ts";
+import { fingerprintOf } from "../../src/core/call/idempotency.ts";
 import type { Reservation, StoredAnswer } from "../../src/ports/store.ts";
 import { newKey, reservation } from "../contracts/store.contract.ts";
 import { bearer, createTestApp, json } from "../helpers/app.ts";

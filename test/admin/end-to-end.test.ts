@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { setToolSwitch } from "../../src/core/admin.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { setToolSwitch } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { bearer, createTestApp, json } from "../helpers/app.ts";
 import { assertProblem } from "../helpers/problem.ts";
 import { adminClient } from "./helpers.ts";

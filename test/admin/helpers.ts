@@ -3,8 +3,8 @@
  * requests to `/admin/v1` with it.
  */
 import type { LightMyRequestResponse } from "fastify";
-import { createAdminKey } from "../../src/core/admin-keys.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { createAdminKey } from "../../src/core/admin/admin-keys.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { bearer, json, type TestApp } from "../helpers/app.ts";
 
 export interface AdminClient {

@@ -314,4 +314,29 @@ describe("admin API: mistakes, each named", () => {
     assertProblem(wrongMethod, 405, "method_not_allowed");
     assert.equal(wrongMethod.headers.allow, "GET, HEAD, PATCH");
   });
+
+  it("reads a body that is not JSON as a tool call does, with the same detail and no fields", async (t) => {
+    const app = await createTestApp({}, t);
+    const admin = await adminClient(app);
+    const key = await app.key("builder");
+    for (const payload of ["", "  \n", "{not json", '{"plan":"free",']) {
+      const refused = assertProblem(
+        await app.app.inject({
+          method: "POST",
+          url: "/admin/v1/keys",
+          headers: json(bearer(admin.key)),
+          payload,
+        }),
+        400,
+        "validation_error",
+      );
+      const call = assertProblem(
+        await app.app.inject({ method: "POST", url: "/v1/tool/echo", headers: json(bearer(key)), payload }),
+        400,
+        "validation_error",
+      );
+      assert.equal(refused.detail, call.detail, JSON.stringify(payload));
+      assert.equal(refused.fields, undefined);
+    }
+  });
 });

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { revokeAdminKey } from "../../src/core/admin-keys.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { revokeAdminKey } from "../../src/core/admin/admin-keys.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { assertProblem } from "../helpers/problem.ts";
 import { postRpc, startMcpApp } from "../mcp/helpers.ts";

@@ -1,5 +1,5 @@
 /**
- * The contract of idempotent retries (decisions.md section 11) every store passes, driven through
+ * The contract of idempotent retries (docs/retries.md) every store passes, driven through
  * the real application: a tool call sent with an `Idempotency-Key` is charged once however often it
  * is retried, on one instance or several sharing a database, across restarts. Each adapter's test
  * file calls `describeIdempotencyContract` with a database that instances can open.
@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
-import { rotateApiKey } from "../../src/core/admin.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { rotateApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
 import type { Store } from "../../src/ports/store.ts";
 import type { AnyTool, ToolDefinition } from "../../src/tools/tool.ts";

@@ -8,12 +8,11 @@ import type { FastifyInstance } from "fastify";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
-import { createApiKey } from "../../src/core/admin.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { createApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
+import { hashKey } from "../../src/core/call/keys.ts";
+import type { Observer } from "../../src/core/call/observer.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
-import { hashKey } from "../../src/core/keys.ts";
-import type { Observer } from "../../src/core/observer.ts";
-import type { ComputeOffload } from "../../src/core/offload.ts";
 import {
   DEFAULT_PLANS,
   type Plan,
@@ -21,6 +20,7 @@ import {
   type ToolSettings,
 } from "../../src/core/settings.ts";
 import { assembleDeps } from "../../src/deps.ts";
+import type { ComputeOffload } from "../../src/ports/compute-offload.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import type { ApiKeyRecord, Store } from "../../src/ports/store.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";

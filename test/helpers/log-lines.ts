@@ -2,14 +2,34 @@
 import { Writable } from "node:stream";
 import type { TestAppOptions } from "./app.ts";
 
+type Line = Record<string, unknown>;
+
 export function collectLog() {
-  const lines: Record<string, unknown>[] = [];
+  const lines: Line[] = [];
+  const waiting: { readonly match: (line: Line) => boolean; readonly found: (line: Line) => void }[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      for (const text of String(chunk).split("\n").filter(Boolean)) {
+        const line = JSON.parse(text) as Line;
+        lines.push(line);
+        for (const waiter of waiting.filter((w) => w.match(line))) {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          waiter.found(line);
+        }
+      }
       done();
     },
   });
   const options = { appOptions: { logger: { level: "info", stream } } } satisfies TestAppOptions;
-  return { lines, options, requestLines: () => lines.filter((l) => "reqId" in l) };
+  return {
+    lines,
+    options,
+    requestLines: () => lines.filter((l) => "reqId" in l),
+    /** The first line `match` accepts, once it is written. */
+    lineWhere(match: (line: Line) => boolean): Promise<Line> {
+      const written = lines.find(match);
+      if (written) return Promise.resolve(written);
+      return new Promise((found) => waiting.push({ match, found }));
+    },
+  };
 }

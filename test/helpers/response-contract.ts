@@ -9,8 +9,12 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
 import { consoleEndpoints } from "../../src/console/routes.ts";
-import { type EndpointSpec, EVERY_ENDPOINT_ERRORS, PATH_PARAMETER_ERRORS } from "../../src/core/endpoint.ts";
-import { errorCatalog } from "../../src/core/errors.ts";
+import {
+  type EndpointSpec,
+  EVERY_ENDPOINT_ERRORS,
+  PATH_PARAMETER_ERRORS,
+} from "../../src/core/contract/endpoint.ts";
+import { errorCatalog } from "../../src/core/contract/errors.ts";
 import { referenceAssetRoutes } from "../../src/http/routes/docs.ts";
 
 interface Seen {
@@ -59,16 +63,25 @@ export function recordResponses(app: FastifyInstance): ResponseContract {
 }
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-const validators = new Map<Json, Map<string, ReturnType<typeof ajv.compile>>>();
+/** The validators of the document last checked against, kept while the apps of a file serve the same one. */
+const validators = new Map<string, Map<string, ReturnType<typeof ajv.compile>>>();
+
+/** Each app builds its own document object; apps built alike build the same text. */
+const texts = new WeakMap<Json, string>();
 
 function validatorFor(document: Json, pointer: string) {
-  let byPointer = validators.get(document);
+  let text = texts.get(document);
+  if (text === undefined) {
+    text = JSON.stringify(document);
+    texts.set(document, text);
+  }
+  let byPointer = validators.get(text);
   if (byPointer === undefined) {
     ajv.removeSchema("openapi.json");
     ajv.addSchema(document, "openapi.json");
     byPointer = new Map();
     validators.clear();
-    validators.set(document, byPointer);
+    validators.set(text, byPointer);
   }
   let validate = byPointer.get(pointer);
   if (validate === undefined) {

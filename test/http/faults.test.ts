@@ -1,6 +1,6 @@
 /**
- * Issue 15, in process: backend faults and hostile values that reach the store or the plans
- * (decisions.md section 10). Each case runs on every store the machine offers.
+ * In process: backend faults and hostile values that reach the store or the plans (docs/errors.md).
+ * Each case runs on every store the machine offers.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,9 +10,9 @@ import { DatabaseSync } from "node:sqlite";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
-import { parseKeyCreate } from "../../src/core/admin-input.ts";
-import { planOf } from "../../src/core/credits.ts";
-import { ApiError } from "../../src/core/errors.ts";
+import { parseKeyCreate } from "../../src/core/admin/input.ts";
+import { planOf } from "../../src/core/call/credits.ts";
+import { ApiError } from "../../src/core/contract/errors.ts";
 import { DEFAULT_PLANS, type ServiceSettings } from "../../src/core/settings.ts";
 import type { Store } from "../../src/ports/store.ts";
 import { bearer, createTestApp, json } from "../helpers/app.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue 15: answers the framework or Node writes before a route runs are problem documents with a
+ * Answers the framework or Node writes before a route runs are problem documents with a
  * code and an `x-request-id`, and echo nothing the client sent. Raw bytes over a socket to an app
  * listening in-process, since `app.inject` never meets Node's parser.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15: a bounded fuzz over the query string, the path parameters and the headers of every
+ * A bounded fuzz over the query string, the path parameters and the headers of every
  * endpoint the OpenAPI document declares: whatever arrives, the answer is never a 500, carries an
  * `x-request-id`, and every error is a problem document with its code (on `/mcp`, the transport's
  * own protocol errors are JSON-RPC error objects with theirs).

@@ -1,5 +1,5 @@
 /**
- * Issue 15: hostile request bodies. Field names a client picks are named back whatever they are
+ * Hostile request bodies. Field names a client picks are named back whatever they are
  * called, and a malformed body's detail says where it breaks, never what it holds.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Issue 15: API keys are never logged, wherever a client puts them (decisions.md section 10), at
+ * API keys are never logged, wherever a client puts them, at
  * every level the service logs at, on answers that fail as well as on those that succeed.
  */
 import assert from "node:assert/strict";

@@ -9,7 +9,14 @@ import { describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { createMetrics } from "../../src/http/metrics.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
-import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+import {
+  bearer,
+  createTestApp,
+  json,
+  type TestApp,
+  type TestAppOptions,
+  toolClient,
+} from "../helpers/app.ts";
 import { connect, startMcpApp } from "../mcp/helpers.ts";
 
 const PLANS = {
@@ -213,6 +220,36 @@ describe("GET /metrics", () => {
       assert.equal(res.statusCode, 503);
       assert.equal((await scrape(t)).get('toolrun_backend_errors_total{backend="database"}'), 1);
     } finally {
+      await t.close();
+    }
+  });
+
+  it("counts a backend failure once, whichever transport met it: an HTTP call, an MCP call, an MCP tools/list", async (context) => {
+    const store = createSqliteStore(":memory:");
+    let down = false;
+    const flaky = {
+      ...store,
+      async getSwitches() {
+        if (down) throw new BackendUnavailableError("database", new Error("ECONNREFUSED"));
+        return store.getSwitches();
+      },
+    };
+    const { options } = withMetrics({ store: flaky });
+    const t = await startMcpApp(options, context);
+    const key = await t.key("free");
+    const client = await connect(t.mcp, key, "2025-11-25");
+    const count = async () => (await scrape(t)).get('toolrun_backend_errors_total{backend="database"}');
+    try {
+      down = true;
+      assert.equal((await toolClient(t, "echo", key).post({ value: 1 })).statusCode, 503);
+      assert.equal(await count(), 1);
+      const call = await client.callTool({ name: "echo", arguments: { value: 1 } });
+      assert.equal(call.isError, true);
+      assert.equal(await count(), 2);
+      await assert.rejects(client.listTools(), /cannot reach its database/);
+      assert.equal(await count(), 3);
+    } finally {
+      await client.close();
       await t.close();
     }
   });

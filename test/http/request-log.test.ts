@@ -122,6 +122,35 @@ describe("request log fields", () => {
     }
   });
 
+  it("says a replayed answer charged 0 credits, the first call its price or nothing when refunded", async (context) => {
+    const log = collectLog();
+    const t = await createTestApp(log.options, context);
+    const key = await t.key("free");
+    const send = (idempotencyKey: string, payload: unknown) =>
+      t.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json({ ...bearer(key), "idempotency-key": idempotencyKey }),
+        payload: JSON.stringify(payload),
+      });
+    const statuses = [
+      (await send("ok-1", { value: 1 })).statusCode,
+      (await send("ok-1", { value: 1 })).statusCode,
+      (await send("no-answer-1", { value: 1, mode: "unprocessable" })).statusCode,
+      (await send("no-answer-1", { value: 1, mode: "unprocessable" })).statusCode,
+    ];
+    assert.deepEqual(statuses, [200, 200, 422, 422]);
+    assert.deepEqual(
+      log.requestLines().map((l) => [l.tool, l.creditsCharged, l.code]),
+      [
+        ["echo", 3, undefined],
+        ["echo", 0, undefined],
+        ["echo", undefined, "unprocessable_input"],
+        ["echo", 0, "unprocessable_input"],
+      ],
+    );
+  });
+
   it("writes the line of a charged call whose client hung up before its answer, and counts it, as status 499", async (context) => {
     const log = collectLog();
     const metrics = createMetrics();

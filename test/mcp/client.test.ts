@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { envelopeSchema } from "../../src/core/contract-schemas.ts";
-import { toPortableJsonSchema } from "../../src/core/portable-schema.ts";
+import { envelopeSchema } from "../../src/core/contract/schemas.ts";
+import { toPortableJsonSchema } from "../../src/mcp/portable-schema.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, json, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue 15: MCP requests whose params do not fit their method are JSON-RPC -32602 Invalid params
+ * MCP requests whose params do not fit their method are JSON-RPC -32602 Invalid params
  * naming the member, not -32603 Internal error with a raw validation dump.
  */
 import assert from "node:assert/strict";

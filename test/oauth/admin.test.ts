@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { rotateApiKey } from "../../src/core/admin.ts";
-import { cliActor } from "../../src/core/audit.ts";
+import { rotateApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { tools } from "../../src/tools/index.ts";
 import { type AdminClient, adminClient } from "../admin/helpers.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { before, describe, it } from "node:test";
-import { rotateApiKey, updateApiKey } from "../../src/core/admin.ts";
-import { cliActor } from "../../src/core/audit.ts";
-import { hashKey } from "../../src/core/keys.ts";
+import { rotateApiKey, updateApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
+import { hashKey } from "../../src/core/call/keys.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { initializeMessage, postRpc } from "../mcp/helpers.ts";

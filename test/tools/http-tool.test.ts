@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createHttpUpstream } from "../../src/adapters/http-upstream/index.ts";
+import { compileInputValidator } from "../../src/core/call/validation.ts";
 import type { CheckedTool } from "../../src/core/tools/check-definition.ts";
 import {
   bindHttpTool,
@@ -16,7 +17,6 @@ import {
 } from "../../src/core/tools/http-tool.ts";
 import { CLIENT_GONE_STATUS, runToolCall, type ToolRunResult } from "../../src/core/tools/run.ts";
 import { ToolFailure } from "../../src/core/tools/tool-failure.ts";
-import { compileInputValidator } from "../../src/core/validation.ts";
 import { isUnprocessableInputError } from "../../src/tools/contract.ts";
 import {
   refusingOrigin,

@@ -1,7 +1,8 @@
 /**
- * The dependency direction of ARCHITECTURE.md, checked by reading the imports: tools import
- * nothing of ours, the core imports no HTTP or database code, the HTTP, MCP and console transports
- * never import each other, and only deps.ts picks adapters.
+ * The dependency direction of docs/architecture.md, checked by reading the imports: tools import
+ * nothing of ours, the core (in its rooms) imports no HTTP or database code, ports import only
+ * ports, adapters only ports, the HTTP, MCP and console transports never import each other, only
+ * deps.ts picks adapters, and no file reaches itself through its imports.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -12,13 +13,12 @@ import { fileURLToPath } from "node:url";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SRC = join(ROOT, "src");
 
+/** Every source file below `dir`; tests (`*.test.ts`) may import anything and are not read. */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    // Test code (`*.test.ts` and a folder's `test-support.ts`) may import anything.
-    const isTest = entry.name.endsWith(".test.ts") || entry.name === "test-support.ts";
-    return entry.name.endsWith(".ts") && !isTest ? [path] : [];
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
   });
 }
 
@@ -35,10 +35,39 @@ function importsOf(file: string): string[] {
 const files = sourceFiles(SRC).map((file) => ({ path: relative(ROOT, file), imports: importsOf(file) }));
 const inside = (prefix: string) => files.filter((f) => f.path.startsWith(prefix));
 
+/** The files of `src/` that import themselves through a chain of imports, one chain per circle. */
+function importCircles(): string[][] {
+  const graph = new Map(files.map((f) => [f.path, f.imports.filter((s) => s.startsWith("src/"))]));
+  const circles: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string): void => {
+    if (onPath.has(file)) {
+      circles.push([...path.slice(path.indexOf(file)), file]);
+      return;
+    }
+    if (done.has(file)) return;
+    path.push(file);
+    onPath.add(file);
+    for (const next of graph.get(file) ?? []) visit(next);
+    onPath.delete(file);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file);
+  return circles;
+}
+
 describe("architecture", () => {
-  it("finds the source files", () => {
-    assert.ok(inside("src/core/").length > 5);
+  it("finds the source files and their imports", () => {
+    assert.ok(inside("src/core/call/").length > 5);
     assert.ok(inside("src/tools/").length > 3);
+    const invoke = files.find((f) => f.path === "src/core/call/invoke.ts");
+    assert.ok(
+      invoke?.imports.includes("src/core/call/idempotency.ts"),
+      "reads relative imports as src paths",
+    );
   });
 
   it("tools import nothing of ours outside src/tools", () => {
@@ -49,9 +78,21 @@ describe("architecture", () => {
     }
   });
 
+  it("the core lives in its rooms: the call path, the contract, admin and the tool registry", () => {
+    const shared = ["src/core/deps.ts", "src/core/settings.ts"];
+    for (const file of inside("src/core/")) {
+      if (shared.includes(file.path)) continue;
+      assert.match(
+        file.path,
+        /^src\/core\/(call|contract|admin|tools)\/[^/]+$/,
+        `${file.path} is in no room`,
+      );
+    }
+  });
+
   it("the core imports no HTTP, database or adapter code", () => {
     const forbidden =
-      /^(fastify|@fastify\/|pg$|ioredis$|node:sqlite$|@modelcontextprotocol\/|src\/(http|mcp|adapters|cli)\/|src\/(app|deps|server|config)\.ts$)/;
+      /^(fastify|@fastify\/|pg$|ioredis$|node:sqlite$|piscina$|@modelcontextprotocol\/|src\/(http|mcp|console|adapters|cli)\/|src\/(app|deps|server|config)\.ts$)/;
     for (const file of inside("src/core/")) {
       for (const spec of file.imports) assert.doesNotMatch(spec, forbidden, `${file.path} imports ${spec}`);
     }
@@ -65,7 +106,8 @@ describe("architecture", () => {
     }
   });
 
-  it("adapters implement ports and know nothing of the core or the transports", () => {
+  it("adapters implement ports and know nothing of the core, the tools or the transports", () => {
+    assert.ok(inside("src/adapters/compute/").length >= 3);
     for (const file of inside("src/adapters/")) {
       for (const spec of file.imports) {
         if (spec.startsWith("src/")) {
@@ -101,5 +143,12 @@ describe("architecture", () => {
       for (const spec of file.imports)
         assert.doesNotMatch(spec, /^src\/adapters\//, `${file.path} imports ${spec}`);
     }
+  });
+
+  it("no file of src/ imports itself through a circle of imports", () => {
+    assert.deepEqual(
+      importCircles().map((circle) => circle.join(" -> ")),
+      [],
+    );
   });
 });

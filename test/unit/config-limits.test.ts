@@ -1,5 +1,6 @@
 /**
- * Issue 15: the timeouts of decisions.md section 10, and configured numbers every store can hold.
+ * The backend and request timeouts (docs/configuration.md), and configured numbers every store can
+ * hold.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { unknownVariableWarnings } from "../../src/config.ts";
-import { errorCatalog } from "../../src/core/errors.ts";
+import { errorCatalog } from "../../src/core/contract/errors.ts";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
 import { tools } from "../../src/tools/index.ts";
 

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../src/core/errors.ts";
-import { createReadiness } from "../../src/core/readiness.ts";
+import { createReadiness } from "../../src/core/call/readiness.ts";
+import { ApiError } from "../../src/core/contract/errors.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 
 describe("readiness", () => {

@@ -6,8 +6,8 @@
  */
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import type { ApiKeyRecord } from "../../ports/store.ts";
-import type { ApiError } from "../errors.ts";
-import { hasExpired, hashKey } from "../keys.ts";
+import { hasExpired, hashKey } from "../call/keys.ts";
+import type { ApiError } from "../contract/errors.ts";
 import { refusedAtMcp } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";
 

@@ -6,11 +6,11 @@
  */
 import type { OAuthAuthorizationRecord } from "../../ports/oauth-store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import type { AdminDeps } from "../admin.ts";
-import { existing } from "../admin.ts";
-import { type ActedBy, auditEntry } from "../audit.ts";
-import { nullable, SCHEMA_DIALECT } from "../contract-schemas.ts";
-import { ApiError } from "../errors.ts";
+import type { AdminDeps } from "../admin/actions.ts";
+import { existing } from "../admin/actions.ts";
+import { type ActedBy, auditEntry } from "../admin/audit.ts";
+import { ApiError } from "../contract/errors.ts";
+import { nullable, SCHEMA_DIALECT } from "../contract/schemas.ts";
 
 export interface AuthorizationView {
   id: string;

@@ -4,7 +4,7 @@
  * how an MCP client learns where to sign in. `error="invalid_token"` (RFC 6750 section 3.1)
  * appears only when a bearer credential, a key or a token, was sent and refused.
  */
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../contract/errors.ts";
 import { type OAuthSettings, protectedResourceMetadataUrl } from "./settings.ts";
 
 const HINT =

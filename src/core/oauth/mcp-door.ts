@@ -4,10 +4,11 @@
  * key prefix), which works exactly as before, or an OAuth access token for this resource. Every
  * 401 here carries the OAuth challenge.
  */
+
+import type { FrontDoor } from "../call/front-door.ts";
+import { createReadiness } from "../call/readiness.ts";
+import { ApiError } from "../contract/errors.ts";
 import type { CoreDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import type { FrontDoor } from "../front-door.ts";
-import { createReadiness } from "../readiness.ts";
 import { authenticateAccessToken } from "./access-tokens.ts";
 import { oauthChallenge, sentBearer } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";

@@ -3,7 +3,7 @@
  * other admin routes (routes/admin.ts), calling the same core functions as the CLI.
  */
 
-import { keyIdParameters } from "../../core/admin-schemas.ts";
+import { keyIdParameters } from "../../core/admin/schemas.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import {
   authorizationListSchema,

@@ -24,7 +24,7 @@ import Provider, {
   interactionPolicy,
   type KoaContextWithOIDC,
 } from "oidc-provider";
-import { hasExpired } from "../../core/keys.ts";
+import { hasExpired } from "../../core/call/keys.ts";
 import { MCP_SCOPE, type OAuthSettings } from "../../core/oauth/settings.ts";
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import type { KeyStore } from "../../ports/store.ts";

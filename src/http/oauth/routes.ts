@@ -8,7 +8,7 @@
  */
 import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { JSON_TYPE } from "../../core/endpoint.ts";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import type { HttpRoute } from "../register.ts";

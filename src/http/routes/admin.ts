@@ -5,7 +5,6 @@
  * Registered `admin`: the front door's admin entrance authenticates it, and it takes no slot.
  */
 import type { FastifyRequest } from "fastify";
-import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/account.ts";
 import {
   createApiKey,
   existing,
@@ -14,7 +13,8 @@ import {
   rotateApiKey,
   setToolSwitch,
   updateApiKey,
-} from "../../core/admin.ts";
+} from "../../core/admin/actions.ts";
+import { type ActedBy, readAuditLog } from "../../core/admin/audit.ts";
 import {
   grantSchema,
   keyCreateSchema,
@@ -24,7 +24,8 @@ import {
   parseKeyUpdate,
   parseSwitch,
   switchSchema,
-} from "../../core/admin-input.ts";
+} from "../../core/admin/input.ts";
+import { keyView, listKeyViews } from "../../core/admin/key-view.ts";
 import {
   ADMIN_LIST_LIMIT_DEFAULT,
   auditParameters,
@@ -39,18 +40,18 @@ import {
   toolParameters,
   toolSwitchListSchema,
   toolSwitchSchema,
-} from "../../core/admin-schemas.ts";
-import { type ActedBy, readAuditLog } from "../../core/audit.ts";
+} from "../../core/admin/schemas.ts";
+import { toolSwitchView, toolSwitchViews } from "../../core/admin/tool-switches.ts";
+import { parseJsonBody } from "../../core/call/json-body.ts";
+import { type InputValidator, lazyInputValidator } from "../../core/call/validation.ts";
+import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { ApiError, type ErrorCode } from "../../core/contract/errors.ts";
 import type { CoreDeps } from "../../core/deps.ts";
-import { JSON_TYPE } from "../../core/endpoint.ts";
-import { ApiError, type ErrorCode } from "../../core/errors.ts";
-import { keyView, listKeyViews } from "../../core/key-view.ts";
-import { toolSwitchView, toolSwitchViews } from "../../core/tool-switches.ts";
-import { compileInputValidator } from "../../core/validation.ts";
-import { noteCall } from "../../request-log.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { queryArgs } from "../query.ts";
 import { adminKeyOf, type HttpRoute } from "../register.ts";
+import { noteCall } from "../request-log.ts";
 
 /** Admin bodies are small; anything larger is a mistake. */
 const ADMIN_BODY_LIMIT = 64 * 1024;
@@ -80,7 +81,7 @@ export interface AdminRouteSpec {
 }
 
 export function adminRoute(spec: AdminRouteSpec): HttpRoute {
-  const checkArgs = spec.parameters ? compileInputValidator(spec.parameters) : undefined;
+  const checkArgs = spec.parameters ? lazyInputValidator(spec.parameters) : undefined;
   const status = spec.status ?? 200;
   const errors = new Set<ErrorCode>(spec.errors);
   if (checkArgs || spec.body) errors.add("validation_error");
@@ -102,7 +103,9 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
       const admin = adminKeyOf(request);
       noteCall(request, { keyId: admin.id });
       const args = checkArgs ? validArgs(checkArgs, spec.parameters as JsonSchema, request) : {};
-      const body = spec.body ? jsonBody(request) : undefined;
+      const body = spec.body
+        ? parseJsonBody(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0))
+        : undefined;
       const answer = await spec.run({
         by: { actor: { type: "admin_key", id: admin.id }, requestId: request.id },
         args,
@@ -113,11 +116,7 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
   };
 }
 
-function validArgs(
-  check: ReturnType<typeof compileInputValidator>,
-  parameters: JsonSchema,
-  request: FastifyRequest,
-): Args {
+function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
   const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
   if (!checked.ok) {
     throw new ApiError("validation_error", "The parameters are invalid.", {
@@ -125,17 +124,6 @@ function validArgs(
     });
   }
   return checked.value;
-}
-
-function jsonBody(request: FastifyRequest): unknown {
-  const raw = Buffer.isBuffer(request.body) ? request.body.toString("utf8") : "";
-  if (raw.trim() === "")
-    throw new ApiError("validation_error", "The request body is empty; send a JSON object.");
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new ApiError("validation_error", "The request body is not valid JSON.");
-  }
 }
 
 const page = (args: Args, fallback: number) => ({

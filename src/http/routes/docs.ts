@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyReply } from "fastify";
 import { errorIndexPage, errorPage, referencePage } from "../../console/reference-pages.ts";
-import { JSON_TYPE } from "../../core/endpoint.ts";
-import { ApiError, isErrorCode } from "../../core/errors.ts";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { ApiError, isErrorCode } from "../../core/contract/errors.ts";
 import { sendProblem } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";
 

@@ -2,13 +2,13 @@
  * Liveness and readiness for load balancers and orchestrators. Free and keyless.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { ApiError, problemDocument } from "../../core/contract/errors.ts";
 import type { CoreDeps } from "../../core/deps.ts";
-import { JSON_TYPE } from "../../core/endpoint.ts";
-import { ApiError, problemDocument } from "../../core/errors.ts";
-import { noteCall } from "../../request-log.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";
+import { noteCall } from "../request-log.ts";
 
 const CHECK_STATES = ["ok", "unreachable", "missing", "read_only", "unchecked"] as const;
 type Check = (typeof CHECK_STATES)[number];

@@ -2,10 +2,11 @@
  * The free reads' GET routes, one per row of the core table: the query and path parameters are
  * validated by the read's own compiled schema, the one its MCP tool uses.
  */
+
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import type { ErrorCode } from "../../core/contract/errors.ts";
+import { freeReads } from "../../core/contract/reads.ts";
 import type { CoreDeps } from "../../core/deps.ts";
-import { JSON_TYPE } from "../../core/endpoint.ts";
-import type { ErrorCode } from "../../core/errors.ts";
-import { freeReads } from "../../core/reads.ts";
 import { queryArgs } from "../query.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 

@@ -2,20 +2,19 @@
  * `POST /v1/tool/{slug}`: run a tool (charged) through the one pipeline MCP uses too.
  */
 import type { FastifyReply } from "fastify";
-import { envelopeSchema } from "../../core/contract-schemas.ts";
-import type { CoreDeps } from "../../core/deps.ts";
-import { JSON_TYPE } from "../../core/endpoint.ts";
 import {
   IDEMPOTENCY_HEADER,
   idempotencyKeySchema,
   REPLAYED_HEADER,
   readIdempotencyKey,
   replayedHeader,
-} from "../../core/idempotency.ts";
-import { invokeTool, resolveTool } from "../../core/invoke.ts";
-import { serializedEnvelope } from "../../core/offload.ts";
-import { noteCall } from "../../request-log.ts";
+} from "../../core/call/idempotency.ts";
+import { invokeTool } from "../../core/call/invoke.ts";
+import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { envelopeSchema } from "../../core/contract/schemas.ts";
+import type { CoreDeps } from "../../core/deps.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
+import { callLogObserver, noteCall } from "../request-log.ts";
 
 const TOOL_CALL_ERRORS = [
   "validation_error",
@@ -62,27 +61,27 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
       errors: TOOL_CALL_ERRORS,
       // Every tool's own path in the document inherits these declarations, the header's included.
       beforeSlot: (request) => {
-        resolveTool(deps, (request.params as { slug: string }).slug);
+        deps.registry.resolve((request.params as { slug: string }).slug);
       },
       handler: async (request, reply) => {
         const { slug } = request.params as { slug: string };
         noteCall(request, { tool: slug });
-        const { envelope, replayed } = await invokeTool(deps, {
+        const answer = await invokeTool(deps, {
           key: keyOf(request),
           slug,
           body: { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0) },
           requestId: request.id,
           idempotencyKey: readIdempotencyKey(request.headers["idempotency-key"], IDEMPOTENCY_HEADER),
           clientGone: () => clientGoneSignal(reply),
+          observer: callLogObserver(request),
         });
         // A replay is the first answer whole, its request id included, and charges nothing.
-        if (replayed) reply.header(REPLAYED_HEADER, "true").header("x-request-id", envelope.request_id);
-        noteCall(request, { credits: replayed ? 0 : envelope.credits_used });
-        const serialized = serializedEnvelope(envelope);
-        // What Fastify would have said of the envelope it serialized itself.
-        return serialized === undefined
-          ? envelope
-          : reply.type(`${JSON_TYPE}; charset=utf-8`).send(serialized);
+        if (answer.replayed)
+          reply.header(REPLAYED_HEADER, "true").header("x-request-id", answer.envelope.request_id);
+        // The envelope written as JSON already goes as it is, typed as Fastify types what it serializes.
+        return answer.json === undefined
+          ? answer.envelope
+          : reply.type(`${JSON_TYPE}; charset=utf-8`).send(answer.json);
       },
     },
   ];

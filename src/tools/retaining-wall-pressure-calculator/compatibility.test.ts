@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { convertNumericStrings } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
-import { convertNumericStrings } from "./test-support.ts";
 
 type State = "active" | "atrest" | "passive";
 type V100Input = {

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { wall } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { rankineCoefficients as earthPressureCoefficients } from "./coefficients.ts";
 import { computeWallPressure } from "./compute.ts";
-import { wall } from "./wall.test-support.ts";
 
 describe("coefficients: level backfill", () => {
   // Das, Principles of Geotechnical Engineering, 7th ed. (2010), ch. 13: Rankine Ka = tan²(45° − φ′/2),

@@ -5,10 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import {
+  convertNumericStrings,
+  inputErrors,
+  outputSchemaErrors,
+} from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
 import type { RetainingWallOutput } from "./schema.ts";
-import { convertNumericStrings, inputErrors, outputSchemaErrors } from "./test-support.ts";
 
 const rows = (output: RetainingWallOutput): Record<string, string> =>
   Object.fromEntries(output.result.map((row) => [row.property, row.value]));

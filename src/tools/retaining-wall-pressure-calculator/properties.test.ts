@@ -5,13 +5,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { outputSchemaErrors, wall } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { rankineCoefficients as earthPressureCoefficients } from "./coefficients.ts";
 import { computeWallPressure } from "./compute.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
 import type { RetainingWallInput } from "./schema.ts";
-import { outputSchemaErrors } from "./test-support.ts";
-import { wall } from "./wall.test-support.ts";
 
 const rad = (degrees: number): number => (degrees * Math.PI) / 180;
 const close = (a: number, b: number, relative = 1e-9): boolean =>

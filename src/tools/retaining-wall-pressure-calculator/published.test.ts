@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { wall } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import {
   coulombActiveCoefficient,
   coulombPassiveCoefficient,
@@ -15,7 +16,6 @@ import {
 } from "./coefficients.ts";
 import { computeWallPressure } from "./compute.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
-import { wall } from "./wall.test-support.ts";
 
 const angles = (
   frictionAngle: number,

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { inputErrors } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { GROUP_KEYWORD } from "../schema.ts";
 import { inputSchema } from "./schema.ts";
-import { inputErrors } from "./test-support.ts";
 
 const valid = { height: 5, unitWeight: 18, frictionAngle: 30 };
 

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { outputSchemaErrors } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
 import { InvalidInputError, UnprocessableInputError } from "../tool.ts";
 import {
   coulombActiveCoefficient,
@@ -16,7 +17,6 @@ import {
 import { fieldsOutsideTheirCase } from "./combinations.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
 import type { RetainingWallInput, RetainingWallOutput } from "./schema.ts";
-import { outputSchemaErrors } from "./test-support.ts";
 
 const close = (a: number, b: number, relative = 1e-9): boolean =>
   Math.abs(a - b) <= relative * Math.max(1, Math.abs(a), Math.abs(b));

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { rawRequest, row, run } from "./test-support.ts";
+import { rawRequest, row, run } from "../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 const MIB = 1024 * 1024;
 const BLOW_UP_GUARD = { timeout: 30_000 };

@@ -10,8 +10,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { row, run } from "../../../test/helpers/tools/webhook-payload-inspector.ts";
 import type { InspectorOutput } from "./schema.ts";
-import { row, run } from "./test-support.ts";
 
 const CORPUS =
   process.env.TOOLRUN_WEBHOOK_CORPUS ??

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { run } from "../../../test/helpers/tools/webhook-payload-inspector.ts";
 import { providerTable, regenerate, UNVERIFIED } from "./gen-docs.ts";
 import { webhookPayloadInspector } from "./index.ts";
 import { PROVIDERS } from "./providers/providers.ts";
-import { run } from "./test-support.ts";
 
 const DOC = fileURLToPath(new URL("../../../docs/tools/webhook-payload-inspector.md", import.meta.url));
 const committed = readFileSync(DOC, "utf8");

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { NOW, outputErrors, row, run } from "../../../test/helpers/tools/webhook-payload-inspector.ts";
 import { UnprocessableInputError } from "../tool.ts";
 import { PROVIDERS } from "./providers/providers.ts";
-import { NOW, outputErrors, row, run } from "./test-support.ts";
 
 const knownHeaders = [...new Set(PROVIDERS.flatMap((p) => p.signals.map((s) => s[0])))];
 

@@ -1,5 +1,5 @@
 /**
- * Issue 15: plan names and numbers the stores cannot take are refused at the command line, so no
+ * Plan names and numbers the stores cannot take are refused at the command line, so no
  * key exists that every call would fail for.
  */
 import assert from "node:assert/strict";

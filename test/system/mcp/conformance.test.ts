@@ -77,7 +77,7 @@ describe("MCP conformance suite", () => {
       () => `Bearer ${key}`,
     );
     // No TOOLRUN_ALLOWED_ORIGINS: the suite sends Origin http://<the forwarder's 127.0.0.1:port>,
-    // which a server listening on loopback admits as it is (decisions.md section 8).
+    // which a server listening on loopback admits as it is (docs/mcp.md).
     const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db") };
     // keys commands never create a database: make it first, as an operator does.
     assert.equal((await runCli(["migrate"], env)).code, 0);

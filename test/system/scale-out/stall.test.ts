@@ -1,8 +1,8 @@
 /**
- * Issue 15: an instance whose PostgreSQL connection stalls (a network freeze) while calls are in
+ * An instance whose PostgreSQL connection stalls (a network freeze) while calls are in
  * flight, with another instance on the same database sweeping abandoned calls
  * (TOOLRUN_CALL_ABANDON_S=2). Instance A reaches PostgreSQL through a TCP proxy the test freezes and
- * releases; instance B directly. The invariant of decisions.md section 10: the credits of the 200s
+ * releases; instance B directly. The invariant (docs/scale-out.md): the credits of the 200s
  * the client received equal what /v1/me/credits and /v1/me/usage report as used.
  */
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { rawRequest, row, run } from "../test-support.ts";
+import { rawRequest, row, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 describe("Postmark, with and without the members added later", () => {
   // postmarkapp.com/email-webhooks, "Delivery Webhook" sample: no RecordType, no MessageStream.

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHash, createHmac } from "node:crypto";
 import { describe, test } from "node:test";
+import { NOW, rawRequest, row, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 import { headerName } from "../parse.ts";
-import { NOW, rawRequest, row, run } from "../test-support.ts";
 import type {
   BodyCondition,
   DetectRule,

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { rawRequest, row, run } from "../test-support.ts";
+import { rawRequest, row, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 interface KnownAnswer {
   readonly provider: string;

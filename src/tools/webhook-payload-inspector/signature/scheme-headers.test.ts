@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
-import { rawRequest, row, run } from "../test-support.ts";
+import { rawRequest, row, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 // docs.github.com, "Validating webhook deliveries", "Testing the webhook payload validation":
 // secret "It's a Secret to Everybody", payload "Hello, World!".

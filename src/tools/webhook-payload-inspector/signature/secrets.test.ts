@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { rawRequest, run } from "../test-support.ts";
+import { rawRequest, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 // The Standard Webhooks specification's test vector (github.com/standard-webhooks/standard-webhooks,
 // libraries' tests): secret, message id, timestamp, body and signature.

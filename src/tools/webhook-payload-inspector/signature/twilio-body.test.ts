@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
-import { rawRequest, row, run } from "../test-support.ts";
+import { rawRequest, row, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 const TOKEN = "12345";
 const BODY = '{"property": "value", "boolean": true}';

@@ -10,7 +10,7 @@ import { describe, test } from "node:test";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import Stripe from "stripe";
 import { Webhook as SvixWebhook } from "svix";
-import { NOW, rawRequest, row, run } from "../test-support.ts";
+import { NOW, rawRequest, row, run } from "../../../../test/helpers/tools/webhook-payload-inspector.ts";
 
 const nowSeconds = Math.floor(NOW / 1000);
 const hmacHex = (algorithm: string, key: string | Buffer, message: string) =>

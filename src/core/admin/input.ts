@@ -1,0 +1,191 @@
+/**
+ * What the admin actions accept, as JSON Schema (the admin API validates its bodies with these and
+ * publishes them in the OpenAPI document) and as the typed input the core functions take. The CLI
+ * passes its options through the same parsers, so a bad value gets the same message either way.
+ */
+import type { KeyChange } from "../../ports/store.ts";
+import type { JsonSchema } from "../../tools/tool.ts";
+import { lazyInputValidator } from "../call/validation.ts";
+import { ApiError } from "../contract/errors.ts";
+import type { ServiceSettings } from "../settings.ts";
+
+/** The largest allowance or grant a 32-bit database integer holds with room for the sum. */
+export const MAX_CREDITS = 1_000_000_000;
+
+const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";
+
+const keyProperties: Record<string, JsonSchema> = {
+  plan: {
+    type: "string",
+    minLength: 1,
+    maxLength: 64,
+    description: "A configured plan: free, builder, or one from TOOLRUN_CONFIG.",
+  },
+  name: { type: "string", maxLength: 200, description: "A name to recognise the key by." },
+  monthly_allowance: {
+    type: ["integer", "null"],
+    minimum: 0,
+    maximum: MAX_CREDITS,
+    description: "The key's own monthly allowance instead of its plan's; null for the plan's.",
+  },
+  metadata: {
+    type: "object",
+    maxProperties: 20,
+    propertyNames: { pattern: "^[A-Za-z0-9_.-]{1,40}$" },
+    additionalProperties: { type: "string", maxLength: 500 },
+    description:
+      "The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here.",
+  },
+  expires_at: {
+    type: ["string", "null"],
+    pattern: TIMESTAMP_PATTERN,
+    description:
+      "RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once.",
+  },
+};
+
+export const keyCreateSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["plan"],
+  properties: keyProperties,
+};
+
+export const keyUpdateSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: keyProperties,
+};
+
+export const grantSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["credits"],
+  properties: {
+    credits: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_CREDITS,
+      description: "Credits added to this calendar month's allowance (UTC); they lapse when the month ends.",
+    },
+    reason: { type: "string", maxLength: 500, description: "Why, for the audit log." },
+  },
+};
+
+export const switchSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    enabled: { type: "boolean", description: "false: calls answer 503 `tool_disabled`." },
+    api: {
+      type: "boolean",
+      description: "false: calls answer 403 `tool_not_allowed`, and MCP does not list it.",
+    },
+  },
+};
+
+export const adminKeyCreateSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { name: { type: "string", maxLength: 200 } },
+};
+
+export interface KeyInput {
+  readonly plan: string;
+  readonly name: string;
+  readonly monthlyAllowance: number | null;
+  readonly expiresAt: string | null;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export interface GrantInput {
+  readonly credits: number;
+  readonly reason: string | null;
+}
+
+type Body = Record<string, unknown>;
+
+function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
+  const validate = lazyInputValidator(schema);
+  return (body) => {
+    const checked = validate(body);
+    if (!checked.ok) throw invalid(`The ${what} is invalid.`, checked.fields);
+    return checked.value;
+  };
+}
+
+function invalid(detail: string, fields: Record<string, string> | string): ApiError {
+  return new ApiError("validation_error", detail, { extras: { fields } });
+}
+
+const checkCreate = parser(keyCreateSchema, "new key");
+const checkUpdate = parser(keyUpdateSchema, "key change");
+const checkGrant = parser(grantSchema, "grant");
+const checkSwitch = parser(switchSchema, "switch change");
+const checkAdminKey = parser(adminKeyCreateSchema, "new admin key");
+
+export function parseKeyCreate(body: unknown, settings: ServiceSettings): KeyInput {
+  const input = checkCreate(body);
+  return {
+    plan: knownPlan(input.plan as string, settings),
+    name: (input.name as string | undefined) ?? "",
+    monthlyAllowance: (input.monthly_allowance as number | null | undefined) ?? null,
+    expiresAt: timestamp(input.expires_at),
+    metadata: (input.metadata as Record<string, string> | undefined) ?? {},
+  };
+}
+
+export function parseKeyUpdate(body: unknown, settings: ServiceSettings): KeyChange {
+  const input = checkUpdate(body);
+  const change: { -readonly [K in keyof KeyChange]: KeyChange[K] } = {};
+  if (input.plan !== undefined) change.plan = knownPlan(input.plan as string, settings);
+  if (input.name !== undefined) change.name = input.name as string;
+  if (input.monthly_allowance !== undefined)
+    change.monthlyAllowance = input.monthly_allowance as number | null;
+  if (input.metadata !== undefined) change.metadata = input.metadata as Record<string, string>;
+  if (input.expires_at !== undefined) change.expiresAt = timestamp(input.expires_at);
+  return change;
+}
+
+export function parseGrant(body: unknown): GrantInput {
+  const input = checkGrant(body);
+  return { credits: input.credits as number, reason: (input.reason as string | undefined) ?? null };
+}
+
+export function parseSwitch(body: unknown): { enabled?: boolean; api?: boolean } {
+  return checkSwitch(body) as { enabled?: boolean; api?: boolean };
+}
+
+export function parseAdminKeyCreate(body: unknown): { name: string } {
+  return { name: (checkAdminKey(body ?? {}).name as string | undefined) ?? "" };
+}
+
+function knownPlan(plan: string, settings: ServiceSettings): string {
+  if (!Object.hasOwn(settings.plans, plan)) {
+    throw invalid(`Unknown plan "${plan}".`, {
+      plan: `must be one of: ${Object.keys(settings.plans).join(", ")}`,
+    });
+  }
+  return plan;
+}
+
+/** Whether the date part names a real day: Date.parse rolls 2027-02-30 over to 2 March. */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split("-").map(Number);
+  if (year === undefined || month === undefined || day === undefined) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** An RFC 3339 date-time (the schema checked its form) as a UTC ISO string; null stays null. */
+function timestamp(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = value as string;
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms) || !isCalendarDate(text)) {
+    throw invalid("The expiry is not a real date and time.", { expires_at: "must be a valid date-time" });
+  }
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,85 @@
+/**
+ * A customer key as the admin API and `toolrun keys ... --json` show it: never its secret (except
+ * `key`, once, when it is made or rotated), with its allowance as a call this month is priced.
+ */
+import type { ApiKeyRecord, KeyStore } from "../../ports/store.ts";
+import { baseAllowance, grantedIn, periodOf, planOf } from "../call/credits.ts";
+import { hasExpired } from "../call/keys.ts";
+import { decodeCursor, encodeCursor } from "../contract/cursor.ts";
+import type { ServiceSettings } from "../settings.ts";
+
+export interface KeyView {
+  id: string;
+  /** The full key: only in the answer that made or rotated it. */
+  key?: string;
+  prefix: string;
+  name: string;
+  plan: string;
+  status: "active" | "expired" | "revoked";
+  /** The key's own allowance, or null when it uses its plan's. */
+  own_monthly_allowance: number | null;
+  /** What the key may spend this month: its own or its plan's allowance plus this month's grants. */
+  monthly_allowance: number;
+  /** Credits granted for this month (already in `monthly_allowance`). */
+  granted_credits: number;
+  metadata: Record<string, string>;
+  expires_at: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Date, key?: string): KeyView {
+  const period = periodOf(now);
+  const base = baseAllowance(record, planOf(record, settings));
+  const granted = grantedIn(record, period);
+  return {
+    id: record.id,
+    ...(key === undefined ? {} : { key }),
+    prefix: record.displayPrefix,
+    name: record.name,
+    plan: record.plan,
+    status: record.revokedAt !== null ? "revoked" : hasExpired(record, now) ? "expired" : "active",
+    own_monthly_allowance: record.monthlyAllowance,
+    monthly_allowance: base + granted,
+    granted_credits: granted,
+    metadata: { ...record.metadata },
+    expires_at: record.expiresAt,
+    created_at: record.createdAt,
+    revoked_at: record.revokedAt,
+  };
+}
+
+export interface KeyListView {
+  keys: KeyView[];
+  next_cursor: string | null;
+}
+
+const KEYS_CURSOR = "k1";
+const KEYS_POSITION = /^[0-9T:.Z+-]{20,35}\|[A-Za-z0-9_-]{1,100}$/;
+
+/** One page of keys, oldest first; the cursor holds the last key's creation time and id. */
+export async function listKeyViews(
+  deps: {
+    readonly store: Pick<KeyStore, "listKeys">;
+    readonly settings: ServiceSettings;
+    readonly now: () => Date;
+  },
+  page: { limit: number; cursor: string | null },
+): Promise<KeyListView> {
+  let after: { createdAt: string; id: string } | null = null;
+  if (page.cursor !== null) {
+    const position = decodeCursor(KEYS_CURSOR, page.cursor, KEYS_POSITION);
+    const bar = position.indexOf("|");
+    after = { createdAt: position.slice(0, bar), id: position.slice(bar + 1) };
+  }
+  // One more than asked tells whether another page follows without counting.
+  const rows = await deps.store.listKeys({ limit: page.limit + 1, after });
+  const keys = rows.slice(0, page.limit);
+  const last = keys.at(-1);
+  const now = deps.now();
+  return {
+    keys: keys.map((k) => keyView(k, deps.settings, now)),
+    next_cursor:
+      rows.length > page.limit && last ? encodeCursor(KEYS_CURSOR, `${last.createdAt}|${last.id}`) : null,
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * JSON Schemas (2020-12) of what the admin API answers and of its path and query parameters; its
+ * request bodies are in input.ts, where the CLI checks its options with them too. The
+ * OpenAPI document publishes these, and the in-process tests check every answer against them.
+ */
+import type { JsonSchema } from "../../tools/tool.ts";
+import { USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "../contract/account.ts";
+import { creditsOutputSchema, nullable, SCHEMA_DIALECT, usageOutputSchema } from "../contract/schemas.ts";
+
+const count: JsonSchema = { type: "integer", minimum: 0 };
+const timestamp: JsonSchema = { type: "string", format: "date-time" };
+
+export const ADMIN_LIST_LIMIT_DEFAULT = 50;
+export const ADMIN_LIST_LIMIT_MAX = 200;
+
+const keyProperties: Record<string, JsonSchema> = {
+  id: { type: "string", description: "`key_...`: how the admin API and the CLI name the key." },
+  key: { type: "string", description: "The full key: only in the answer that created or rotated it." },
+  prefix: { type: "string", description: "The key's non-secret beginning, to recognise it by." },
+  name: { type: "string" },
+  plan: { type: "string" },
+  status: { type: "string", enum: ["active", "expired", "revoked"] },
+  own_monthly_allowance: {
+    ...nullable(count),
+    description: "The key's own monthly allowance; null when it uses its plan's.",
+  },
+  monthly_allowance: {
+    ...count,
+    description:
+      "What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it.",
+  },
+  granted_credits: {
+    ...count,
+    description: "Credits granted for this month, included in `monthly_allowance`.",
+  },
+  metadata: { type: "object", additionalProperties: { type: "string" } },
+  expires_at: nullable(timestamp),
+  created_at: timestamp,
+  revoked_at: nullable(timestamp),
+};
+
+const keyRequired = [
+  "id",
+  "prefix",
+  "name",
+  "plan",
+  "status",
+  "own_monthly_allowance",
+  "monthly_allowance",
+  "granted_credits",
+  "metadata",
+  "expires_at",
+  "created_at",
+  "revoked_at",
+];
+
+const keyItem: JsonSchema = { type: "object", required: keyRequired, properties: keyProperties };
+
+export const keySchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...keyItem };
+
+/** A key with its secret, shown once (create, rotate). */
+export const keyWithSecretSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: [...keyRequired, "key"],
+  properties: keyProperties,
+};
+
+export const keyListSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["keys", "next_cursor"],
+  properties: {
+    keys: { type: "array", items: keyItem, description: "Oldest first." },
+    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
+  },
+};
+
+const { $schema: _credits, ...creditsItem } = creditsOutputSchema;
+const { $schema: _usage, ...usageItem } = usageOutputSchema;
+
+export const keyUsageSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["key_id", "credits", "usage"],
+  properties: {
+    key_id: { type: "string" },
+    credits: { ...creditsItem, description: "What `GET /v1/me/credits` answers the key." },
+    usage: { ...usageItem, description: "What `GET /v1/me/usage` answers the key." },
+  },
+};
+
+const switchItem: JsonSchema = {
+  type: "object",
+  required: ["slug", "tool_version", "weight", "max_body_bytes", "enabled", "api"],
+  properties: {
+    slug: { type: "string" },
+    tool_version: { type: "string" },
+    weight: count,
+    max_body_bytes: count,
+    enabled: { type: "boolean", description: "false: calls answer 503 `tool_disabled`." },
+    api: { type: "boolean", description: "false: calls answer 403 `tool_not_allowed`." },
+  },
+};
+
+export const toolSwitchSchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...switchItem };
+
+export const toolSwitchListSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["tools"],
+  properties: { tools: { type: "array", items: switchItem } },
+};
+
+export const auditSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["entries", "next_cursor"],
+  properties: {
+    entries: {
+      type: "array",
+      description: "Newest first.",
+      items: {
+        type: "object",
+        required: ["at", "actor", "action", "target", "request_id", "details"],
+        properties: {
+          at: timestamp,
+          actor: {
+            type: "object",
+            required: ["type", "id"],
+            description: "An admin key (its id), or the CLI (`cli`, with the operating-system user as `id`).",
+            properties: { type: { type: "string", enum: ["admin_key", "cli"] }, id: { type: "string" } },
+          },
+          action: {
+            type: "string",
+            description:
+              "`keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`.",
+          },
+          target: { type: "string", description: "The key id, admin key id or tool slug acted on." },
+          request_id: {
+            ...nullable({ type: "string" }),
+            description: "The admin request's id; null from the CLI.",
+          },
+          details: { type: "object", description: "What changed; never a secret." },
+        },
+      },
+    },
+    next_cursor: nullable({ type: "string" }),
+  },
+};
+
+const limit = (what: string, max: number, fallback: number): JsonSchema => ({
+  type: "integer",
+  minimum: 1,
+  maximum: max,
+  default: fallback,
+  description: `Most ${what} to return.`,
+});
+const cursor: JsonSchema = {
+  type: "string",
+  minLength: 1,
+  description: "`next_cursor` of the previous page.",
+};
+const page = (what: string): Record<string, JsonSchema> => ({
+  limit: limit(what, ADMIN_LIST_LIMIT_MAX, ADMIN_LIST_LIMIT_DEFAULT),
+  cursor,
+});
+
+function parameters(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
+  return { $schema: SCHEMA_DIALECT, type: "object", additionalProperties: false, required, properties };
+}
+
+const keyId = {
+  id: { type: "string", minLength: 1, maxLength: 100, description: "The key's id (`key_...`)." },
+};
+
+export const keyIdParameters = parameters(keyId, ["id"]);
+export const keyListParameters = parameters(page("keys"));
+export const keyUsageParameters = parameters(
+  { ...keyId, limit: limit("recent calls", USAGE_LIMIT_MAX, USAGE_LIMIT_DEFAULT), cursor },
+  ["id"],
+);
+export const toolParameters = parameters(
+  { slug: { type: "string", minLength: 1, description: "The tool's slug." } },
+  ["slug"],
+);
+export const auditParameters = parameters({
+  ...page("entries"),
+  target: {
+    type: "string",
+    minLength: 1,
+    maxLength: 200,
+    description: "Only entries about this key id, admin key id or tool slug.",
+  },
+});

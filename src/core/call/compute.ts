@@ -1,0 +1,141 @@
+/**
+ * Where a call's compute runs: on this thread, or, for a raw body of the offload's size or more,
+ * through the compute offload (ports/compute-offload.ts), whose answers become the same ones this
+ * thread gives. Either way the body is read (400), checked against the tool's input schema (400
+ * naming the fields), and run only when the ledger says.
+ */
+import type { ComputeAnswer, ComputeOffload } from "../../ports/compute-offload.ts";
+import type { WorkResult } from "../../ports/store.ts";
+import { UnprocessableInputError } from "../../tools/tool.ts";
+import { ApiError } from "../contract/errors.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { RegisteredTool } from "../tools/registry.ts";
+import { type Computed, WrittenOutputs } from "./envelope.ts";
+import { parseJsonBody } from "./json-body.ts";
+
+/** The request body, raw from HTTP or already parsed (MCP arguments) with its serialized size. */
+export type CallBody = { readonly raw: Buffer } | { readonly parsed: unknown; readonly bytes: number };
+
+/** What the ledger runs once it admits the call. */
+export type Work = () => WorkResult<Computed> | Promise<WorkResult<Computed>>;
+
+export interface CallCompute {
+  /** 400 when the body is not JSON. A body the offload reads is read here only when this is asked. */
+  readJson(): void;
+  /**
+   * 400 naming the bad fields, else the work. `runNow` says whether the offload may run the call in
+   * the trip that validates it (the ledger will most likely admit it).
+   */
+  validate(runNow: () => Promise<boolean>): Promise<Work>;
+}
+
+/** What of a call decides where it computes. */
+export interface ComputeContext {
+  readonly body: CallBody;
+  readonly idempotencyKey?: string | undefined;
+  /** A signal that aborts if the client goes away; asked for only by a call that waits for the offload. */
+  readonly clientGone?: () => AbortSignal;
+}
+
+export const INPUT_MISMATCH = "The request body does not match the tool's input schema.";
+
+export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeContext): CallCompute {
+  const { offload } = deps;
+  const { body } = call;
+  if (offload && "raw" in body && body.raw.length >= offload.minBytes) {
+    const claimed = call.idempotencyKey !== undefined;
+    return offloaded(offload, tool, body.raw, claimed, call.clientGone?.());
+  }
+  const json = "raw" in body ? parseJsonBody(body.raw) : body.parsed;
+  return {
+    readJson() {},
+    async validate() {
+      const input = validInput(tool, json);
+      return () => {
+        const result = runTool(tool, input);
+        return result.ok ? { ok: true, value: { outputs: result.value } } : result;
+      };
+    },
+  };
+}
+
+/**
+ * The offload validates the call and, when `runNow` says so, runs it in the same trip. Otherwise
+ * it runs it when the ledger says: once the ledger holds the call's idempotency key, or when it
+ * admits a call the balance seemed unable to pay for. A call whose client goes while it waits is
+ * dropped (`signal`), except once its idempotency key is claimed: it then runs, and its answer is
+ * kept for the client's retry.
+ */
+function offloaded(
+  offload: ComputeOffload,
+  tool: RegisteredTool,
+  raw: Buffer,
+  claimed: boolean,
+  signal: AbortSignal | undefined,
+): CallCompute {
+  const slug = tool.slug;
+  return {
+    readJson: () => void parseJsonBody(raw),
+    async validate(runNow) {
+      const answer = await offload.compute({ slug, raw, run: await runNow() }, signal);
+      if (answer.kind === "refused") throw invalidBody(answer);
+      if (answer.kind === "valid") {
+        return async () =>
+          resultOf(tool, await offload.compute({ slug, raw, run: true }, claimed ? undefined : signal));
+      }
+      const result = resultOf(tool, answer);
+      return () => result;
+    },
+  };
+}
+
+/** The tool's input, checked against its schema; a 400 naming the fields when it does not match. */
+export function validInput(tool: RegisteredTool, body: unknown): Record<string, unknown> {
+  const validation = tool.validate(body);
+  if (!validation.ok)
+    throw new ApiError("validation_error", INPUT_MISMATCH, { extras: { fields: validation.fields } });
+  return validation.value;
+}
+
+/** The tool's pure compute; a failure becomes the status the refunded call ends with. */
+export function runTool(
+  tool: RegisteredTool,
+  input: Record<string, unknown>,
+): WorkResult<Record<string, unknown>> {
+  try {
+    return { ok: true, value: tool.definition.run(input) };
+  } catch (error) {
+    return { ok: false, httpStatus: error instanceof UnprocessableInputError ? 422 : 500, error };
+  }
+}
+
+function invalidBody(answer: Extract<ComputeAnswer, { kind: "refused" }>): ApiError {
+  return new ApiError(
+    "validation_error",
+    answer.detail,
+    answer.fields === undefined ? {} : { extras: { fields: answer.fields } },
+  );
+}
+
+/** What the offload's run gave, as the ledger takes it; its failure rebuilt as this thread would have thrown it. */
+function resultOf(tool: RegisteredTool, answer: ComputeAnswer): WorkResult<Computed> {
+  if (answer.kind === "ran") {
+    const written = new WrittenOutputs(tool.slug, tool.definition.version, answer);
+    return {
+      ok: true,
+      value: {
+        written,
+        get outputs() {
+          return written.outputs();
+        },
+      },
+    };
+  }
+  if (answer.kind === "failed") {
+    const error =
+      answer.httpStatus === 422 ? new UnprocessableInputError(answer.message) : new Error(answer.message);
+    if (answer.stack !== undefined) error.stack = answer.stack;
+    return { ok: false, httpStatus: answer.httpStatus, error };
+  }
+  throw new Error(`the compute offload answered "${answer.kind}" to a validated call it was asked to run`);
+}

@@ -1,0 +1,124 @@
+/**
+ * The envelope a tool call answers with, as data, and its JSON when part of it was written already
+ * on the thread that ran the tool: a large call's outputs are written there as JSON, into a buffer
+ * with room left for the members the main thread adds once the ledger has spoken, so that the
+ * main thread neither serializes nor copies megabytes (every large buffer on it makes work for its
+ * garbage collector). That JSON travels beside the envelope (`ToolAnswer.json`) and only the HTTP
+ * sender and the idempotency store read it.
+ */
+import type { ApiError } from "../contract/errors.ts";
+
+export interface Envelope {
+  readonly tool: string;
+  readonly tool_version: string;
+  readonly outputs: Record<string, unknown>;
+  readonly credits_used: number;
+  readonly credits_remaining: number | null;
+  readonly request_id: string;
+}
+
+/** What a call answers: the envelope, and whether it is the stored answer of an earlier request. */
+export interface ToolAnswer {
+  readonly envelope: Envelope;
+  readonly replayed: boolean;
+  /** The envelope's JSON, when its outputs were written as JSON where they were computed. */
+  readonly json?: Buffer;
+}
+
+/** A call's answer as the core gives it: the envelope, or the error it ends with. */
+export type CallAnswer = ToolAnswer | ApiError;
+
+/** What a run gave: the outputs, and their JSON when the thread that computed them wrote it. */
+export interface Computed {
+  readonly outputs: Record<string, unknown>;
+  readonly written?: WrittenOutputs;
+}
+
+const utf8 = new TextEncoder();
+
+/** Room left after the outputs for the envelope's last members (credits, request id). */
+const TAIL_ROOM = 512;
+
+/** The envelope's JSON before its outputs, the same on every thread. */
+function envelopeHead(tool: string, toolVersion: string): string {
+  return `${JSON.stringify({ tool, tool_version: toolVersion }).slice(0, -1)},"outputs":`;
+}
+
+/** On the thread that ran the tool: the envelope's JSON up to and with `outputs`, with room after. */
+export function writeOutputs(
+  tool: string,
+  toolVersion: string,
+  outputs: string,
+): { readonly bytes: Uint8Array; readonly end: number } {
+  const head = envelopeHead(tool, toolVersion);
+  const headBytes = Buffer.byteLength(head);
+  const outputsBytes = Buffer.byteLength(outputs);
+  const bytes = new Uint8Array(headBytes + outputsBytes + TAIL_ROOM);
+  utf8.encodeInto(head, bytes);
+  utf8.encodeInto(outputs, bytes.subarray(headBytes));
+  return { bytes, end: headBytes + outputsBytes };
+}
+
+/** On the main thread: what writeOutputs wrote, finished in place. */
+export class WrittenOutputs {
+  readonly #bytes: Buffer;
+  readonly #start: number;
+  readonly #end: number;
+  #outputs: Record<string, unknown> | undefined;
+  constructor(
+    tool: string,
+    toolVersion: string,
+    written: { readonly bytes: Uint8Array; readonly end: number },
+  ) {
+    const { bytes } = written;
+    this.#bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#start = Buffer.byteLength(envelopeHead(tool, toolVersion));
+    this.#end = written.end;
+  }
+
+  /** The outputs as data (parsed again: a path the HTTP sender never takes). */
+  outputs(): Record<string, unknown> {
+    this.#outputs ??= JSON.parse(this.#bytes.toString("utf8", this.#start, this.#end));
+    return this.#outputs as Record<string, unknown>;
+  }
+
+  /** The whole envelope: the outputs followed by the members after them. */
+  envelope(envelope: Envelope): Buffer {
+    const { credits_used, credits_remaining, request_id } = envelope;
+    const tail = `,${JSON.stringify({ credits_used, credits_remaining, request_id }).slice(1)}`;
+    const room = this.#bytes.length - this.#end;
+    if (Buffer.byteLength(tail) > room)
+      return Buffer.concat([this.#bytes.subarray(0, this.#end), Buffer.from(tail)]);
+    const written = this.#bytes.write(tail, this.#end, "utf8");
+    return this.#bytes.subarray(0, this.#end + written);
+  }
+}
+
+/** A charged call's answer. */
+export function envelopeAnswer(head: Omit<Envelope, "outputs">, computed: Computed): ToolAnswer {
+  const { tool, tool_version, credits_used, credits_remaining, request_id } = head;
+  const { written } = computed;
+  if (written === undefined) {
+    const envelope = {
+      tool,
+      tool_version,
+      outputs: computed.outputs,
+      credits_used,
+      credits_remaining,
+      request_id,
+    };
+    return { envelope, replayed: false };
+  }
+  const envelope: Envelope = {
+    tool,
+    tool_version,
+    // A getter: outputs a worker wrote as JSON are parsed only if something reads them.
+    get outputs() {
+      return written.outputs();
+    },
+    credits_used,
+    credits_remaining,
+    request_id,
+  };
+  return { envelope, replayed: false, json: written.envelope(envelope) };
+}

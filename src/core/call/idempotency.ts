@@ -1,0 +1,132 @@
+/**
+ * Idempotent retries: a call sent with an idempotency key claims that key
+ * for its account in the same atomic step as its reservation; the answer of a call that ran (200,
+ * 422, 500 `processing_error`) is stored with its charge or refund and given back, uncharged, to
+ * every retry that asks for the same thing. Which answer a request gets is decided here; the store
+ * only keeps the claim and the answer atomically.
+ */
+import { createHash } from "node:crypto";
+import type { IdempotencyClaim, IdempotentRecord, StoredAnswer } from "../../ports/store.ts";
+import type { JsonSchema } from "../../tools/tool.ts";
+import type { ResponseHeader } from "../contract/endpoint.ts";
+import { ApiError, isErrorCode, type ProblemExtras } from "../contract/errors.ts";
+import type { CallAnswer, Envelope } from "./envelope.ts";
+
+export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;
+
+/** Where MCP clients put the key: `params._meta` of `tools/call`. */
+export const IDEMPOTENCY_META_KEY = "toolrun/idempotency-key";
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+/** Where an MCP result says it is a replay (the header's counterpart). */
+export const REPLAYED_META_KEY = "toolrun/idempotent-replayed";
+
+const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
+
+/** The request header as the OpenAPI document declares it. */
+export const idempotencyKeySchema: JsonSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 255,
+  pattern: "^[\\x21-\\x7E]+$",
+  description:
+    "Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default).",
+};
+
+/** The header a replayed answer carries. */
+export const replayedHeader: Readonly<Record<string, ResponseHeader>> = {
+  [REPLAYED_HEADER]: {
+    description:
+      "`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+/**
+ * The key a request sent, checked: undefined when it sent none. `field` names where it came from
+ * in the 400 (the header, or the MCP `_meta` member).
+ */
+export function readIdempotencyKey(value: unknown, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !VISIBLE_ASCII.test(value)) {
+    throw new ApiError("validation_error", `${field} must be 1 to 255 visible ASCII characters.`, {
+      extras: { fields: { [field]: "must be 1 to 255 visible ASCII characters" } },
+    });
+  }
+  return value;
+}
+
+/** What a call asks for, as a retry must repeat it: the tool and the exact body. */
+export function fingerprintOf(slug: string, body: Uint8Array | string): string {
+  return createHash("sha256").update(slug).update("\n").update(body).digest("base64url");
+}
+
+export function claimFor(key: string, fingerprint: string, at: Date, ttlSeconds: number): IdempotencyClaim {
+  return { key, fingerprint, expiresAt: new Date(at.getTime() + ttlSeconds * 1000).toISOString() };
+}
+
+interface StoredError {
+  readonly code: string;
+  readonly detail?: string;
+  readonly extras: ProblemExtras;
+  readonly request_id: string;
+}
+
+/** The answer to keep under the key; the first request's id goes with it, in the body it had. */
+export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer {
+  if (!(answer instanceof ApiError)) {
+    // An envelope written as JSON already is kept as such, not parsed to be written again.
+    return { status: 200, body: answer.json?.toString("utf8") ?? JSON.stringify(answer.envelope) };
+  }
+  const stored: StoredError = { code: answer.code, extras: answer.extras, request_id: requestId };
+  return {
+    status: answer.status,
+    body: JSON.stringify(answer.detail === undefined ? stored : { ...stored, detail: answer.detail }),
+  };
+}
+
+/**
+ * The answer for a request whose key another call holds: the stored answer when it asked for the
+ * same thing, else why not. A replay is the first answer whole: a replayed error carries the first
+ * request's id (in its body and its `x-request-id`) and the replay header.
+ */
+export function answerForClaimed(existing: IdempotentRecord, fingerprint: string): CallAnswer {
+  if (existing.fingerprint !== fingerprint) {
+    return new ApiError(
+      "idempotency_key_mismatch",
+      "This Idempotency-Key was used for another request (a different tool or body). Use a new key for a new request.",
+    );
+  }
+  if (existing.answer === null) {
+    return new ApiError(
+      "idempotency_key_in_use",
+      "A request with this Idempotency-Key is still running. Retry after a second to get its answer.",
+      { headers: { "retry-after": "1" } },
+    );
+  }
+  return replay(existing.answer);
+}
+
+/** True for a replayed error answer (an ApiError built by replay below). */
+export function isReplayedError(error: ApiError): boolean {
+  return error.headers[REPLAYED_HEADER.toLowerCase()] === "true";
+}
+
+/** A 409 or 422 about the key itself, as opposed to a replayed answer. */
+export function isIdempotencyRefusal(answer: CallAnswer): boolean {
+  return (
+    answer instanceof ApiError &&
+    (answer.code === "idempotency_key_in_use" || answer.code === "idempotency_key_mismatch")
+  );
+}
+
+function replay(answer: StoredAnswer): CallAnswer {
+  if (answer.status === 200) return { envelope: JSON.parse(answer.body) as Envelope, replayed: true };
+  const stored = JSON.parse(answer.body) as StoredError;
+  if (!isErrorCode(stored.code)) throw new Error(`stored answer with unknown code ${stored.code}`);
+  return new ApiError(stored.code, stored.detail, {
+    extras: stored.extras,
+    headers: { [REPLAYED_HEADER.toLowerCase()]: "true", "x-request-id": stored.request_id },
+    requestId: stored.request_id,
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The one path every tool call takes, from HTTP and from MCP, in the order its checks are answered:
+ * the tool (404), the body's size (413) and JSON (400), the operator's switches (503, 403), the
+ * fields (400), then one metered call through the ledger: the idempotency key claimed if one was
+ * sent, the credits (402), the run, and the charge or the refund (with the answer kept for the
+ * key's retries). docs/architecture.md walks through it.
+ */
+import type { ApiKeyRecord, CallOutcome } from "../../ports/store.ts";
+import { ApiError } from "../contract/errors.ts";
+import type { CoreDeps } from "../deps.ts";
+import { FREE_PLAN_ID } from "../settings.ts";
+import type { RegisteredTool } from "../tools/registry.ts";
+import { answersOf, type Price, priceOf } from "./answers.ts";
+import { type CallBody, type CallCompute, computeOf } from "./compute.ts";
+import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
+import { claimFor, fingerprintOf, isIdempotencyRefusal, storeAnswer } from "./idempotency.ts";
+import type { Observer, ToolCallOutcome } from "./observer.ts";
+
+export interface ToolCall {
+  readonly key: ApiKeyRecord;
+  readonly slug: string;
+  readonly body: CallBody;
+  readonly requestId: string;
+  /** The client's idempotency key, already checked by readIdempotencyKey. */
+  readonly idempotencyKey?: string | undefined;
+  /** A signal that aborts if the client goes before its answer (a call waiting for the offload is dropped). */
+  readonly clientGone?: () => AbortSignal;
+  /** Hears how this call ended, besides `deps.observer` (the transport's request log). */
+  readonly observer?: Pick<Observer, "toolCall">;
+}
+
+export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
+  const tool = deps.registry.resolve(call.slug);
+  checkSize(tool, call.body);
+  const compute = computeOf(deps, tool, call);
+  await checkSwitches(deps, tool, compute);
+  const price = priceOf(deps, tool, call.key);
+  const claim = claimOf(deps, tool, call, price.now);
+  const work = await compute.validate(
+    async () => call.idempotencyKey === undefined && (await canPay(deps, call, price)),
+  );
+  const answerOf = answersOf(tool, price, call.requestId, claim?.fingerprint);
+  const outcome = await deps.store.runCall(
+    {
+      callId: deps.newCallId(),
+      requestId: call.requestId,
+      keyId: call.key.id,
+      tool: tool.slug,
+      period: price.period.id,
+      credits: price.credits,
+      allowance: price.allowance,
+      monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
+      at: price.now.toISOString(),
+      ...(claim && { idempotency: claim }),
+    },
+    work,
+    (ran) => storeAnswer(answerOf(ran), call.requestId),
+  );
+  const answer = answerOf(outcome);
+  report(deps, call, {
+    tool: tool.slug,
+    outcome: outcomeOf(outcome, answer),
+    credits: outcome.status === "charged" ? price.credits : 0,
+  });
+  if (answer instanceof ApiError) throw answer;
+  return answer;
+}
+
+function checkSize(tool: RegisteredTool, body: CallBody): void {
+  const bytes = "raw" in body ? body.raw.length : body.bytes;
+  if (bytes > tool.maxBodyBytes) {
+    throw new ApiError(
+      "payload_too_large",
+      `The request body is ${bytes} bytes; "${tool.slug}" accepts at most ${tool.maxBodyBytes} bytes.`,
+    );
+  }
+}
+
+/** A switched-off tool answers 503 or 403, after a body that is not JSON has had its 400. */
+async function checkSwitches(deps: CoreDeps, tool: RegisteredTool, compute: CallCompute): Promise<void> {
+  const switches = await deps.switches.of(tool);
+  if (switches.enabled && switches.api) return;
+  compute.readJson();
+  if (!switches.enabled)
+    throw new ApiError("tool_disabled", `The tool "${tool.slug}" is temporarily disabled.`);
+  throw new ApiError("tool_not_allowed", `The tool "${tool.slug}" is not available through the API.`);
+}
+
+/** The call's claim on its idempotency key: what it asks for (the tool and the exact body), until when. */
+function claimOf(deps: CoreDeps, tool: RegisteredTool, call: ToolCall, now: Date) {
+  if (call.idempotencyKey === undefined) return undefined;
+  const body = "raw" in call.body ? call.body.raw : JSON.stringify(call.body.parsed);
+  return claimFor(call.idempotencyKey, fingerprintOf(tool.slug, body), now, deps.settings.idempotencyTtlS);
+}
+
+/** Whether the balance read now can pay for the call (the ledger still decides). */
+async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boolean> {
+  if (price.allowance === null) return true;
+  return (await deps.store.creditsUsed(call.key.id, price.period.id)) + price.credits <= price.allowance;
+}
+
+function outcomeOf(outcome: CallOutcome<Computed>, answer: CallAnswer): ToolCallOutcome {
+  if (outcome.status !== "claimed") return outcome.status;
+  return isIdempotencyRefusal(answer) ? "refused" : "replayed";
+}
+
+function report(
+  deps: CoreDeps,
+  call: ToolCall,
+  event: { readonly tool: string; readonly outcome: ToolCallOutcome; readonly credits: number },
+): void {
+  const heard = { ...event, keyId: call.key.id, requestId: call.requestId };
+  deps.observer?.toolCall(heard);
+  call.observer?.toolCall(heard);
+}

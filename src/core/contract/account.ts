@@ -1,0 +1,85 @@
+/**
+ * The free reads of a key's own account: its credits this month and what it spent them on.
+ */
+import type { ApiKeyRecord } from "../../ports/store.ts";
+import { monthlyAllowance, periodOf, planOf } from "../call/credits.ts";
+import type { CoreDeps } from "../deps.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+
+export interface CreditsView {
+  plan: string;
+  monthly_allowance: number | null;
+  credits_used: number;
+  credits_remaining: number | null;
+  period_start: string;
+  period_end: string;
+  metering: boolean;
+}
+
+export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<CreditsView> {
+  const period = periodOf(deps.now());
+  const plan = planOf(key, deps.settings);
+  const used = await deps.store.creditsUsed(key.id, period.id);
+  const allowance = deps.settings.metering ? monthlyAllowance(key, plan, period) : null;
+  return {
+    plan: plan.id,
+    monthly_allowance: allowance,
+    credits_used: used,
+    credits_remaining: allowance === null ? null : Math.max(0, allowance - used),
+    period_start: period.start.toISOString(),
+    period_end: period.end.toISOString(),
+    metering: deps.settings.metering,
+  };
+}
+
+export interface UsageView {
+  period_start: string;
+  period_end: string;
+  credits_used: number;
+  calls: number;
+  by_tool: { tool: string; calls: number; credits: number }[];
+  recent: {
+    request_id: string;
+    tool: string;
+    status: string;
+    http_status: number | null;
+    credits: number;
+    at: string;
+  }[];
+  next_cursor: string | null;
+}
+
+export const USAGE_LIMIT_DEFAULT = 20;
+export const USAGE_LIMIT_MAX = 100;
+
+export async function getUsage(
+  deps: CoreDeps,
+  key: ApiKeyRecord,
+  page: { limit: number; cursor: string | null },
+): Promise<UsageView> {
+  const period = periodOf(deps.now());
+  const report = await deps.store.usage({
+    keyId: key.id,
+    period: period.id,
+    limit: page.limit,
+    cursor: page.cursor === null ? null : decodeCursor(USAGE_CURSOR, page.cursor),
+  });
+  return {
+    period_start: period.start.toISOString(),
+    period_end: period.end.toISOString(),
+    credits_used: report.creditsUsed,
+    calls: report.calls,
+    by_tool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, credits: t.credits })),
+    recent: report.recent.map((c) => ({
+      request_id: c.requestId,
+      tool: c.tool,
+      status: c.status,
+      http_status: c.httpStatus,
+      credits: c.credits,
+      at: c.at,
+    })),
+    next_cursor: report.nextCursor === null ? null : encodeCursor(USAGE_CURSOR, report.nextCursor),
+  };
+}
+
+const USAGE_CURSOR = "u1";

@@ -1,0 +1,76 @@
+/**
+ * The compute offload: where the CPU work of a large tool call (reading its body, validating it,
+ * running the tool, writing its outputs as JSON) runs, so that a 1 MiB call does not hold up the
+ * thread that answers every other call. The core decides which calls go and what a task does;
+ * an adapter decides where tasks run (adapters/compute: a worker thread, or the same thread for
+ * tests), one at a time, in the order they came.
+ *
+ * What answers a task is named by a module (`ComputeRunnerModule`), which the adapter loads where
+ * the tasks run; the adapter knows nothing else of tools or of the core.
+ */
+
+/** One call's work, as the core asks for it. */
+export interface ComputeTask {
+  readonly slug: string;
+  /** The request body. With `run`, its buffer may be moved to the thread that runs it (left empty here). */
+  readonly raw: Uint8Array;
+  /** False: stop once the body is read and validated. */
+  readonly run: boolean;
+}
+
+/** What a task came to: a refused body, a valid one (not run), the outputs' JSON, or the run's failure. */
+export type ComputeAnswer =
+  | {
+      readonly kind: "refused";
+      readonly detail: string;
+      /** Each bad field with its message, or one message for the whole body; absent for a body that is not JSON. */
+      readonly fields?: Readonly<Record<string, string>> | string;
+    }
+  | { readonly kind: "valid" }
+  | {
+      readonly kind: "ran";
+      /** JSON the runner wrote, up to `end`, with room after it; moved, not copied, between threads. */
+      readonly bytes: Uint8Array;
+      readonly end: number;
+    }
+  | {
+      readonly kind: "failed";
+      /** The status the refunded call ends with: 422 for a tool's "no answer", else 500. */
+      readonly httpStatus: number;
+      readonly message: string;
+      readonly stack: string | undefined;
+    };
+
+/** Answers tasks; built once per thread by a runner module. */
+export type ComputeRunner = (task: ComputeTask) => ComputeAnswer;
+
+/** The default export of a runner module: builds the runner from the module's options. */
+export type CreateComputeRunner = (options: unknown) => Promise<ComputeRunner>;
+
+/** The module whose default export builds the runner, and its options (structured-cloneable). */
+export interface ComputeRunnerModule {
+  /** The module's URL. */
+  readonly module: string;
+  readonly options: unknown;
+}
+
+export interface ComputeOffload {
+  /** Raw bodies of at least this many bytes are worth the trip; smaller ones compute where they are. */
+  readonly minBytes: number;
+  /**
+   * Runs `task` once the tasks before it are done. A task still waiting when `signal` aborts (its
+   * client has gone) never runs: it rejects with ComputeDroppedError. Rejects with any other error
+   * when the task could not run at all (the thread died, the offload is closed).
+   */
+  compute(task: ComputeTask, signal?: AbortSignal): Promise<ComputeAnswer>;
+  /** Stops taking tasks; those still waiting fail. */
+  close(): Promise<void>;
+}
+
+/** A task dropped before it ran, because its signal aborted while it waited. */
+export class ComputeDroppedError extends Error {
+  override readonly name = "ComputeDroppedError";
+  constructor() {
+    super("the task was dropped while it waited: its signal aborted");
+  }
+}
