@@ -6,7 +6,7 @@
  * (test/contracts/oauth-store.contract.ts). The store never sees a token, code or session id:
  * callers hand it SHA-256 hashes.
  */
-import type { ApiKeyRecord, NewAuditEntry } from "./store.ts";
+import type { ApiKeyRecord, NewAuditEntry } from "./records.ts";
 
 /** Something the authorization server keeps under a secret id (a code, a token, an interaction). */
 export interface NewOAuthArtifact {

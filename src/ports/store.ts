@@ -3,26 +3,11 @@
  * Implemented by adapters/sqlite and adapters/postgres; both pass the same contract suite
  * (test/contracts/store.contract.ts). Every money-like change is atomic inside the adapter.
  */
-import type { OAuthStore } from "./oauth-store.ts";
+import type { Actor, ApiKeyRecord, NewAuditEntry } from "./records.ts";
 
-export interface ApiKeyRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly plan: string;
-  /** Non-secret beginning of the key, safe to show (`tr_live_AbC1…`). */
-  readonly displayPrefix: string;
-  /** The key's own monthly allowance, overriding the plan's; null to use the plan's. */
-  readonly monthlyAllowance: number | null;
-  readonly createdAt: string;
-  readonly revokedAt: string | null;
-  /** From this moment the key answers 401 (expired); null for never. */
-  readonly expiresAt: string | null;
-  /** The operator's own labels (customer ids and the like): string values, never secrets. */
-  readonly metadata: Readonly<Record<string, string>>;
-  /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
-  readonly grantedCredits: number;
-  readonly grantedPeriod: string | null;
-}
+export type { Actor, ApiKeyRecord, NewAuditEntry };
+
+import type { OAuthStore } from "./oauth-store.ts";
 
 export interface NewApiKey {
   readonly id: string;
@@ -113,25 +98,6 @@ export interface AdminKeyStore {
   listAdminKeys(): Promise<AdminKeyRecord[]>;
   /** False when no such key, or it was already revoked. */
   revokeAdminKey(id: string, at: string, audit?: NewAuditEntry): Promise<boolean>;
-}
-
-/** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
-export interface Actor {
-  readonly type: "admin_key" | "cli";
-  readonly id: string;
-}
-
-export interface NewAuditEntry {
-  readonly at: string;
-  readonly actor: Actor;
-  /** `keys.create`, `keys.update`, `credits.grant`, `tools.set`, ... */
-  readonly action: string;
-  /** What it was done to: a key id, an admin key id, a tool slug. */
-  readonly target: string;
-  /** The admin request's id; null for the CLI. */
-  readonly requestId: string | null;
-  /** What changed; never a secret. */
-  readonly details: Readonly<Record<string, unknown>>;
 }
 
 export interface AuditEntry extends NewAuditEntry {

@@ -8,6 +8,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
+import { consentEndpoints } from "../../src/console/consent.ts";
 import { consoleEndpoints } from "../../src/console/routes.ts";
 import {
   type EndpointSpec,
@@ -118,8 +119,12 @@ function mismatch(document: Json, response: Seen): string {
   return checkBody(document, pointer, response, label);
 }
 
-/** The console's pages and the reference's files, which the document leaves out. */
-const forBrowsers: readonly EndpointSpec[] = [...consoleEndpoints, ...referenceAssetRoutes("")];
+/** The console's pages (the OAuth consent page too) and the reference's files, which the document leaves out. */
+const forBrowsers: readonly EndpointSpec[] = [
+  ...consoleEndpoints,
+  ...consentEndpoints,
+  ...referenceAssetRoutes(""),
+];
 
 function pageMismatch(document: Json, page: EndpointSpec, response: Seen, label: string): string {
   const mediaType = (response.contentType ?? "").split(";")[0]?.trim() ?? "";

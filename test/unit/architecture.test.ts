@@ -78,13 +78,13 @@ describe("architecture", () => {
     }
   });
 
-  it("the core lives in its rooms: the call path, the contract, admin and the tool registry", () => {
+  it("the core lives in its rooms: the call path, the contract, admin, the tool registry and OAuth", () => {
     const shared = ["src/core/deps.ts", "src/core/settings.ts"];
     for (const file of inside("src/core/")) {
       if (shared.includes(file.path)) continue;
       assert.match(
         file.path,
-        /^src\/core\/(call|contract|admin|tools)\/[^/]+$/,
+        /^src\/core\/(call|contract|admin|tools|oauth)\/[^/]+$/,
         `${file.path} is in no room`,
       );
     }

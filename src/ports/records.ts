@@ -1,0 +1,43 @@
+/**
+ * The records the storage ports share: an API key as stored, and an audit entry with its actor.
+ * Apart from store.ts so that each part of the port (keys, OAuth) can name them without importing
+ * the others.
+ */
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: string;
+  /** Non-secret beginning of the key, safe to show (`tr_live_AbC1…`). */
+  readonly displayPrefix: string;
+  /** The key's own monthly allowance, overriding the plan's; null to use the plan's. */
+  readonly monthlyAllowance: number | null;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+  /** From this moment the key answers 401 (expired); null for never. */
+  readonly expiresAt: string | null;
+  /** The operator's own labels (customer ids and the like): string values, never secrets. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
+  readonly grantedCredits: number;
+  readonly grantedPeriod: string | null;
+}
+
+/** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
+export interface Actor {
+  readonly type: "admin_key" | "cli";
+  readonly id: string;
+}
+
+export interface NewAuditEntry {
+  readonly at: string;
+  readonly actor: Actor;
+  /** `keys.create`, `keys.update`, `credits.grant`, `tools.set`, ... */
+  readonly action: string;
+  /** What it was done to: a key id, an admin key id, a tool slug. */
+  readonly target: string;
+  /** The admin request's id; null for the CLI. */
+  readonly requestId: string | null;
+  /** What changed; never a secret. */
+  readonly details: Readonly<Record<string, unknown>>;
+}
