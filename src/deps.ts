@@ -119,5 +119,5 @@ async function createBackends(
     connectTimeoutMs: timeoutMs,
     queryTimeoutMs: timeoutMs,
   });
-  return { store, limiter: redis ?? createPostgresRateLimiter({ pool: store.pool }) };
+  return { store, limiter: redis ?? createPostgresRateLimiter({ pool: store.pool, timeoutMs }) };
 }
