@@ -579,6 +579,42 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal((await store.runCall(reservation(key.id, capped), () => ok(1))).status, "refused");
       });
 
+      it("counts credits past 32 bits exactly: allowances, balances, usage and calls with a key", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        // An own allowance of 1e9 with 2e9 granted, and the largest cost a tool may be configured at.
+        const big = { allowance: 3_000_000_000, credits: 2_147_483_647, tool: "big" };
+        assert.equal(
+          (await store.runCall(reservation(key.id, { ...big, credits: 2 }), () => ok(1))).status,
+          "charged",
+        );
+        assert.equal((await store.runCall(reservation(key.id, big), () => ok(2))).status, "charged");
+        assert.deepEqual(await store.runCall(reservation(key.id, big), () => ok(3)), {
+          status: "refused",
+          reason: "insufficient_credits",
+          creditsUsed: 2_147_483_649,
+        });
+        const keyed = reservation(key.id, {
+          ...big,
+          allowance: 5_000_000_000,
+          idempotency: { key: "k-64", fingerprint: "f", expiresAt: "2999-01-01T00:00:00.000Z" },
+        });
+        const answer = () => ({ status: 200, body: "{}" });
+        assert.deepEqual(await store.runCall(keyed, () => ok(4), answer), {
+          status: "charged",
+          value: 4,
+          creditsUsed: 4_294_967_296,
+        });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4_294_967_296);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(report.creditsUsed, 4_294_967_296);
+        assert.deepEqual(report.byTool, [{ tool: "big", calls: 3, credits: 4_294_967_296 }]);
+        assert.deepEqual(
+          report.recent.map((c) => c.credits),
+          [2_147_483_647, 2_147_483_647, 2],
+        );
+      });
+
       it("never charges past the allowance under concurrency, and delivers each charged call its own run", async () => {
         const key = newKey();
         await store.createKey(key);

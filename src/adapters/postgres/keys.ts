@@ -46,7 +46,7 @@ const UPDATE = statement(
   `UPDATE api_keys SET
      name = CASE WHEN $1 THEN $2::text ELSE name END,
      plan = CASE WHEN $3 THEN $4::text ELSE plan END,
-     monthly_allowance = CASE WHEN $5 THEN $6::integer ELSE monthly_allowance END,
+     monthly_allowance = CASE WHEN $5 THEN $6::bigint ELSE monthly_allowance END,
      metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
      expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END
    WHERE id = $11 RETURNING id`,
@@ -54,10 +54,10 @@ const UPDATE = statement(
 const GRANT = statement(
   "key_grant",
   `UPDATE api_keys SET
-     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::integer ELSE $2::integer END,
+     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END,
      granted_period = $1
    WHERE id = $3 AND revoked_at IS NULL
-     AND CASE WHEN granted_period = $1 THEN granted_credits::bigint + $2 ELSE $2 END <= $4
+     AND CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END <= $4
    RETURNING id`,
 );
 

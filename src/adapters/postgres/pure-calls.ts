@@ -1,6 +1,6 @@
 /**
  * Calls without an idempotency key on PostgreSQL: the tool (pure) runs first, then ONE statement
- * checks the call and records it charged or refunded (toolrun_call, migrations/0005), batched with
+ * checks the call and records it charged or refunded (toolrun_calls), batched with
  * the other calls of the same moment (call-batches.ts). Nothing is pending in between, so a crash
  * leaves nothing for the sweep.
  *
