@@ -7,11 +7,13 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { InvalidCursorError } from "../../src/ports/errors.ts";
 import {
+  type AuditPage,
   MAX_GRANTED_CREDITS,
   type NewApiKey,
   type NewAuditEntry,
   type Reservation,
   type Store,
+  type UsageReport,
 } from "../../src/ports/store.ts";
 
 export interface StoreFixture {
@@ -260,6 +262,38 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
     });
 
     describe("audit log", () => {
+      it("pages through more than a thousand entries in numeric order, each exactly once", async () => {
+        const target = `tool_${randomUUID().slice(0, 8)}`;
+        await Promise.all(
+          Array.from({ length: 1_050 }, (_, step) =>
+            store.setSwitch(
+              target,
+              { enabled: step % 2 === 0 },
+              {
+                at: "2026-11-01T00:00:00.000Z",
+                actor: { type: "cli", id: "alice" },
+                action: "tools.set",
+                target,
+                requestId: null,
+                details: { step },
+              },
+            ),
+          ),
+        );
+        const seen: unknown[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: AuditPage = await store.listAudit({ limit: 100, cursor, target });
+          seen.push(...page.entries.map((e) => e.details.step));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor !== null && pages < 100);
+        assert.equal(pages, 11);
+        assert.equal(seen.length, 1_050);
+        assert.equal(new Set(seen).size, 1_050);
+      });
+
       it("keeps every entry as written and pages newest first, optionally by target", async () => {
         const target = `key_${randomUUID().slice(0, 8)}`;
         const other = `key_${randomUUID().slice(0, 8)}`;
@@ -480,6 +514,36 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(third.nextCursor, null);
         const other = await store.usage({ keyId: key.id, period: "2026-10", limit: 2, cursor: null });
         assert.deepEqual(other, { creditsUsed: 0, calls: 0, byTool: [], recent: [], nextCursor: null });
+      });
+
+      it("pages through more than a thousand calls in numeric order, each call exactly once", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const made = await Promise.all(
+          Array.from({ length: 1_050 }, () => reservation(key.id, { credits: 0, allowance: null })).map(
+            async (r) => {
+              await charge(r);
+              return r.callId;
+            },
+          ),
+        );
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: UsageReport = await store.usage({
+            keyId: key.id,
+            period: "2026-11",
+            limit: 100,
+            cursor,
+          });
+          seen.push(...page.recent.map((c) => c.callId));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor !== null && pages < 100);
+        assert.equal(pages, 11);
+        assert.equal(seen.length, made.length);
+        assert.deepEqual(new Set(seen), new Set(made));
       });
 
       it("rejects a cursor it did not issue, beyond its sequence numbers included, as InvalidCursorError", async () => {
