@@ -25,8 +25,11 @@ const CALLS = statement(
 export const MAX_BATCH = 64;
 
 export interface CallRow {
-  /** `pending`: a reservation (a call recorded with no HTTP status yet). */
-  readonly outcome: "pending" | "charged" | "refunded" | "tier_limit" | "insufficient_credits";
+  /**
+   * `pending`: a reservation (a call recorded with no HTTP status yet); `voided`: nothing recorded,
+   * since the call was answered 503 and compensated before this statement reached the database.
+   */
+  readonly outcome: "pending" | "charged" | "refunded" | "tier_limit" | "insufficient_credits" | "voided";
   /** The key's balance after the call. */
   readonly credits_used: number;
   /** The tool's calls that count against its monthly cap, after this one. */

@@ -41,7 +41,7 @@ import type {
 } from "../../ports/store.ts";
 import { type CallRow, recordCalls, reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
-import { createPureCalls } from "./pure-calls.ts";
+import { createPureCalls, voided } from "./pure-calls.ts";
 import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 import { usageReport } from "./usage.ts";
 
@@ -71,6 +71,10 @@ const REFUND_UNCONFIRMED = statement(
 const ABANDONED = statement(
   "ledger_abandoned",
   `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2`,
+);
+const FORGET_VOIDED = statement(
+  "ledger_forget_voided",
+  "DELETE FROM voided_calls WHERE at < now() - interval '1 day'",
 );
 
 export type ReserveOutcome =
@@ -114,6 +118,8 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
     case "tier_limit":
     case "insufficient_credits":
       return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
+    case "voided":
+      throw voided();
     default:
       throw new Error(`a reservation was recorded as ${row.outcome}`);
   }
@@ -263,6 +269,7 @@ export function createLedger(pool: Pool): PostgresLedger {
       // One transaction per call, through the same idempotent refund: a call settled meanwhile by a
       // live process is skipped, and another instance sweeping at once refunds nothing twice.
       // No HTTP status is recorded: the client never received one.
+      await run(pool, FORGET_VOIDED, []);
       let refunded = 0;
       for (;;) {
         const batch = await run<{ call_id: string }>(pool, ABANDONED, [before, ABANDONED_BATCH]);

@@ -27,6 +27,11 @@ const STANDING = statement(
                     WHERE key_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
 );
 
+/** A call answered 503 whose recording reached the database after its compensation. */
+export function voided(): BackendUnavailableError {
+  return new BackendUnavailableError("database", "the call was compensated before its charge arrived");
+}
+
 export type RunPureCall = <T>(
   r: Reservation,
   work: () => WorkResult<T> | Promise<WorkResult<T>>,
@@ -69,6 +74,7 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
       if (!(error instanceof BackendUnavailableError)) await refunded;
       throw error;
     }
+    if (row.outcome === "voided") throw voided();
     standings.remember(r, row.credits_used, row.active_calls);
     if (row.outcome === "tier_limit" || row.outcome === "insufficient_credits")
       return { status: "refused", reason: row.outcome, creditsUsed: row.credits_used };

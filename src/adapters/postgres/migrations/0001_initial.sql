@@ -80,6 +80,15 @@ CREATE INDEX usage_calls_key_period_seq ON usage_calls (key_id, period, seq DESC
 -- The sweep of abandoned calls looks only at pending calls, which are few.
 CREATE INDEX usage_calls_pending_at ON usage_calls (at) WHERE status = 'pending';
 
+-- Calls answered 503 whose compensation found nothing recorded: their recording may still be on
+-- its way (a statement held in a stalled connection), and must find this and record nothing
+-- (toolrun_refund_unconfirmed). Kept a day, far longer than a statement can wait in a connection.
+CREATE TABLE voided_calls (
+  call_id text PRIMARY KEY,
+  at      timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX voided_calls_at ON voided_calls (at);
+
 -- Idempotency keys, scoped to the account (the API key's id, which a rotation keeps). The claim is
 -- taken in the reservation's transaction, so every instance sees it at once, and the answer is
 -- stored in the settlement's or the refund's, so a charge is never kept without its answer.
@@ -138,9 +147,10 @@ CREATE INDEX audit_log_target_seq ON audit_log (target, seq);
 -- waited for a lock then sees the winner's committed work. Tables are named unqualified: they
 -- resolve through the caller's search_path (the pool sets it to the store's schema).
 --
--- Lock order, the same in every function, so none can deadlock with another: a call's own usage
--- row (the refunds and the settlement; the recording of calls only inserts new ones), then the
--- tools' counter rows, then the keys' balance rows, then idempotency claims.
+-- Lock order, the same in every function, so none can deadlock with another: the call ids'
+-- advisory locks (toolrun_calls, toolrun_refund_unconfirmed), then a call's own usage row (the
+-- refunds and the settlement; the recording of calls only inserts new ones), then the tools'
+-- counter rows, then the keys' balance rows, then idempotency claims.
 -- ============================================================================================
 
 -- --------------------------------------------------------------------------------------------
@@ -220,9 +230,11 @@ $$;
 -- the same moment share one round trip and one commit. Each call's outcome and figures are those it
 -- would have had alone, after the calls before it.
 --
--- Every row the batch will change is locked first, in the global lock order: the counter rows
--- sorted by (key, period, tool), then the balance rows sorted by (key, period); a row that does not
--- exist yet is created empty to be locked (`WHERE false` locks an existing row without writing it).
+-- Every row the batch will change is locked first, in the global lock order: the call ids, then
+-- the counter rows sorted by (key, period, tool), then the balance rows sorted by (key, period); a
+-- row that does not exist yet is created empty to be locked (`WHERE false` locks an existing row
+-- without writing it). A call whose compensation came first (voided_calls) is void: it records
+-- nothing.
 --
 -- Then, when every call of a batch of several passes the admission rule with the figures of the
 -- calls before it, as is nearly always so, the batch is recorded set-wise: one update of its
@@ -243,8 +255,12 @@ CREATE FUNCTION toolrun_calls(
 RETURNS TABLE (outcome text, credits_used bigint, active_calls integer)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
+  v_voided text[];
   v_refused boolean := false;
 BEGIN
+  PERFORM pg_advisory_xact_lock(l.id)
+  FROM (SELECT DISTINCT hashtextextended(c.call_id, 0) AS id FROM unnest(p_call_ids) AS c(call_id) ORDER BY 1) AS l;
+  v_voided := ARRAY(SELECT v.call_id FROM voided_calls v WHERE v.call_id = ANY (p_call_ids));
 
   INSERT INTO tool_usage_monthly AS t (key_id, period, tool, calls, active_calls, credits)
   SELECT c.key_id, c.period, c.tool, 0, 0, 0
@@ -258,7 +274,7 @@ BEGIN
   ORDER BY c.key_id, c.period
   ON CONFLICT (key_id, period) DO UPDATE SET used = b.used WHERE false;
 
-  IF cardinality(p_call_ids) > 1 THEN
+  IF cardinality(p_call_ids) > 1 AND cardinality(v_voided) = 0 THEN
     -- Each call's figures before it: the books before the batch plus what the calls ahead of it
     -- (in the batch's order) hold, as if every one of them was admitted. When every call is, that
     -- is exactly so, and the batch is written as a whole; else nothing here is written.
@@ -313,13 +329,19 @@ BEGIN
   END IF;
 
   FOR i IN 1 .. cardinality(p_call_ids) LOOP
-    SELECT r.outcome, r.credits_used, r.active_calls INTO outcome, credits_used, active_calls
-    FROM toolrun_record_call(p_call_ids[i], p_request_ids[i], p_key_ids[i], p_tools[i], p_periods[i],
-                             p_credits[i], p_allowances[i], p_caps[i], p_ats[i], p_http_statuses[i]) r;
+    IF p_call_ids[i] = ANY (v_voided) THEN
+      outcome := 'voided';
+      credits_used := 0;
+      active_calls := 0;
+    ELSE
+      SELECT r.outcome, r.credits_used, r.active_calls INTO outcome, credits_used, active_calls
+      FROM toolrun_record_call(p_call_ids[i], p_request_ids[i], p_key_ids[i], p_tools[i], p_periods[i],
+                               p_credits[i], p_allowances[i], p_caps[i], p_ats[i], p_http_statuses[i]) r;
+    END IF;
     v_refused := v_refused OR outcome NOT IN ('pending', 'charged', 'refunded');
     RETURN NEXT;
   END LOOP;
-  -- Counter rows created empty above for calls that were all refused.
+  -- Counter rows created empty above for calls that were all refused or void.
   IF v_refused THEN
     DELETE FROM tool_usage_monthly t
     USING (SELECT DISTINCT c.key_id, c.period, c.tool
@@ -452,21 +474,28 @@ $$;
 -- --------------------------------------------------------------------------------------------
 -- toolrun_refund_unconfirmed: the compensation of a call answered 503
 -- --------------------------------------------------------------------------------------------
--- A call answered 503 because the process could not confirm a step of it (its answer was lost,
--- so the step may have committed): it must not stand. Pending or charged -> refunded, and its
--- idempotency claim deleted even when an answer was stored with the charge, since that answer was
--- never delivered and a retry must run. False when it was refunded already or never recorded, so
--- retrying is safe.
+-- A call answered 503 because the process could not confirm a step of it (its answer was lost, or
+-- the statement still sits in a stalled connection): it must end uncharged, whichever reaches the
+-- database first, this or the step. Under the call id's advisory lock, which its recording takes
+-- too:
+-- - recorded (pending or charged): refunded, and its idempotency claim deleted even when an answer
+--   was stored with the charge, since that answer was never delivered and a retry must run;
+-- - not recorded: a tombstone in voided_calls, so that the step records nothing when it arrives.
+-- False when it was refunded already or never recorded, so retrying is safe.
 CREATE FUNCTION toolrun_refund_unconfirmed(p_call_id text)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_call_id, 0));
   UPDATE usage_calls u SET status = 'pending' WHERE u.call_id = p_call_id AND u.status = 'charged';
-  IF NOT toolrun_refund(p_call_id, 503, NULL, NULL) THEN
-    RETURN false;
+  IF toolrun_refund(p_call_id, 503, NULL, NULL) THEN
+    DELETE FROM idempotency_keys k WHERE k.call_id = p_call_id;
+    RETURN true;
   END IF;
-  DELETE FROM idempotency_keys k WHERE k.call_id = p_call_id;
-  RETURN true;
+  IF NOT EXISTS (SELECT 1 FROM usage_calls u WHERE u.call_id = p_call_id) THEN
+    INSERT INTO voided_calls (call_id) VALUES (p_call_id) ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN false;
 END;
 $$;
 
