@@ -308,6 +308,13 @@ export interface SwitchStore {
   setSwitch(slug: string, change: ToolSwitch, audit?: NewAuditEntry): Promise<void>;
 }
 
+/**
+ * What a write probe found: `ok`; `locked`, another process holds the write lock for now (writes
+ * wait for it, up to the store's timeout); `read_only`, the store can be read but not written (a
+ * read-only file, filesystem or database, a revoked privilege); `full`, its disk has no room left.
+ */
+export type WriteState = "ok" | "locked" | "read_only" | "full";
+
 export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
@@ -319,9 +326,9 @@ export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, Switch
   /** Throws when the backend cannot be reached. */
   ping(): Promise<void>;
   /**
-   * Throws when the store can be read but not written (a read-only file or database, a revoked
-   * privilege). Writes nothing: the probe's write is rolled back. Needs the schema.
+   * Whether the store takes writes now (WriteState). Changes nothing: the probe's statement is
+   * rolled back. Needs the schema; throws when the backend cannot be reached.
    */
-  probeWrite(): Promise<void>;
+  probeWrite(): Promise<WriteState>;
   close(): Promise<void>;
 }

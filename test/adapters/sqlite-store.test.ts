@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it, type TestContext } from "node:test";
 import { createSqliteStore, type SqliteStoreOptions } from "../../src/adapters/sqlite/store.ts";
+import { databaseFile } from "../../src/adapters/sqlite/write-probe.ts";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
@@ -54,6 +57,59 @@ describeWriteProbeContract("sqlite file opened read-only", async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe("SQLite write probe", () => {
+  it("names another connection's write lock as locked, and answers ok once it is let go", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "toolrun.db");
+    // As the server opens it: a lock is waited for off the event loop, never by blocking it.
+    const store = createSqliteStore(path, { busyTimeoutMs: 0, lockWaitMs: 1000 });
+    t.after(() => store.close());
+    await store.migrate();
+    const other = new DatabaseSync(path);
+    t.after(() => other.close());
+    other.exec("BEGIN IMMEDIATE");
+    assert.equal(await store.probeWrite(), "locked");
+    other.exec("ROLLBACK");
+    assert.equal(await store.probeWrite(), "ok");
+  });
+
+  it("answers full while the disk holding the database has no room, and ok once it has", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "ignore" });
+    } catch {
+      rmSync(dir, { recursive: true, force: true });
+      return t.skip("needs to mount a small tmpfs (root, or CAP_SYS_ADMIN)");
+    }
+    t.after(() => {
+      execFileSync("umount", ["-l", dir]);
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const store = createSqliteStore(join(dir, "toolrun.db"));
+    t.after(() => store.close());
+    await store.migrate();
+    const filler = join(dir, "filler");
+    assert.throws(() => writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024)), { code: "ENOSPC" });
+    assert.equal(await store.probeWrite(), "full");
+    // What every write meets meanwhile.
+    await assert.rejects(store.createKey(newKey()), BackendUnavailableError);
+    unlinkSync(filler);
+    assert.equal(await store.probeWrite(), "ok");
+  });
+
+  it("finds the file a database path or URI names", () => {
+    assert.equal(databaseFile(":memory:"), null);
+    assert.equal(databaseFile("file::memory:?cache=shared"), null);
+    assert.equal(databaseFile("file:db?mode=memory"), null);
+    assert.equal(databaseFile("./data/toolrun.db"), "./data/toolrun.db");
+    assert.equal(databaseFile("file:/srv/toolrun.db?mode=ro"), "/srv/toolrun.db");
+    assert.equal(databaseFile("file:///srv/my%20db.db"), "/srv/my db.db");
+    assert.equal(databaseFile("file://localhost/srv/toolrun.db"), "/srv/toolrun.db");
+    assert.equal(databaseFile("file:toolrun.db"), "toolrun.db");
+  });
 });
 
 describe("SQLite schema", () => {

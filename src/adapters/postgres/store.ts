@@ -42,6 +42,8 @@ export interface PostgresStore extends Store {
 
 const PING = statement("ping", "SELECT 1");
 const ROLLBACK = Symbol("rollback");
+/** SQLSTATEs of a write refused for good: read_only_sql_transaction, insufficient_privilege. */
+const READ_ONLY = new Set(["25006", "42501"]);
 
 /**
  * Creates the store without connecting: a database that is down makes calls fail with
@@ -80,12 +82,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async probeWrite() {
       // Fails in a read-only transaction (a standby, default_transaction_read_only) or without
       // the privilege to write; changes no row, and is rolled back.
-      await transaction(pool, async (client) => {
-        await client.query("UPDATE schema_migrations SET version = version WHERE false");
-        throw ROLLBACK;
-      }).catch((error: unknown) => {
-        if (error !== ROLLBACK) throw error;
-      });
+      try {
+        await transaction(pool, async (client) => {
+          await client.query("UPDATE schema_migrations SET version = version WHERE false");
+          throw ROLLBACK;
+        });
+      } catch (error) {
+        if (error === ROLLBACK) return "ok";
+        if (READ_ONLY.has((error as { code?: unknown }).code as string)) return "read_only";
+        throw error;
+      }
+      return "ok";
     },
     close() {
       // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.

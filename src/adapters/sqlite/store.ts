@@ -11,6 +11,7 @@ import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
 import { createSwitchStore } from "./switches.ts";
+import { createWriteProbe } from "./write-probe.ts";
 
 export type SqliteStoreOptions = OpenOptions & LedgerOptions;
 
@@ -29,15 +30,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     async ping() {
       ping.get();
     },
-    async probeWrite() {
-      // Synchronous, so it never interleaves with a group commit's open transaction.
-      db.exec("BEGIN IMMEDIATE");
-      try {
-        db.exec("UPDATE schema_migrations SET version = version WHERE 0");
-      } finally {
-        db.exec("ROLLBACK");
-      }
-    },
+    probeWrite: createWriteProbe(db, path),
     async close() {
       db.close();
     },
