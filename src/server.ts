@@ -52,9 +52,11 @@ export async function startServer(
       });
     }
     if (config.database.kind === "sqlite") {
-      await deps.store.probeWrite().catch((error: unknown) => {
-        throw databaseError(config, "the database can be read but not written", error);
+      const writes = await deps.store.probeWrite().catch((error: unknown) => {
+        throw databaseError(config, "cannot probe the database", error);
       });
+      if (writes === "read_only")
+        throw databaseError(config, "the database can be read but not written", new Error("read-only"));
     }
   } catch (error) {
     await deps.close();
