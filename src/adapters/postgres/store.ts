@@ -1,17 +1,18 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
- * Boundary: assembles keys.ts (with key-cache.ts), ledger.ts (with usage.ts), switches.ts and
- * migrations.ts over one pool.
+ * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts), ledger.ts
+ * (with usage.ts), switches.ts and migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
  */
 import type { Pool } from "pg";
 import type { Store } from "../../ports/store.ts";
+import { type KeyCacheOptions, withKeyCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { run, statement, transaction } from "./db.ts";
-import { createKeyCache, type KeyCacheOptions } from "./key-cache.ts";
+import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
@@ -26,11 +27,12 @@ import { createSwitchStore } from "./switches.ts";
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /**
-   * Remembering found keys between lookups (key-cache.ts), on by default; it needs one more
-   * connection, for LISTEN. `false` looks every key up in the database, for example behind a
-   * pooler that does not keep LISTEN (the cache would notice and stay bypassed anyway).
+   * Remembering found keys between lookups (adapters/key-cache.ts), on by default; it needs one
+   * more connection, for LISTEN (key-changes.ts). `false` looks every key up in the database, for
+   * example behind a pooler that does not keep LISTEN (the cache would notice and stay bypassed
+   * anyway).
    */
-  readonly keyCache?: false | KeyCacheOptions;
+  readonly keyCache?: false | (KeyCacheOptions & KeyChangeOptions);
 }
 
 export interface PostgresStore extends Store {
@@ -52,10 +54,10 @@ const READ_ONLY = new Set(["25006", "42501"]);
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const schema = schemaName(options);
   const pool = createPostgresPool(options);
-  const cache =
+  const changes =
     options.keyCache === false
       ? undefined
-      : createKeyCache(
+      : createKeyChanges(
           {
             url: options.url,
             schema,
@@ -65,11 +67,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           },
           options.keyCache,
         );
+  const keys = createKeyStore(pool);
   let closed: Promise<void> | undefined;
   const { stopRefunds, ...ledger } = createLedger(pool);
   return {
     pool,
-    ...createKeyStore(pool, cache),
+    ...(changes ? withKeyCache(keys, changes, options.keyCache || {}) : keys),
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
     ...ledger,
@@ -95,9 +98,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return "ok";
     },
     close() {
-      // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.
+      // Idempotent: deps and tests may both close it. The listener first: its heartbeat uses the pool.
       stopRefunds();
-      closed ??= (cache?.close() ?? Promise.resolve()).then(() => pool.end());
+      closed ??= (changes?.close() ?? Promise.resolve()).then(() => pool.end());
       return closed;
     },
   };
