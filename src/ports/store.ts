@@ -52,7 +52,13 @@ export interface KeyPage {
   readonly after: { readonly createdAt: string; readonly id: string } | null;
 }
 
-/** The most credits a key may be granted within one period, in total. */
+/**
+ * The most credits a key's allowance may be before grants, its plan's or its own (the
+ * configuration and the admin API hold to it), and the most it may be granted within one period,
+ * in total. What a key may spend is at most their sum, which the stores hold and add exactly
+ * (64-bit integers, read back as numbers checked against Number.MAX_SAFE_INTEGER).
+ */
+export const MAX_ALLOWANCE = 2_147_483_647;
 export const MAX_GRANTED_CREDITS = 2_000_000_000;
 
 /**
