@@ -1,5 +1,5 @@
 /**
- * The contract of idempotent retries (decisions.md section 11) every store passes, driven through
+ * The contract of idempotent retries (docs/retries.md) every store passes, driven through
  * the real application: a tool call sent with an `Idempotency-Key` is charged once however often it
  * is retried, on one instance or several sharing a database, across restarts. Each adapter's test
  * file calls `describeIdempotencyContract` with a database that instances can open.

@@ -1,5 +1,5 @@
 /**
- * Issue 6: what an instance does when a backend is gone. One migrated schema, one key (builder,
+ * What an instance does when a backend is gone. One migrated schema, one key (builder,
  * 1000 credits, the calculator costs 1), and instances of `toolrun serve --no-migrate`:
  * - healthy (PostgreSQL + Redis): /readyz 200, the control case;
  * - Redis on a closed port: /readyz 503 with `rate_limiter: "unreachable"`; every API call a 503

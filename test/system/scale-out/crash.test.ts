@@ -1,5 +1,5 @@
 /**
- * Issue 6: an instance killed with SIGKILL in the middle of a burst loses nothing charged and runs
+ * An instance killed with SIGKILL in the middle of a burst loses nothing charged and runs
  * nothing unpaid. Three instances (PostgreSQL + Redis); 150 calculator calls at 3 credits each
  * (builder, minCredits 3; 100,000 credits, so neither limit binds), 24 in flight at a time, sent
  * round-robin with the instance in each x-request-id. Once 45 calls (30%) are out, instance 1 is

@@ -1,5 +1,5 @@
 /**
- * Issue 16: an instance killed with SIGKILL while calls with idempotency keys are in flight, each
+ * An instance killed with SIGKILL while calls with idempotency keys are in flight, each
  * retried by its client on another instance with the same key, is never charged twice, and every
  * 200 the client finally holds was charged. Three instances on PostgreSQL; 30 calculator calls with
  * keys `idem-N`, all sent to instance 0 (the victim), then retried on the two survivors until they

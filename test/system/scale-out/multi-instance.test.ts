@@ -1,5 +1,5 @@
 /**
- * Issue 6: three `toolrun serve --no-migrate` processes on one PostgreSQL schema (windows in Redis,
+ * Three `toolrun serve --no-migrate` processes on one PostgreSQL schema (windows in Redis,
  * or in PostgreSQL without Redis) behave as one service under a concurrent burst spread
  * round-robin over them: no credit is spent twice and no window admits more than its limit.
  *
