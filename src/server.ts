@@ -56,7 +56,11 @@ export async function startServer(
         throw databaseError(config, "cannot probe the database", error);
       });
       if (writes === "read_only")
-        throw databaseError(config, "the database can be read but not written", new Error("read-only"));
+        throw databaseError(
+          config,
+          "the database can be read but not written",
+          new Error("attempt to write a readonly database"),
+        );
     }
   } catch (error) {
     await deps.close();
