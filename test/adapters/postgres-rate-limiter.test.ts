@@ -10,20 +10,11 @@ import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeRateLimiterContract } from "../contracts/rate-limiter.contract.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
-import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
+import { proxyUrl } from "../helpers/tcp-proxy.ts";
 import { adminQuery, dropSchema, uniqueSchema } from "./postgres-fixture.ts";
 
 /** The limiter's timeout in the fixtures that reach PostgreSQL through a proxy the contract stalls. */
 const TIMEOUT_MS = 1_000;
-
-/** A proxy in front of the database at `url`, and the URL that goes through it. */
-async function proxied(url: string): Promise<{ proxy: TcpProxy; url: string }> {
-  const target = new URL(url);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  const through = new URL(url);
-  through.host = `127.0.0.1:${proxy.port}`;
-  return { proxy, url: through.href };
-}
 
 describe("PostgreSQL rate limiter without a database", () => {
   it("rejects with BackendUnavailableError, quickly", async () => {
@@ -47,7 +38,7 @@ if (db.url === undefined) {
 
   describeRateLimiterContract("postgres (pool shared with the store)", async () => {
     const schema = uniqueSchema();
-    const { proxy, url: through } = await proxied(url);
+    const { proxy, url: through } = await proxyUrl(url);
     const store = await createPostgresStore({
       url: through,
       schema,
@@ -77,7 +68,7 @@ if (db.url === undefined) {
     const store = await createPostgresStore({ url, schema, keyCache: false });
     await store.migrate();
     await store.close();
-    const { proxy, url: through } = await proxied(url);
+    const { proxy, url: through } = await proxyUrl(url);
     const limiter = createPostgresRateLimiter({
       url: through,
       schema,

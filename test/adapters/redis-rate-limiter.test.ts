@@ -10,7 +10,7 @@ import { createRedisRateLimiter } from "../../src/adapters/redis/rate-limiter.ts
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { describeRateLimiterContract } from "../contracts/rate-limiter.contract.ts";
 import { testRedisUrl, uniqueName } from "../helpers/services.ts";
-import { startTcpProxy } from "../helpers/tcp-proxy.ts";
+import { proxyUrl } from "../helpers/tcp-proxy.ts";
 
 /** Deletes every key under `prefix` (SCAN, never KEYS: the server may be shared). */
 async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
@@ -46,12 +46,9 @@ if (service.url === undefined) {
 
   describeRateLimiterContract("redis", async () => {
     const prefix = `${uniqueName("test")}:`;
-    const target = new URL(url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
-    const through = new URL(url);
-    through.host = `127.0.0.1:${proxy.port}`;
+    const { proxy, url: through } = await proxyUrl(url);
     const timeoutMs = 1_000;
-    const limiter = createRedisRateLimiter({ url: through.href, prefix, commandTimeoutMs: timeoutMs });
+    const limiter = createRedisRateLimiter({ url: through, prefix, commandTimeoutMs: timeoutMs });
     return {
       limiter,
       stall: { freeze: () => proxy.freeze(), release: () => proxy.release(), timeoutMs },

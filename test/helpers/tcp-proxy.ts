@@ -169,3 +169,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     close: cut,
   };
 }
+
+/** A proxy in front of the server a postgres:// or redis:// URL names, and the same URL through it. */
+export async function proxyUrl(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const port = Number(target.port || (target.protocol === "redis:" ? 6379 : 5432));
+  const proxy = await startTcpProxy(target.hostname, port);
+  const through = new URL(url);
+  through.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: through.href };
+}

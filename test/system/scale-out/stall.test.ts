@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { assertProblem } from "../../helpers/problem.ts";
 import type { ServerProcess } from "../../helpers/process.ts";
 import { testDatabaseUrl, testRedisUrl, uniqueName } from "../../helpers/services.ts";
-import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy.ts";
+import { proxyUrl, type TcpProxy } from "../../helpers/tcp-proxy.ts";
 import { type CallRecord, callTool, getJson } from "./calls.ts";
 import { type Cluster, createCluster, type TestKey } from "./cluster.ts";
 
@@ -36,15 +36,6 @@ async function assertPaidFor(healthy: ServerProcess, key: TestKey, records: read
     const usage = await getJson(healthy.url, "/v1/me/usage?limit=100", key.key);
     return credits.body.credits_used === received && usage.body.credits_used === received;
   });
-}
-
-/** A proxy in front of the database, and the database URL that goes through it. */
-async function proxyFor(databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
-  const target = new URL(databaseUrl);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  const url = new URL(databaseUrl);
-  url.host = `127.0.0.1:${proxy.port}`;
-  return { proxy, url: url.href };
 }
 
 if (database.url === undefined) {
@@ -78,7 +69,7 @@ if (database.url === undefined) {
         redisUrl: null,
         config: { plans: { builder: { rpm: 100_000 } } },
       });
-      ({ proxy, url: proxiedUrl } = await proxyFor(databaseUrl));
+      ({ proxy, url: proxiedUrl } = await proxyUrl(databaseUrl));
       [sweeper] = (await cluster.start(1, { TOOLRUN_CALL_ABANDON_S: "2" })) as [ServerProcess];
     });
     after(async () => {
@@ -195,7 +186,7 @@ if (database.url === undefined) {
         redisUrl: redis.url ?? null,
         config: { plans: { builder: { rpm: 100_000 } } },
       });
-      ({ proxy, url: proxiedUrl } = await proxyFor(databaseUrl));
+      ({ proxy, url: proxiedUrl } = await proxyUrl(databaseUrl));
       [healthy] = (await cluster.start(1)) as [ServerProcess];
     });
     after(async () => {
