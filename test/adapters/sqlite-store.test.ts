@@ -113,6 +113,27 @@ describe("SQLite write probe", () => {
 });
 
 describe("SQLite schema", () => {
+  it("refuses to migrate a database whose recorded migrations are another build's", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    const path = join(dir, "toolrun.db");
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const other = new DatabaseSync(path);
+    other.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    other.exec(
+      "INSERT INTO schema_migrations VALUES (1, 'initial', '2026-11-01'), (2, 'idempotency_keys', '2026-11-01')",
+    );
+    other.close();
+    const store = createSqliteStore(path);
+    t.after(() => store.close());
+    assert.equal(await store.isMigrated(), false);
+    await assert.rejects(
+      store.migrate(),
+      /records migration 1 as "initial", where this release has "schema"/,
+    );
+  });
+
   it("finds an idempotency key through an index of its own, reading no stored answer", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
     const path = join(dir, "toolrun.db");

@@ -4,7 +4,7 @@
  * `api_keys`. Boundary: one LISTEN connection of its own plus one pool statement per heartbeat.
  *
  * How a change reaches every instance: a statement-level trigger on `api_keys` (migrations/
- * 0001_initial.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
+ * 0001_schema.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
  * transaction, whoever the writer is (this store, another instance, the CLI, plain SQL). PostgreSQL
  * delivers it on commit to every listening connection; each instance's version then moves.
  *

@@ -1,6 +1,6 @@
 /**
  * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly`,
- * `usage_calls` and `idempotency_keys`, through the functions of migrations/0001_initial.sql; the
+ * `usage_calls` and `idempotency_keys`, through the functions of migrations/0001_schema.sql; the
  * usage report is in usage.ts.
  *
  * A call without an idempotency key runs its tool first (the tools are pure), then ONE statement
