@@ -264,22 +264,25 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
     describe("audit log", () => {
       it("pages through more than a thousand entries in numeric order, each exactly once", async () => {
         const target = `tool_${randomUUID().slice(0, 8)}`;
-        await Promise.all(
-          Array.from({ length: 1_050 }, (_, step) =>
-            store.setSwitch(
-              target,
-              { enabled: step % 2 === 0 },
-              {
-                at: "2026-11-01T00:00:00.000Z",
-                actor: { type: "cli", id: "alice" },
-                action: "tools.set",
+        // Ten at a time: each is a transaction of its own, and a pool holds a few connections.
+        for (let from = 0; from < 1_050; from += 10) {
+          await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              store.setSwitch(
                 target,
-                requestId: null,
-                details: { step },
-              },
+                { enabled: i % 2 === 0 },
+                {
+                  at: "2026-11-01T00:00:00.000Z",
+                  actor: { type: "cli", id: "alice" },
+                  action: "tools.set",
+                  target,
+                  requestId: null,
+                  details: { step: from + i },
+                },
+              ),
             ),
-          ),
-        );
+          );
+        }
         const seen: unknown[] = [];
         let cursor: string | null = null;
         let pages = 0;
