@@ -55,7 +55,8 @@ export function parseBigint(text: string): number {
   return value;
 }
 
-const types: CustomTypesConfig = {
+/** The type parsers of toolrun's connections: bigint as a checked number (parseBigint). */
+export const types: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
     oid === pg.types.builtins.INT8 && format !== "binary"
       ? parseBigint
