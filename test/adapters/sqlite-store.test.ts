@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
+import { smallDisk } from "../helpers/tmpfs.ts";
 
 describeStoreContract("sqlite in memory", async () => {
   const store = createSqliteStore(":memory:");
@@ -77,17 +77,8 @@ describe("SQLite write probe", () => {
   });
 
   it("answers full while the disk holding the database has no room, and ok once it has", async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
-    try {
-      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "ignore" });
-    } catch {
-      rmSync(dir, { recursive: true, force: true });
-      return t.skip("needs to mount a small tmpfs (root, or CAP_SYS_ADMIN)");
-    }
-    t.after(() => {
-      execFileSync("umount", ["-l", dir]);
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const dir = smallDisk(t);
+    if (dir === null) return;
     const store = createSqliteStore(join(dir, "toolrun.db"));
     t.after(() => store.close());
     await store.migrate();
