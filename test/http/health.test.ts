@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { smallDisk } from "../helpers/tmpfs.ts";
 
 describe("health and docs endpoints (no key needed)", () => {
   let t: TestApp;
@@ -114,17 +114,8 @@ describe("health and docs endpoints (no key needed)", () => {
   });
 
   it("is not ready while the database's disk is full, and ready again once there is room", async (context) => {
-    const dir = mkdtempSync(join(tmpdir(), "toolrun-readyz-"));
-    try {
-      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "ignore" });
-    } catch {
-      rmSync(dir, { recursive: true, force: true });
-      return context.skip("needs to mount a small tmpfs (root, or CAP_SYS_ADMIN)");
-    }
-    context.after(() => {
-      execFileSync("umount", ["-l", dir]);
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const dir = smallDisk(context);
+    if (dir === null) return;
     const path = join(dir, "toolrun.db");
     const served = await createTestApp(
       { store: createSqliteStore(path, { busyTimeoutMs: 0, lockWaitMs: 1000 }) },
