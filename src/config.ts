@@ -12,6 +12,7 @@ import {
   oauthSettings,
 } from "./core/oauth/settings.ts";
 import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
+import { MAX_ALLOWANCE } from "./ports/store.ts";
 
 export type DatabaseConfig =
   | { readonly kind: "sqlite"; readonly path: string }
@@ -424,7 +425,7 @@ function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: st
   }
   const count = problems.length;
   const rpm = readCount(raw.rpm, `${where}.rpm`, 1, problems);
-  const monthlyCredits = readCount(raw.monthlyCredits, `${where}.monthlyCredits`, 0, problems);
+  const monthlyCredits = readCount(raw.monthlyCredits, `${where}.monthlyCredits`, 0, problems, MAX_ALLOWANCE);
   const minCredits = readCount(raw.minCredits, `${where}.minCredits`, 0, problems);
   if (raw.label !== undefined && typeof raw.label !== "string")
     problems.push(`${where}.label must be a string`);
@@ -469,10 +470,16 @@ function readTool(slug: string, raw: unknown, problems: string[]): ToolSettings 
 /** Every count is stored in 32-bit integer columns (PostgreSQL `integer`), so none may exceed this. */
 export const MAX_COUNT = 2_147_483_647;
 
-function readCount(raw: unknown, where: string, min: number, problems: string[]): number | undefined {
+function readCount(
+  raw: unknown,
+  where: string,
+  min: number,
+  problems: string[],
+  max = MAX_COUNT,
+): number | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min || raw > MAX_COUNT) {
-    problems.push(`${where} must be an integer from ${min} to ${MAX_COUNT}`);
+  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min || raw > max) {
+    problems.push(`${where} must be an integer from ${min} to ${max}`);
     return undefined;
   }
   return raw;

@@ -118,5 +118,5 @@ async function createBackends(
     connectTimeoutMs: timeoutMs,
     queryTimeoutMs: timeoutMs,
   });
-  return { store, limiter: redis ?? createPostgresRateLimiter({ pool: store.pool }) };
+  return { store, limiter: redis ?? createPostgresRateLimiter({ pool: store.pool, timeoutMs }) };
 }

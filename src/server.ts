@@ -125,9 +125,15 @@ async function openStore(config: Config, migrate: boolean, observer: Observer): 
       });
     }
     if (config.database.kind === "sqlite") {
-      await deps.store.probeWrite().catch((error: unknown) => {
-        throw databaseError(config, "the database can be read but not written", error);
+      const writes = await deps.store.probeWrite().catch((error: unknown) => {
+        throw databaseError(config, "cannot probe the database", error);
       });
+      if (writes === "read_only")
+        throw databaseError(
+          config,
+          "the database can be read but not written",
+          new Error("attempt to write a readonly database"),
+        );
     }
   } catch (error) {
     await deps.close();

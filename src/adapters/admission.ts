@@ -1,8 +1,8 @@
 /**
- * Whether a metered call is admitted: the rule every ledger applies (PostgreSQL's functions
- * toolrun_reserve and toolrun_call state it again in SQL). The tool's monthly cap first, since when
- * both refuse more credits would not help; then the allowance. `activeCalls` is read only when the
- * tool has a cap.
+ * Whether a metered call is admitted: the rule the ledgers apply in TypeScript (PostgreSQL's
+ * transactions apply it in SQL, as `toolrun_refusal`, written the same way). The tool's monthly cap
+ * first, since when both refuse more credits would not help; then the allowance. `activeCalls` is
+ * read only when the tool has a cap.
  */
 import type { RefusalReason, Reservation } from "../ports/store.ts";
 

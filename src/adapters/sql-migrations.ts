@@ -1,6 +1,7 @@
 /**
  * The schema files of a SQL adapter: `migrations/NNNN_name.sql` beside its code, applied in order
- * and recorded in its `schema_migrations` table. Each backend applies them its own way.
+ * and recorded (number and name) in its `schema_migrations` table. Each backend applies them its
+ * own way.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -25,4 +26,25 @@ export function readMigrations(directory: URL): readonly Migration[] {
     });
   }
   return found.sort((a, b) => a.version - b.version);
+}
+
+/** A row of `schema_migrations`. */
+export interface AppliedMigration {
+  readonly version: number;
+  readonly name: string;
+}
+
+/**
+ * Throws when the database records a migration under a number this code ships with another name:
+ * it was made by a build whose migrations differ (a development one), and applying the rest would
+ * skip what this code needs under that number.
+ */
+export function checkApplied(applied: readonly AppliedMigration[], shipped: readonly Migration[]): void {
+  for (const row of applied) {
+    const ours = shipped.find((m) => m.version === row.version);
+    if (ours && ours.name !== row.name)
+      throw new Error(
+        `the database records migration ${row.version} as "${row.name}", where this release has "${ours.name}": it was made by another build of toolrun; make a new database (or schema) and migrate that`,
+      );
+  }
 }

@@ -56,11 +56,6 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
-/**
- * The parameters of the update statement both stores share in shape: for each member a flag
- * saying whether it changes, then its new value (`SET name = CASE WHEN flag THEN value ELSE name
- * END`), so one prepared statement serves every combination of members.
- */
 /** The parameters of a key's INSERT on either store, in the column order both statements name. */
 export function keyInsertValues(key: NewApiKey): (string | number | null)[] {
   return [
@@ -76,6 +71,11 @@ export function keyInsertValues(key: NewApiKey): (string | number | null)[] {
   ];
 }
 
+/**
+ * The parameters of the update statement both stores share in shape: for each member a flag
+ * saying whether it changes, then its new value (`SET name = CASE WHEN flag THEN value ELSE name
+ * END`), so one prepared statement serves every combination of members.
+ */
 export function keyChangeValues(change: KeyChange): (string | number | boolean | null)[] {
   const member = (present: boolean, value: string | number | null) => [present, present ? value : null];
   return [

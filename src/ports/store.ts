@@ -38,7 +38,13 @@ export interface KeyPage {
   readonly after: { readonly createdAt: string; readonly id: string } | null;
 }
 
-/** The most credits a key may be granted within one period, in total. */
+/**
+ * The most credits a key's allowance may be before grants, its plan's or its own (the
+ * configuration and the admin API hold to it), and the most it may be granted within one period,
+ * in total. What a key may spend is at most their sum, which the stores hold and add exactly
+ * (64-bit integers, read back as numbers checked against Number.MAX_SAFE_INTEGER).
+ */
+export const MAX_ALLOWANCE = 2_147_483_647;
 export const MAX_GRANTED_CREDITS = 2_000_000_000;
 
 /**
@@ -275,6 +281,13 @@ export interface SwitchStore {
   setSwitch(slug: string, change: ToolSwitch, audit?: NewAuditEntry): Promise<void>;
 }
 
+/**
+ * What a write probe found: `ok`; `locked`, another process holds the write lock for now (writes
+ * wait for it, up to the store's timeout); `read_only`, the store can be read but not written (a
+ * read-only file, filesystem or database, a revoked privilege); `full`, its disk has no room left.
+ */
+export type WriteState = "ok" | "locked" | "read_only" | "full";
+
 export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore, OAuthStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
@@ -286,9 +299,9 @@ export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, Switch
   /** Throws when the backend cannot be reached. */
   ping(): Promise<void>;
   /**
-   * Throws when the store can be read but not written (a read-only file or database, a revoked
-   * privilege). Writes nothing: the probe's write is rolled back. Needs the schema.
+   * Whether the store takes writes now (WriteState). Changes nothing: the probe's statement is
+   * rolled back. Needs the schema; throws when the backend cannot be reached.
    */
-  probeWrite(): Promise<void>;
+  probeWrite(): Promise<WriteState>;
   close(): Promise<void>;
 }

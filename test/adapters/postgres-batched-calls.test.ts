@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL ledger's batch of calls (`toolrun_calls`): whichever way it records a batch
- * (set-wise when no call can be refused, a call at a time otherwise), every call gets the outcome
- * and figures it would have had alone, and the books end as if the calls had come one by one.
+ * (set-wise when no call is refused, a call at a time otherwise), every call gets the outcome and
+ * figures it would have had alone, and the books end as if the calls had come one by one.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -45,7 +45,7 @@ function args(c: Call) {
   ];
 }
 
-/** The batch in one statement; also how many times it called `toolrun_call`, the one-call path. */
+/** `calls` in one statement; also how many of them took the one-call path (`toolrun_record_call`). */
 async function asBatch(
   client: PoolClient,
   calls: readonly Call[],
@@ -56,11 +56,11 @@ async function asBatch(
     const columns = Array.from({ length: 10 }, (_, i) => calls.map((c) => args(c)[i] ?? null));
     const { rows } = await client.query<Row>(
       `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[],
-         $4::text[], $5::text[], $6::integer[], $7::integer[], $8::integer[], $9::timestamptz[], $10::integer[])`,
+         $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::integer[], $9::timestamptz[], $10::integer[])`,
       columns,
     );
     const counted = await client.query<{ calls: string }>(
-      "SELECT calls FROM pg_stat_xact_user_functions WHERE funcname = 'toolrun_call'",
+      "SELECT calls FROM pg_stat_xact_user_functions WHERE funcname = 'toolrun_record_call'",
     );
     await client.query("COMMIT");
     return { rows, oneByOne: Number(counted.rows[0]?.calls ?? 0) };
@@ -73,15 +73,7 @@ async function asBatch(
 /** The same calls one statement each, in order. */
 async function oneByOne(client: PoolClient, calls: readonly Call[]): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const c of calls) {
-    const {
-      rows: [row],
-    } = await client.query<Row>(
-      `SELECT outcome, credits_used, active_calls FROM toolrun_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      args(c),
-    );
-    if (row) rows.push(row);
-  }
+  for (const c of calls) rows.push(...(await asBatch(client, [c])).rows);
   return rows;
 }
 

@@ -47,10 +47,7 @@ describe("PostgreSQL error classification", () => {
   });
 
   it("treats a missing ledger function as a schema that is not ready, but not other undefined functions", () => {
-    const missing = withCode(
-      "function toolrun_reserve(text, text, text, text, text, integer, integer, integer, timestamp with time zone) does not exist",
-      "42883",
-    );
+    const missing = withCode("function toolrun_settle(text, integer, integer, text) does not exist", "42883");
     assert.ok(toPortError("database", missing) instanceof SchemaNotReadyError);
     const operator = withCode("operator does not exist: text + integer", "42883");
     assert.equal(toPortError("database", operator), operator);

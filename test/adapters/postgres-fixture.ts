@@ -3,7 +3,7 @@
  * drops it afterwards, so parallel runs on one database never see each other's rows.
  */
 import { Client } from "pg";
-import { refund, reserve, settle } from "../../src/adapters/postgres/ledger.ts";
+import { refund, refundUnconfirmed, reserve, settle } from "../../src/adapters/postgres/ledger.ts";
 import type { PostgresStore } from "../../src/adapters/postgres/store.ts";
 import type { Reservation, StoredAnswer } from "../../src/ports/store.ts";
 import { uniqueName } from "../helpers/services.ts";
@@ -28,8 +28,8 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /**
- * The store with the ledger's private steps (reserve, settle, refund) beside its port, for the
- * tests of those steps: the port only offers whole calls.
+ * The store with the ledger's private steps (reserve, settle, refund, the compensation of a call
+ * answered 503) beside its port, for the tests of those steps: the port only offers whole calls.
  */
 export function withLedgerSteps(store: PostgresStore) {
   return {
@@ -40,5 +40,6 @@ export function withLedgerSteps(store: PostgresStore) {
     async refund(callId: string, httpStatus: number) {
       await refund(store.pool, callId, httpStatus);
     },
+    refundUnconfirmed: (callId: string) => refundUnconfirmed(store.pool, callId),
   };
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { newKey, reservation } from "../contracts/store.contract.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
 import { dropSchema, uniqueSchema, withLedgerSteps } from "./postgres-fixture.ts";
@@ -142,6 +143,41 @@ if (db.url === undefined) {
       assert.equal(await store.refundAbandoned("2026-11-01T00:05:00.000Z"), 1);
       assert.equal(await store.creditsUsed(key.id, "2026-11"), 7);
       assert.equal(await store.refundAbandoned("2026-11-01T00:05:00.000Z"), 0);
+    });
+
+    it("compensates a call answered 503 that nothing recorded, so that its late recording records nothing", async () => {
+      const key = newKey();
+      await store.createKey(key);
+      const late = reservation(key.id, { credits: 3 });
+      assert.equal(await store.refundUnconfirmed(late.callId), false);
+      await assert.rejects(store.reserve(late), BackendUnavailableError);
+      await assert.rejects(
+        store.runCall(late, () => ({ ok: true, value: 1 })),
+        BackendUnavailableError,
+      );
+      assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+      const usage = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+      assert.deepEqual([usage.calls, usage.recent, usage.byTool], [0, [], []]);
+      // Another call of the key is recorded as ever.
+      assert.equal(
+        (await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 2 }))).status,
+        "charged",
+      );
+    });
+
+    it("forgets the tombstones of compensated calls after a day, in the sweep", async () => {
+      await store.pool.query("DELETE FROM voided_calls");
+      await store.refundUnconfirmed("call-old");
+      await store.refundUnconfirmed("call-new");
+      await store.pool.query(
+        "UPDATE voided_calls SET at = now() - interval '25 hours' WHERE call_id = 'call-old'",
+      );
+      await store.refundAbandoned("2026-11-01T00:00:00.000Z");
+      const { rows } = await store.pool.query<{ call_id: string }>("SELECT call_id FROM voided_calls");
+      assert.deepEqual(
+        rows.map((r) => r.call_id),
+        ["call-new"],
+      );
     });
   });
 }

@@ -10,7 +10,11 @@ import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeRateLimiterContract } from "../contracts/rate-limiter.contract.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
+import { proxyUrl } from "../helpers/tcp-proxy.ts";
 import { adminQuery, dropSchema, uniqueSchema } from "./postgres-fixture.ts";
+
+/** The limiter's timeout in the fixtures that reach PostgreSQL through a proxy the contract stalls. */
+const TIMEOUT_MS = 1_000;
 
 describe("PostgreSQL rate limiter without a database", () => {
   it("rejects with BackendUnavailableError, quickly", async () => {
@@ -34,16 +38,26 @@ if (db.url === undefined) {
 
   describeRateLimiterContract("postgres (pool shared with the store)", async () => {
     const schema = uniqueSchema();
-    const store = await createPostgresStore({ url, schema, poolSize: 10 });
+    const { proxy, url: through } = await proxyUrl(url);
+    const store = await createPostgresStore({
+      url: through,
+      schema,
+      poolSize: 10,
+      queryTimeoutMs: TIMEOUT_MS,
+      connectTimeoutMs: TIMEOUT_MS,
+      keyCache: false,
+    });
     await store.migrate();
-    const limiter = createPostgresRateLimiter({ pool: store.pool });
+    const limiter = createPostgresRateLimiter({ pool: store.pool, timeoutMs: TIMEOUT_MS });
     return {
       limiter,
+      stall: { freeze: () => proxy.freeze(), release: () => proxy.release(), timeoutMs: TIMEOUT_MS },
       async cleanup() {
         await limiter.close();
         // The limiter leaves the shared pool to its owner.
         await store.ping();
         await store.close();
+        await proxy.close();
         await dropSchema(url, schema);
       },
     };
@@ -51,14 +65,23 @@ if (db.url === undefined) {
 
   describeRateLimiterContract("postgres (own pool)", async () => {
     const schema = uniqueSchema();
-    const store = await createPostgresStore({ url, schema });
+    const store = await createPostgresStore({ url, schema, keyCache: false });
     await store.migrate();
     await store.close();
-    const limiter = createPostgresRateLimiter({ url, schema, poolSize: 10 });
+    const { proxy, url: through } = await proxyUrl(url);
+    const limiter = createPostgresRateLimiter({
+      url: through,
+      schema,
+      poolSize: 10,
+      queryTimeoutMs: TIMEOUT_MS,
+      connectTimeoutMs: TIMEOUT_MS,
+    });
     return {
       limiter,
+      stall: { freeze: () => proxy.freeze(), release: () => proxy.release(), timeoutMs: TIMEOUT_MS },
       async cleanup() {
         await limiter.close();
+        await proxy.close();
         await dropSchema(url, schema);
       },
     };

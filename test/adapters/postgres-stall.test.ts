@@ -1,8 +1,8 @@
 /**
- * The PostgreSQL ledger when its connection stalls mid-call (decisions.md section 10): one store
- * reaches the database through a TCP proxy the test freezes, another (a second instance) directly.
- * A call is never delivered for credits the ledger does not hold, and a call answered 503 holds no
- * credits once the database answers again.
+ * The PostgreSQL ledger when its connection stalls mid-call: one store reaches the database through
+ * a TCP proxy the test freezes, another (a second instance) directly. A call is never delivered for
+ * credits the ledger does not hold, and a call answered 503 holds no credits once the database
+ * answers again, whatever reaches it first.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { newKey, reservation } from "../contracts/store.contract.ts";
-import { testDatabaseUrl } from "../helpers/services.ts";
+import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 import { dropSchema, uniqueSchema } from "./postgres-fixture.ts";
 
@@ -38,6 +38,8 @@ if (db.url === undefined) {
   let proxy: TcpProxy;
   let other: PostgresStore;
   const stores: PostgresStore[] = [];
+  /** The application_name of the stores behind the proxy, to find their backends. */
+  const stalledName = uniqueName("toolrun_stalled");
   const behindProxy = async (queryTimeoutMs: number) => {
     const target = new URL(url);
     target.host = `127.0.0.1:${proxy.port}`;
@@ -46,6 +48,7 @@ if (db.url === undefined) {
       schema,
       queryTimeoutMs,
       connectTimeoutMs: queryTimeoutMs,
+      applicationName: stalledName,
       keyCache: false,
     });
     stores.push(store);
@@ -142,6 +145,32 @@ if (db.url === undefined) {
       });
       assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
       proxy.release();
+    });
+
+    it("records nothing of a call answered 503 whose statement reaches the database after its compensation", async () => {
+      const { stalled, key } = await stalledWithKey(300);
+      // The call's one statement waits in its connection; new connections (the compensation's) flow.
+      const held = proxy.freezeOn(CALL, "request");
+      const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
+        ok: true,
+        value: "result",
+      }));
+      await held;
+      await assert.rejects(call, BackendUnavailableError);
+      await eventually("the compensation is recorded", async () => {
+        const { rows } = await other.pool.query("SELECT 1 FROM voided_calls");
+        return rows.length > 0;
+      });
+      const backends = async () =>
+        (await other.pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [stalledName]))
+          .rows.length;
+      const open = await backends();
+      proxy.release();
+      // The held statement now reaches the server, which runs it and then closes that connection.
+      await eventually("the held statement has run", async () => (await backends()) < open);
+      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+      const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+      assert.deepEqual([usage.creditsUsed, usage.calls, usage.recent], [0, 0, []]);
     });
 
     it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {

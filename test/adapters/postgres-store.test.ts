@@ -115,6 +115,26 @@ if (db.url === undefined) {
   });
 
   describe("PostgreSQL store", () => {
+    it("refuses to read credits past Number.MAX_SAFE_INTEGER rather than answer a rounded figure", async () => {
+      const schema = uniqueSchema();
+      const store = await createPostgresStore({ url, schema, keyCache: false });
+      try {
+        await store.migrate();
+        const key = newKey();
+        await store.createKey(key);
+        await adminQuery(
+          url,
+          `INSERT INTO ${schema}.credit_balances VALUES ($1, '2026-11', $2), ($1, '2026-12', $3)`,
+          [key.id, String(Number.MAX_SAFE_INTEGER), "9007199254740993"],
+        );
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), Number.MAX_SAFE_INTEGER);
+        await assert.rejects(store.creditsUsed(key.id, "2026-12"), RangeError);
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
     it("is not migrated on a fresh schema, and its calls reject with SchemaNotReadyError", async () => {
       const schema = uniqueSchema();
       await adminQuery(url, `CREATE SCHEMA ${schema}`);

@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it, type TestContext } from "node:test";
 import { createSqliteStore, type SqliteStoreOptions } from "../../src/adapters/sqlite/store.ts";
+import { databaseFile } from "../../src/adapters/sqlite/write-probe.ts";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
+import { smallDisk } from "../helpers/tmpfs.ts";
 
 describeStoreContract("sqlite in memory", async () => {
   const store = createSqliteStore(":memory:");
@@ -56,53 +59,97 @@ describeWriteProbeContract("sqlite file opened read-only", async () => {
   };
 });
 
+describe("SQLite write probe", () => {
+  it("names another connection's write lock as locked, and answers ok once it is let go", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "toolrun.db");
+    // As the server opens it: a lock is waited for off the event loop, never by blocking it.
+    const store = createSqliteStore(path, { busyTimeoutMs: 0, lockWaitMs: 1000 });
+    t.after(() => store.close());
+    await store.migrate();
+    const other = new DatabaseSync(path);
+    t.after(() => other.close());
+    other.exec("BEGIN IMMEDIATE");
+    assert.equal(await store.probeWrite(), "locked");
+    other.exec("ROLLBACK");
+    assert.equal(await store.probeWrite(), "ok");
+  });
+
+  it("answers full while the disk holding the database has no room, and ok once it has", async (t) => {
+    const dir = smallDisk(t);
+    if (dir === null) return;
+    const store = createSqliteStore(join(dir, "toolrun.db"));
+    t.after(() => store.close());
+    await store.migrate();
+    const filler = join(dir, "filler");
+    assert.throws(() => writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024)), { code: "ENOSPC" });
+    assert.equal(await store.probeWrite(), "full");
+    // What every write meets meanwhile.
+    await assert.rejects(store.createKey(newKey()), BackendUnavailableError);
+    unlinkSync(filler);
+    assert.equal(await store.probeWrite(), "ok");
+  });
+
+  it("finds the file a database path or URI names", () => {
+    assert.equal(databaseFile(":memory:"), null);
+    assert.equal(databaseFile("file::memory:?cache=shared"), null);
+    assert.equal(databaseFile("file:db?mode=memory"), null);
+    assert.equal(databaseFile("./data/toolrun.db"), "./data/toolrun.db");
+    assert.equal(databaseFile("file:/srv/toolrun.db?mode=ro"), "/srv/toolrun.db");
+    assert.equal(databaseFile("file:///srv/my%20db.db"), "/srv/my db.db");
+    assert.equal(databaseFile("file://localhost/srv/toolrun.db"), "/srv/toolrun.db");
+    assert.equal(databaseFile("file:toolrun.db"), "toolrun.db");
+  });
+});
+
 describe("SQLite schema", () => {
-  it("moves the stored answers of a database made before 0005 into a rowid table, whose lookups read no answer", async (t) => {
+  it("refuses to migrate a database whose recorded migrations are another build's", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
     const path = join(dir, "toolrun.db");
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    // The schema as version 0004 left it, with a stored answer.
-    const before = new DatabaseSync(path);
-    before.exec(
+    const other = new DatabaseSync(path);
+    other.exec(
       "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
     );
-    for (const file of ["0001_initial.sql", "0002_idempotency_keys.sql", "0004_admin.sql"]) {
-      before.exec(
-        readFileSync(new URL(`../../src/adapters/sqlite/migrations/${file}`, import.meta.url), "utf8"),
-      );
-      before
-        .prepare("INSERT INTO schema_migrations VALUES (?, ?, '2026-11-01')")
-        .run(Number(file.slice(0, 4)), file);
-    }
-    const key = newKey();
-    before
-      .prepare(
-        "INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, created_at) VALUES (?, 'k', 'free', ?, 'tr_live_x', ?)",
-      )
-      .run(key.id, key.secretHash, key.createdAt);
-    before
-      .prepare(
-        "INSERT INTO idempotency_keys VALUES (?, 'kept', 'fp', 'call-1', 200, '{\"kept\":true}', '2999-01-01T00:00:00.000Z')",
-      )
-      .run(key.id);
-    before.close();
-
+    other.exec(
+      "INSERT INTO schema_migrations VALUES (1, 'initial', '2026-11-01'), (2, 'idempotency_keys', '2026-11-01')",
+    );
+    other.close();
     const store = createSqliteStore(path);
     t.after(() => store.close());
-    // 0005, and whatever later migrations there are.
-    assert.deepEqual(
-      (await store.migrate()).filter((version) => version <= 5),
-      [5],
+    assert.equal(await store.isMigrated(), false);
+    await assert.rejects(
+      store.migrate(),
+      /records migration 1 as "initial", where this release has "schema"/,
     );
+  });
+
+  it("finds an idempotency key through an index of its own, reading no stored answer", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    const path = join(dir, "toolrun.db");
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = createSqliteStore(path);
+    t.after(() => store.close());
+    assert.deepEqual(await store.migrate(), [1]);
+    const key = newKey();
+    await store.createKey(key);
     const claim = { key: "kept", fingerprint: "fp", expiresAt: "2999-01-01T00:00:00.000Z" };
+    const kept = '{"kept":true}';
+    await store.runCall(
+      reservation(key.id, { idempotency: claim }),
+      () => ({ ok: true, value: 1 }),
+      () => ({ status: 200, body: kept }),
+    );
     assert.deepEqual(
       await store.runCall(
         reservation(key.id, { idempotency: claim }),
-        () => ({ ok: true, value: 1 }),
+        () => ({ ok: true, value: 2 }),
         () => ({ status: 200, body: "{}" }),
       ),
-      { status: "claimed", existing: { fingerprint: "fp", answer: { status: 200, body: '{"kept":true}' } } },
+      { status: "claimed", existing: { fingerprint: "fp", answer: { status: 200, body: kept } } },
     );
+    // A WITHOUT ROWID table would keep each answer in the key's own b-tree, read by every lookup.
     const after = new DatabaseSync(path);
     t.after(() => after.close());
     const plan = after

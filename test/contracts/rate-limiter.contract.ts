@@ -4,10 +4,22 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
+
+/** The network between a limiter and its backend, held still and let go by the test. */
+export interface Stall {
+  freeze(): void;
+  release(): void;
+  /** The limiter's timeout for one hit, as configured. */
+  readonly timeoutMs: number;
+}
 
 export interface RateLimiterFixture {
   readonly limiter: RateLimiter;
+  /** How its backend stalls; absent for a limiter in process memory, which nothing can stall. */
+  readonly stall?: Stall;
   cleanup(): Promise<void>;
 }
 
@@ -55,6 +67,29 @@ export function describeRateLimiterContract(
 
     it("answers a ping", async () => {
       await limiter.ping();
+    });
+
+    it("answers every hit within its timeout while the backend stalls, and counts none that arrives after it", async (t) => {
+      const stall = fixture.stall;
+      if (!stall) return t.skip("counts in process memory: nothing can stall between it and its counts");
+      const key = `k-${randomUUID()}`;
+      const window = Math.floor(Date.now() / 60_000) * 60_000;
+      assert.equal(await limiter.hit(key, window, 60_000), 1);
+      stall.freeze();
+      const stalledHit = async (afterMs: number) => {
+        await sleep(afterMs);
+        const started = Date.now();
+        await assert.rejects(limiter.hit(key, window, 60_000), BackendUnavailableError);
+        return Date.now() - started;
+      };
+      // The second hit starts while the first still waits, as the next request of a busy key does.
+      const waits = await Promise.all([stalledHit(0), stalledHit(stall.timeoutMs / 10)]);
+      for (const waited of waits)
+        assert.ok(waited < stall.timeoutMs * 1.5, `waited ${waited} ms, timeout ${stall.timeoutMs} ms`);
+      // The stalled hits now reach the backend, after their callers were answered.
+      stall.release();
+      await sleep(500);
+      assert.equal(await limiter.hit(key, window, 60_000), 2);
     });
   });
 }

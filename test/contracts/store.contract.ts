@@ -7,11 +7,13 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { InvalidCursorError } from "../../src/ports/errors.ts";
 import {
+  type AuditPage,
   MAX_GRANTED_CREDITS,
   type NewApiKey,
   type NewAuditEntry,
   type Reservation,
   type Store,
+  type UsageReport,
 } from "../../src/ports/store.ts";
 
 export interface StoreFixture {
@@ -260,6 +262,41 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
     });
 
     describe("audit log", () => {
+      it("pages through more than a thousand entries in numeric order, each exactly once", async () => {
+        const target = `tool_${randomUUID().slice(0, 8)}`;
+        // Ten at a time: each is a transaction of its own, and a pool holds a few connections.
+        for (let from = 0; from < 1_050; from += 10) {
+          await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              store.setSwitch(
+                target,
+                { enabled: i % 2 === 0 },
+                {
+                  at: "2026-11-01T00:00:00.000Z",
+                  actor: { type: "cli", id: "alice" },
+                  action: "tools.set",
+                  target,
+                  requestId: null,
+                  details: { step: from + i },
+                },
+              ),
+            ),
+          );
+        }
+        const seen: unknown[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: AuditPage = await store.listAudit({ limit: 100, cursor, target });
+          seen.push(...page.entries.map((e) => e.details.step));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor !== null && pages < 100);
+        assert.equal(pages, 11);
+        assert.equal(seen.length, 1_050);
+        assert.equal(new Set(seen).size, 1_050);
+      });
+
       it("keeps every entry as written and pages newest first, optionally by target", async () => {
         const target = `key_${randomUUID().slice(0, 8)}`;
         const other = `key_${randomUUID().slice(0, 8)}`;
@@ -482,6 +519,36 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual(other, { creditsUsed: 0, calls: 0, byTool: [], recent: [], nextCursor: null });
       });
 
+      it("pages through more than a thousand calls in numeric order, each call exactly once", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const made = await Promise.all(
+          Array.from({ length: 1_050 }, () => reservation(key.id, { credits: 0, allowance: null })).map(
+            async (r) => {
+              await charge(r);
+              return r.callId;
+            },
+          ),
+        );
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: UsageReport = await store.usage({
+            keyId: key.id,
+            period: "2026-11",
+            limit: 100,
+            cursor,
+          });
+          seen.push(...page.recent.map((c) => c.callId));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor !== null && pages < 100);
+        assert.equal(pages, 11);
+        assert.equal(seen.length, made.length);
+        assert.deepEqual(new Set(seen), new Set(made));
+      });
+
       it("rejects a cursor it did not issue, beyond its sequence numbers included, as InvalidCursorError", async () => {
         const key = newKey();
         await store.createKey(key);
@@ -577,6 +644,42 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(failed.status, "refunded");
         assert.equal((await store.runCall(reservation(key.id, capped), () => ok(1))).status, "charged");
         assert.equal((await store.runCall(reservation(key.id, capped), () => ok(1))).status, "refused");
+      });
+
+      it("counts credits past 32 bits exactly: allowances, balances, usage and calls with a key", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        // An own allowance of 1e9 with 2e9 granted, and the largest cost a tool may be configured at.
+        const big = { allowance: 3_000_000_000, credits: 2_147_483_647, tool: "big" };
+        assert.equal(
+          (await store.runCall(reservation(key.id, { ...big, credits: 2 }), () => ok(1))).status,
+          "charged",
+        );
+        assert.equal((await store.runCall(reservation(key.id, big), () => ok(2))).status, "charged");
+        assert.deepEqual(await store.runCall(reservation(key.id, big), () => ok(3)), {
+          status: "refused",
+          reason: "insufficient_credits",
+          creditsUsed: 2_147_483_649,
+        });
+        const keyed = reservation(key.id, {
+          ...big,
+          allowance: 5_000_000_000,
+          idempotency: { key: "k-64", fingerprint: "f", expiresAt: "2999-01-01T00:00:00.000Z" },
+        });
+        const answer = () => ({ status: 200, body: "{}" });
+        assert.deepEqual(await store.runCall(keyed, () => ok(4), answer), {
+          status: "charged",
+          value: 4,
+          creditsUsed: 4_294_967_296,
+        });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4_294_967_296);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(report.creditsUsed, 4_294_967_296);
+        assert.deepEqual(report.byTool, [{ tool: "big", calls: 3, credits: 4_294_967_296 }]);
+        assert.deepEqual(
+          report.recent.map((c) => c.credits),
+          [2_147_483_647, 2_147_483_647, 2],
+        );
       });
 
       it("never charges past the allowance under concurrency, and delivers each charged call its own run", async () => {

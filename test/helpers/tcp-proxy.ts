@@ -5,6 +5,10 @@
  *   connection and a refused one; restore() listens again on the same port.
  * - freeze() is a network stall: every connection stays open but no byte moves either way (new
  *   connections are accepted and stall too) until release() delivers what was held, in order.
+ * - freezeOpen() stalls only the connections open now (one path losing packets); new connections
+ *   flow.
+ * - A client that closes while its bytes are held is treated as TCP treats it: what it sent still
+ *   reaches the server on release, followed by the end of the connection.
  * - freezeOn(marker, hold) stalls only the connection that sends a chunk containing `marker` (a
  *   PostgreSQL statement name, say), from that chunk on: "request" holds the chunk itself, so the
  *   statement has not reached the server; "response" delivers it and holds what the server
@@ -19,6 +23,7 @@ export interface TcpProxy {
   cut(): Promise<void>;
   restore(): Promise<void>;
   freeze(): void;
+  freezeOpen(): void;
   /** Resolves once a chunk containing `marker` has been seen (and held as `hold` says). */
   freezeOn(marker: string, hold: Hold): Promise<void>;
   /** Delivers everything held, in order, and lets traffic flow again. */
@@ -30,6 +35,9 @@ export interface TcpProxy {
 class Pipe {
   held: Buffer[] | null = null;
   readonly to: Socket;
+  /** The sending side has closed: end `to` once what is held is delivered. */
+  private ending = false;
+  ended = false;
   constructor(to: Socket) {
     this.to = to;
   }
@@ -40,10 +48,22 @@ class Pipe {
   hold(): void {
     this.held ??= [];
   }
+  /** The sender went away: end now, or after the held bytes when there are any. */
+  end(): void {
+    if (this.held) this.ending = true;
+    else {
+      this.ended = true;
+      this.to.destroy();
+    }
+  }
   release(): void {
     const held = this.held;
     this.held = null;
     for (const chunk of held ?? []) if (!this.to.destroyed) this.to.write(chunk);
+    if (this.ending) {
+      this.ended = true;
+      this.to.end();
+    }
   }
 }
 
@@ -76,9 +96,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
     client.on("close", () => {
-      upstream.destroy();
-      pipes.delete(up);
+      up.end();
       pipes.delete(down);
+      if (up.ended) pipes.delete(up);
     });
     upstream.on("close", () => client.destroy());
     client.on("data", (chunk: Buffer) => {
@@ -130,6 +150,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       frozen = true;
       for (const pipe of pipes) pipe.hold();
     },
+    freezeOpen() {
+      for (const pipe of pipes) pipe.hold();
+    },
     freezeOn(marker, hold) {
       return new Promise((sprung) => {
         trap = { marker, hold, sprung };
@@ -138,8 +161,21 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     release() {
       frozen = false;
       trap = null;
-      for (const pipe of pipes) pipe.release();
+      for (const pipe of pipes) {
+        pipe.release();
+        if (pipe.ended) pipes.delete(pipe);
+      }
     },
     close: cut,
   };
+}
+
+/** A proxy in front of the server a postgres:// or redis:// URL names, and the same URL through it. */
+export async function proxyUrl(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const port = Number(target.port || (target.protocol === "redis:" ? 6379 : 5432));
+  const proxy = await startTcpProxy(target.hostname, port);
+  const through = new URL(url);
+  through.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: through.href };
 }

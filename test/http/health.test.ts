@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { before, describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { smallDisk } from "../helpers/tmpfs.ts";
 
 describe("health and docs endpoints (no key needed)", () => {
   let t: TestApp;
@@ -83,6 +85,62 @@ describe("health and docs endpoints (no key needed)", () => {
       schema: "ok",
       writes: "read_only",
     });
+  });
+
+  it("stays ready while another process holds the database's write lock, and says it is locked", async (context) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-readyz-"));
+    context.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "toolrun.db");
+    // As the server opens it: a lock is waited for off the event loop.
+    const served = await createTestApp(
+      { store: createSqliteStore(path, { busyTimeoutMs: 0, lockWaitMs: 1000 }) },
+      context,
+    );
+    const other = new DatabaseSync(path);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const ready = await served.app.inject({ method: "GET", url: "/readyz" });
+      assert.equal(ready.statusCode, 200);
+      assert.deepEqual(ready.json(), {
+        status: "ok",
+        checks: { database: "ok", rate_limiter: "ok", schema: "ok", writes: "locked" },
+      });
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    const free = await served.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(free.json().checks.writes, "ok");
+  });
+
+  it("is not ready while the database's disk is full, and ready again once there is room", async (context) => {
+    const dir = smallDisk(context);
+    if (dir === null) return;
+    const path = join(dir, "toolrun.db");
+    const served = await createTestApp(
+      { store: createSqliteStore(path, { busyTimeoutMs: 0, lockWaitMs: 1000 }) },
+      context,
+    );
+    const filler = join(dir, "filler");
+    try {
+      writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
+    } catch {
+      // ENOSPC: the disk is full now, the filler holding what was left.
+    }
+    const full = await served.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(full.statusCode, 503);
+    assert.equal(full.json().code, "backend_unavailable");
+    assert.match(full.json().detail, /disk .*full/);
+    assert.deepEqual(full.json().checks, {
+      database: "ok",
+      rate_limiter: "ok",
+      schema: "ok",
+      writes: "full",
+    });
+    unlinkSync(filler);
+    const room = await served.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(room.statusCode, 200);
+    assert.equal(room.json().checks.writes, "ok");
   });
 
   it("serves the docs index and the error list", async () => {

@@ -15,7 +15,7 @@ const APPEND = statement(
 );
 const PAGE = statement(
   "audit_page",
-  `SELECT seq::text AS seq, at, actor_type, actor_id, action, target, request_id, details
+  `SELECT seq, at, actor_type, actor_id, action, target, request_id, details
    FROM audit_log
    WHERE ($1::bigint IS NULL OR seq < $1::bigint) AND ($2::text IS NULL OR target = $2::text)
    ORDER BY seq DESC LIMIT $3`,

@@ -1,9 +1,9 @@
 /**
  * Group commit for the PostgreSQL ledger's pure calls: the calls queued in one turn of the event
- * loop go to PostgreSQL as one statement (`toolrun_calls`, migrations/0005; since 0006 recorded
- * set-wise when none of them can be refused) in one transaction, so they share one round trip
- * and one WAL flush instead of paying one each; a turn with one call sends `toolrun_call` alone. Each call still sees every call queued before it (the function runs
- * them in order, holding their rows' locks), so exactness is that of one transaction per call.
+ * loop go to PostgreSQL as one statement (`toolrun_calls`) in one transaction, so they share one
+ * round trip and one WAL flush instead of paying one each. Each call still sees every call queued
+ * before it (the function checks them in order, holding their rows' locks), so exactness is that
+ * of one transaction per call.
  *
  * A batch that fails as a whole: when the database is unreachable or did not answer in time, every
  * call of it is rejected with that error (its caller answers 503 and refunds it if it committed);
@@ -13,24 +13,23 @@
 import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { Reservation } from "../../ports/store.ts";
-import { run, statement } from "./db.ts";
+import { type Queryable, run, statement } from "./db.ts";
 
-const CALL = statement(
-  "ledger_call",
-  `SELECT outcome, credits_used, active_calls FROM toolrun_call($1::text, $2::text, $3::text, $4::text, $5::text,
-     $6::integer, $7::integer, $8::integer, $9::timestamptz, $10::integer)`,
-);
 const CALLS = statement(
   "ledger_calls",
   `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[], $4::text[],
-     $5::text[], $6::integer[], $7::integer[], $8::integer[], $9::timestamptz[], $10::integer[])`,
+     $5::text[], $6::bigint[], $7::bigint[], $8::integer[], $9::timestamptz[], $10::integer[])`,
 );
 
 /** At most this many calls a statement: bounds how long one transaction holds its rows. */
 export const MAX_BATCH = 64;
 
 export interface CallRow {
-  readonly outcome: "charged" | "refunded" | "tier_limit" | "insufficient_credits";
+  /**
+   * `pending`: a reservation (a call recorded with no HTTP status yet); `voided`: nothing recorded,
+   * since the call was answered 503 and compensated before this statement reached the database.
+   */
+  readonly outcome: "pending" | "charged" | "refunded" | "tier_limit" | "insufficient_credits" | "voided";
   /** The key's balance after the call. */
   readonly credits_used: number;
   /** The tool's calls that count against its monthly cap, after this one. */
@@ -47,9 +46,7 @@ interface Queued {
   readonly reject: (error: unknown) => void;
 }
 
-const PARAMETERS = 10;
-
-/** A reservation's parameters, in the order of every ledger function (toolrun_reserve first). */
+/** A reservation's parameters, in the order of every ledger function. */
 export function reservationValues(r: Reservation) {
   return [
     r.callId,
@@ -64,38 +61,31 @@ export function reservationValues(r: Reservation) {
   ] as const;
 }
 
-function valuesOf(r: Reservation, httpStatus: number) {
-  return [...reservationValues(r), httpStatus] as const;
+/** Records `calls` in one statement (`httpStatus` null: a reservation), one row each, in order. */
+export async function recordCalls(
+  db: Queryable,
+  calls: readonly { readonly r: Reservation; readonly httpStatus: number | null }[],
+): Promise<CallRow[]> {
+  // One array a parameter, the calls in the batch's order.
+  const values = calls.map(({ r, httpStatus }) => [...reservationValues(r), httpStatus]);
+  const columns = Array.from({ length: 10 }, (_, i) => values.map((call) => call[i] ?? null));
+  const rows = await run<CallRow>(db, CALLS, columns);
+  if (rows.length !== calls.length)
+    throw new Error(`toolrun_calls returned ${rows.length} rows for ${calls.length} calls`);
+  return rows;
 }
 
 export function createCallBatches(pool: Pool): RecordCall {
   let queue: Queued[] = [];
 
-  async function one(item: Queued): Promise<void> {
-    try {
-      const [row] = await run<CallRow>(pool, CALL, valuesOf(item.r, item.httpStatus));
-      if (!row) throw new Error("toolrun_call returned no row");
-      item.resolve(row);
-    } catch (error) {
-      item.reject(error);
-    }
-  }
-
   async function together(batch: readonly Queued[]): Promise<void> {
-    // One array a parameter, the calls in the batch's order.
-    const calls = batch.map((item) => valuesOf(item.r, item.httpStatus));
-    const columns = Array.from({ length: PARAMETERS }, (_, i) => calls.map((values) => values[i] ?? null));
     let rows: CallRow[];
     try {
-      rows = await run<CallRow>(pool, CALLS, columns);
+      rows = await recordCalls(pool, batch);
     } catch (error) {
-      if (error instanceof BackendUnavailableError) for (const item of batch) item.reject(error);
-      else await Promise.all(batch.map(one));
-      return;
-    }
-    if (rows.length !== batch.length) {
-      const error = new Error(`toolrun_calls returned ${rows.length} rows for ${batch.length} calls`);
-      for (const item of batch) item.reject(error);
+      if (error instanceof BackendUnavailableError || batch.length === 1)
+        for (const item of batch) item.reject(error);
+      else await Promise.all(batch.map((item) => together([item])));
       return;
     }
     for (const [i, row] of rows.entries()) batch[i]?.resolve(row);
@@ -104,11 +94,8 @@ export function createCallBatches(pool: Pool): RecordCall {
   function flush(): void {
     const taken = queue;
     queue = [];
-    for (let start = 0; start < taken.length; start += MAX_BATCH) {
-      const batch = taken.slice(start, start + MAX_BATCH);
-      const [only] = batch;
-      void (only && batch.length === 1 ? one(only) : together(batch));
-    }
+    for (let start = 0; start < taken.length; start += MAX_BATCH)
+      void together(taken.slice(start, start + MAX_BATCH));
   }
 
   return (r, httpStatus) =>

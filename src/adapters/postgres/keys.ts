@@ -1,15 +1,13 @@
 /**
  * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a
- * hash names at most one key). Boundary: the `api_keys` table only. With a KeyCache (key-cache.ts),
- * found keys are remembered while every change to the table is reported to this instance; changes
- * made here forget everything themselves, once the statement has returned.
+ * hash names at most one key). Boundary: the `api_keys` table only; remembering found keys is the
+ * key cache's (adapters/key-cache.ts, told of changes by key-changes.ts).
  */
 import type { Pool } from "pg";
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey, type NewAuditEntry } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
 import { audited } from "./audit.ts";
 import { run, type Statement, statement, transaction, type Values } from "./db.ts";
-import type { KeyCache } from "./key-cache.ts";
 
 const INSERT = statement(
   "key_insert",
@@ -46,7 +44,7 @@ const UPDATE = statement(
   `UPDATE api_keys SET
      name = CASE WHEN $1 THEN $2::text ELSE name END,
      plan = CASE WHEN $3 THEN $4::text ELSE plan END,
-     monthly_allowance = CASE WHEN $5 THEN $6::integer ELSE monthly_allowance END,
+     monthly_allowance = CASE WHEN $5 THEN $6::bigint ELSE monthly_allowance END,
      metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
      expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END
    WHERE id = $11 RETURNING id`,
@@ -54,24 +52,17 @@ const UPDATE = statement(
 const GRANT = statement(
   "key_grant",
   `UPDATE api_keys SET
-     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::integer ELSE $2::integer END,
+     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END,
      granted_period = $1
    WHERE id = $3 AND revoked_at IS NULL
-     AND CASE WHEN granted_period = $1 THEN granted_credits::bigint + $2 ELSE $2 END <= $4
+     AND CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END <= $4
    RETURNING id`,
 );
 
-export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
-  /**
-   * Runs a change to a key (one statement returning the key's id when it matched) with its audit
-   * entry, then forgets every remembered key (also when the outcome is unknown).
-   */
+export function createKeyStore(pool: Pool): KeyStore {
+  /** Runs a change to a key (one statement returning the key's id when it matched) with its audit entry. */
   async function change(stmt: Statement, values: Values, audit: NewAuditEntry | undefined): Promise<boolean> {
-    try {
-      return (await audited(pool, audit, async (db) => (await run(db, stmt, values)).length)) === 1;
-    } finally {
-      cache?.forget();
-    }
+    return (await audited(pool, audit, async (db) => (await run(db, stmt, values)).length)) === 1;
   }
 
   return {
@@ -91,13 +82,8 @@ export function createKeyStore(pool: Pool, cache?: KeyCache): KeyStore {
       });
     },
     async findKeyByHash(secretHash) {
-      const cached = cache?.lookup(secretHash);
-      if (cached?.hit) return cached.hit;
       const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
-      if (!row) return null;
-      const record = toKeyRecord(row);
-      if (cached) cache?.remember(cached.token, secretHash, record);
-      return record;
+      return row ? toKeyRecord(row) : null;
     },
     async getKey(id) {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);

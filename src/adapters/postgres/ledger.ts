@@ -1,6 +1,7 @@
 /**
- * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly` and
- * `usage_calls`; the usage report is in usage.ts.
+ * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly`,
+ * `usage_calls` and `idempotency_keys`, through the functions of migrations/0001_schema.sql; the
+ * usage report is in usage.ts.
  *
  * A call without an idempotency key runs its tool first (the tools are pure), then ONE statement
  * checks it and records it charged or refunded, sent together with the other calls of the same
@@ -8,30 +9,23 @@
  *
  * A call with an idempotency key is three steps private to this adapter (exported for its tests,
  * not on the port): reserve, then settle or refund. It claims its key in the reservation's
- * transaction and stores its answer in the settlement's or the refund's (migrations/0002), since
- * the answer holds the credits left, known only once the reservation is made.
+ * transaction and stores its answer in the settlement's or the refund's, since the answer holds
+ * the credits left, known only once the reservation is made.
  *
  * A statement whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands
  * its id to unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database
- * answers again (migrations/0003); a settle that finds its call already refunded by the sweep
- * answers 503 too. So the credits of the 200s a key received are exactly what the ledger holds.
- * Every step is one plpgsql function called with ONE statement in autocommit, so the function body
- * is the whole transaction (no BEGIN/COMMIT round trips); settle is a single UPDATE.
+ * answers again; a settle that finds its call already refunded by the sweep answers 503 too. So the
+ * credits of the 200s a key received are exactly what the ledger holds. Every step is one plpgsql
+ * function called with ONE statement in autocommit, so the function body is the whole transaction
+ * (no BEGIN/COMMIT round trips).
  *
- * Why it cannot overspend: toolrun_reserve raises the per-tool counter and then the balance each
- * with ONE conditional upsert (`... ON CONFLICT DO UPDATE ... WHERE new value <= limit RETURNING`).
- * The upsert locks the row before it evaluates the condition, so concurrent reservations of one key
- * queue on that row and each sees the previous one's result: there is no read-then-write window.
- * (Each statement of the function takes a fresh READ COMMITTED snapshot, so a refused upsert's
- * follow-up read also sees the value that refused it.) When the balance refuses, the function puts
- * the counter row back itself (it still holds that row's lock, so nobody saw the increment; a row
- * the call created is deleted) and records no call: a refusal commits no change.
+ * Why it cannot overspend: a call is checked (toolrun_refusal) and recorded while its transaction
+ * holds the lock of its tool's counter row and its key's balance row, taken before reading them,
+ * so concurrent calls of one key queue on those rows and each sees the previous one's result:
+ * there is no read-then-write window. A refusal commits no change.
  *
- * Deadlock freedom: every transaction locks shared rows in one order, tool counters before balances:
- * toolrun_reserve and toolrun_call (counter upsert, balance upsert, then the counter again only to
- * undo it while already holding it), toolrun_calls (every counter of its calls sorted, then every
- * balance sorted, before any call) and toolrun_refund (its own usage row, which the others never
- * lock since they only insert new ones, then counter, then balance).
+ * Deadlock freedom: every transaction locks shared rows in one order, described at the top of the
+ * functions in the migration (counters before balances, each set sorted).
  */
 import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
@@ -45,42 +39,31 @@ import type {
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
-import { reservationValues } from "./call-batches.ts";
+import { type CallRow, recordCalls, reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
-import { createPureCalls } from "./pure-calls.ts";
+import { createPureCalls, voided } from "./pure-calls.ts";
 import { createUnconfirmedRefunds, type UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 import { usageReport } from "./usage.ts";
 
-const RESERVE = statement(
-  "ledger_reserve",
-  `SELECT outcome, credits_used FROM toolrun_reserve($1::text, $2::text, $3::text, $4::text, $5::text,
-     $6::integer, $7::integer, $8::integer, $9::timestamptz)`,
-);
 const RESERVE_CLAIMED = statement(
   "ledger_reserve_claimed",
   `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
-     $1::text, $2::text, $3::text, $4::text, $5::text, $6::integer, $7::integer, $8::integer,
+     $1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::integer,
      $9::timestamptz, $10::text, $11::text, $12::timestamptz)`,
 );
-const SETTLE_ANSWERED = statement(
-  "ledger_settle_answered",
-  "SELECT toolrun_settle_answered($1::text, $2::integer, $3::integer, $4::text) AS settled",
+const SETTLE = statement(
+  "ledger_settle",
+  "SELECT toolrun_settle($1::text, $2::integer, $3::integer, $4::text) AS settled",
 );
-const REFUND_ANSWERED = statement(
-  "ledger_refund_answered",
-  "SELECT toolrun_refund_answered($1::text, $2::integer, $3::integer, $4::text) AS refunded",
+const REFUND = statement(
+  "ledger_refund",
+  "SELECT toolrun_refund($1::text, $2::integer, $3::integer, $4::text) AS refunded",
 );
 const PURGE = statement(
   "ledger_purge_answers",
   "DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING 1",
 );
 const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
-const SETTLE = statement(
-  "ledger_settle",
-  `UPDATE usage_calls SET status = 'charged', http_status = $2
-   WHERE call_id = $1 AND status = 'pending' RETURNING 1`,
-);
-const REFUND = statement("ledger_refund", "SELECT toolrun_refund($1::text, $2::integer) AS refunded");
 const REFUND_UNCONFIRMED = statement(
   "ledger_refund_unconfirmed",
   "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
@@ -89,6 +72,10 @@ const ABANDONED = statement(
   "ledger_abandoned",
   `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2`,
 );
+const FORGET_VOIDED = statement(
+  "ledger_forget_voided",
+  "DELETE FROM voided_calls WHERE at < now() - interval '1 day'",
+);
 
 export type ReserveOutcome =
   | { readonly ok: true; readonly creditsUsed: number }
@@ -96,7 +83,7 @@ export type ReserveOutcome =
   | { readonly ok: false; readonly reason: "claimed"; readonly existing: IdempotentRecord };
 
 interface ReserveRow {
-  outcome: "ok" | "tier_limit" | "insufficient_credits" | "claimed";
+  outcome: CallRow["outcome"] | "claimed";
   credits_used: number;
   fingerprint?: string;
   answer_status?: number | null;
@@ -108,21 +95,34 @@ interface ReserveRow {
  * holds the credits and records a pending call.
  */
 export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcome> {
-  const values = reservationValues(r);
   const claim = r.idempotency;
-  const [row] = claim
-    ? await run<ReserveRow>(pool, RESERVE_CLAIMED, [...values, claim.key, claim.fingerprint, claim.expiresAt])
-    : await run<ReserveRow>(pool, RESERVE, values);
-  if (!row) throw new Error("toolrun_reserve returned no row");
-  if (row.outcome === "ok") return { ok: true, creditsUsed: row.credits_used };
-  if (row.outcome === "claimed") {
-    const answer =
-      row.answer_status == null || row.answer_body == null
-        ? null
-        : { status: row.answer_status, body: row.answer_body };
-    return { ok: false, reason: "claimed", existing: { fingerprint: row.fingerprint ?? "", answer } };
+  const [row]: ReserveRow[] = claim
+    ? await run<ReserveRow>(pool, RESERVE_CLAIMED, [
+        ...reservationValues(r),
+        claim.key,
+        claim.fingerprint,
+        claim.expiresAt,
+      ])
+    : await recordCalls(pool, [{ r, httpStatus: null }]);
+  if (!row) throw new Error("toolrun_reserve_claimed returned no row");
+  switch (row.outcome) {
+    case "pending":
+      return { ok: true, creditsUsed: row.credits_used };
+    case "claimed": {
+      const answer =
+        row.answer_status == null || row.answer_body == null
+          ? null
+          : { status: row.answer_status, body: row.answer_body };
+      return { ok: false, reason: "claimed", existing: { fingerprint: row.fingerprint ?? "", answer } };
+    }
+    case "tier_limit":
+    case "insufficient_credits":
+      return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
+    case "voided":
+      throw voided();
+    default:
+      throw new Error(`a reservation was recorded as ${row.outcome}`);
   }
-  return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
 }
 
 /**
@@ -135,16 +135,13 @@ export async function settle(
   httpStatus: number,
   answer?: StoredAnswer,
 ): Promise<boolean> {
-  if (answer) {
-    const [row] = await run<{ settled: boolean }>(pool, SETTLE_ANSWERED, [
-      callId,
-      httpStatus,
-      answer.status,
-      answer.body,
-    ]);
-    return row?.settled === true;
-  }
-  return (await run(pool, SETTLE, [callId, httpStatus])).length > 0;
+  const [row] = await run<{ settled: boolean }>(pool, SETTLE, [
+    callId,
+    httpStatus,
+    answer?.status ?? null,
+    answer?.body ?? null,
+  ]);
+  return row?.settled === true;
 }
 
 /**
@@ -157,14 +154,12 @@ export async function refund(
   httpStatus: number | null,
   answer?: StoredAnswer,
 ): Promise<boolean> {
-  const [row] = answer
-    ? await run<{ refunded: boolean }>(pool, REFUND_ANSWERED, [
-        callId,
-        httpStatus,
-        answer.status,
-        answer.body,
-      ])
-    : await run<{ refunded: boolean }>(pool, REFUND, [callId, httpStatus]);
+  const [row] = await run<{ refunded: boolean }>(pool, REFUND, [
+    callId,
+    httpStatus,
+    answer?.status ?? null,
+    answer?.body ?? null,
+  ]);
   return row?.refunded === true;
 }
 
@@ -274,6 +269,7 @@ export function createLedger(pool: Pool): PostgresLedger {
       // One transaction per call, through the same idempotent refund: a call settled meanwhile by a
       // live process is skipped, and another instance sweeping at once refunds nothing twice.
       // No HTTP status is recorded: the client never received one.
+      await run(pool, FORGET_VOIDED, []);
       let refunded = 0;
       for (;;) {
         const batch = await run<{ call_id: string }>(pool, ABANDONED, [before, ABANDONED_BATCH]);

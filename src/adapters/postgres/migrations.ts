@@ -7,7 +7,7 @@
  * half-applied schema (PostgreSQL DDL is transactional).
  */
 import type { Pool } from "pg";
-import { readMigrations } from "../sql-migrations.ts";
+import { type AppliedMigration, checkApplied, readMigrations } from "../sql-migrations.ts";
 import { transaction } from "./db.ts";
 import { isMissingSchema, toPortError } from "./errors.ts";
 
@@ -30,7 +30,8 @@ export async function migrate(pool: Pool, schema: string): Promise<number[]> {
          applied_at timestamptz NOT NULL DEFAULT now()
        )`,
     );
-    const applied = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
+    const applied = await client.query<AppliedMigration>("SELECT version, name FROM schema_migrations");
+    checkApplied(applied.rows, migrations);
     const done = new Set(applied.rows.map((row) => row.version));
     const now: number[] = [];
     for (const migration of migrations) {
@@ -48,17 +49,17 @@ export async function migrate(pool: Pool, schema: string): Promise<number[]> {
 }
 
 /**
- * True when every migration this code ships has been applied. A database migrated further by
- * newer code also counts (migrations are additive, so rolling deploys keep working).
+ * True when every migration this code ships has been applied (same number, same name). A database
+ * migrated further by newer code also counts (migrations are additive, so rolling deploys keep
+ * working).
  */
 export async function isMigrated(pool: Pool): Promise<boolean> {
-  let versions: Set<number>;
+  let applied: AppliedMigration[];
   try {
-    const result = await pool.query<{ version: number }>("SELECT version FROM schema_migrations");
-    versions = new Set(result.rows.map((row) => row.version));
+    applied = (await pool.query<AppliedMigration>("SELECT version, name FROM schema_migrations")).rows;
   } catch (err) {
     if (isMissingSchema(err)) return false;
     throw toPortError("database", err);
   }
-  return migrations.every((m) => versions.has(m.version));
+  return migrations.every((m) => applied.some((row) => row.version === m.version && row.name === m.name));
 }

@@ -4,7 +4,7 @@
  * Boundary: connection setup only; statements live in the store and limiter modules.
  * The store and the PostgreSQL rate limiter can share one pool (see rate-limiter.ts).
  */
-import { Pool } from "pg";
+import pg, { type CustomTypesConfig, Pool } from "pg";
 
 export interface PostgresConnectionOptions {
   /** `postgres://user@host:port/db` */
@@ -43,6 +43,26 @@ export function schemaName(options: Pick<PostgresConnectionOptions, "schema">): 
   return schema;
 }
 
+/**
+ * A bigint (credits, sums of credits, sequence numbers) as a JavaScript number, refused past
+ * Number.MAX_SAFE_INTEGER, where a number stops being exact: the statement reading it fails rather
+ * than answer a rounded figure.
+ */
+export function parseBigint(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`${text} is past the exact range of a JavaScript number`);
+  return value;
+}
+
+/** The type parsers of toolrun's connections: bigint as a checked number (parseBigint). */
+export const types: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8 && format !== "binary"
+      ? parseBigint
+      : pg.types.getTypeParser(oid, format)) as CustomTypesConfig["getTypeParser"],
+};
+
 /** Creates a pool; it connects lazily, so a database that is down does not stop start-up. */
 export function createPostgresPool(options: PostgresConnectionOptions): Pool {
   const schema = schemaName(options);
@@ -56,6 +76,7 @@ export function createPostgresPool(options: PostgresConnectionOptions): Pool {
     keepAlive: true,
     keepAliveInitialDelayMillis: Math.max(1000, queryTimeoutMs),
     application_name: options.applicationName ?? DEFAULT_APPLICATION_NAME,
+    types,
     // Sent in the startup packet: every connection, including ones re-opened after an outage, gets
     // the schema without an extra round trip or a race with the first query.
     options: `-c search_path=${schema}`,

@@ -1,6 +1,6 @@
 /**
  * Calls without an idempotency key on PostgreSQL: the tool (pure) runs first, then ONE statement
- * checks the call and records it charged or refunded (toolrun_call, migrations/0005), batched with
+ * checks the call and records it charged or refunded (toolrun_calls), batched with
  * the other calls of the same moment (call-batches.ts). Nothing is pending in between, so a crash
  * leaves nothing for the sweep.
  *
@@ -26,6 +26,11 @@ const STANDING = statement(
           coalesce((SELECT active_calls FROM tool_usage_monthly
                     WHERE key_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
 );
+
+/** A call answered 503 whose recording reached the database after its compensation. */
+export function voided(): BackendUnavailableError {
+  return new BackendUnavailableError("database", "the call was compensated before its charge arrived");
+}
 
 export type RunPureCall = <T>(
   r: Reservation,
@@ -69,6 +74,7 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
       if (!(error instanceof BackendUnavailableError)) await refunded;
       throw error;
     }
+    if (row.outcome === "voided") throw voided();
     standings.remember(r, row.credits_used, row.active_calls);
     if (row.outcome === "tier_limit" || row.outcome === "insufficient_credits")
       return { status: "refused", reason: row.outcome, creditsUsed: row.credits_used };

@@ -4,27 +4,39 @@
  * any number of instances each get their own count. Expired windows are pruned now and then
  * (at most once per `pruneIntervalMs` per instance), never on the request path's critical work.
  *
+ * A hit is answered within `timeoutMs` of being asked for, pool wait included; past that it
+ * rejects with BackendUnavailableError, and the upsert, carrying the same deadline, counts nothing
+ * if it reaches PostgreSQL later (it sat in a stalled connection): a slot is taken only by a
+ * request answered after taking it. The deadline is compared on PostgreSQL's clock, so the two
+ * clocks must agree (NTP) to well within the timeout.
+ *
  * Pool sharing: pass `{ pool: store.pool }` to reuse the PostgresStore's connections; the limiter
  * then never ends that pool (the store does). Pass connection options instead (`{ url, schema? }`)
  * and the limiter opens and ends its own pool.
  */
 import type { Pool } from "pg";
+import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
+import { byDeadline } from "../deadline.ts";
 import { run, statement } from "./db.ts";
-import { createPostgresPool, type PostgresConnectionOptions } from "./pool.ts";
+import { createPostgresPool, DEFAULT_QUERY_TIMEOUT_MS, type PostgresConnectionOptions } from "./pool.ts";
 
-interface PruneOptions {
+interface LimiterOptions {
   /** Least time between two prunes of expired windows by this instance (default 60000). */
   readonly pruneIntervalMs?: number;
+  /** Longest wait for one hit or ping, from when it is asked for (default: the pool's query timeout, 5000). */
+  readonly timeoutMs?: number;
 }
 
 export type PostgresRateLimiterOptions =
-  | (PruneOptions & { readonly pool: Pool })
-  | (PruneOptions & PostgresConnectionOptions);
+  | (LimiterOptions & { readonly pool: Pool })
+  | (LimiterOptions & PostgresConnectionOptions);
 
+// $4: the hit's deadline, ms since the epoch; a hit arriving later inserts and updates nothing.
 const HIT = statement(
   "rl_hit",
-  `INSERT INTO rate_windows (key, window_start, expires_at, count) VALUES ($1, $2, $3, 1)
+  `INSERT INTO rate_windows (key, window_start, expires_at, count)
+   SELECT $1, $2, $3, 1 WHERE extract(epoch FROM clock_timestamp()) * 1000 < $4::bigint
    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_windows.count + 1
    RETURNING count`,
 );
@@ -38,6 +50,15 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
   const ownsPool = !("pool" in options);
   const pool = "pool" in options ? options.pool : createPostgresPool(options);
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
+  const timeoutMs =
+    options.timeoutMs ?? ("pool" in options ? undefined : options.queryTimeoutMs) ?? DEFAULT_QUERY_TIMEOUT_MS;
+  /** Runs `query`, answering by `deadline` at the latest. */
+  const bounded = <T>(query: Promise<T>, deadline: number) =>
+    byDeadline(
+      query,
+      deadline,
+      () => new BackendUnavailableError("rate-limiter", new Error(`no answer within ${timeoutMs} ms`)),
+    );
   let lastPrune = Date.now();
   let pruning: Promise<void> | undefined;
   let closed = false;
@@ -58,18 +79,26 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
 
   return {
     async hit(key, windowStartMs, windowMs) {
-      const [row] = await run<{ count: number }>(
-        pool,
-        HIT,
-        [key, windowStartMs, windowStartMs + windowMs],
-        "rate-limiter",
+      const deadline = Date.now() + timeoutMs;
+      const [row] = await bounded(
+        run<{ count: number }>(
+          pool,
+          HIT,
+          [key, windowStartMs, windowStartMs + windowMs, deadline],
+          "rate-limiter",
+        ),
+        deadline,
       );
       maybePrune(Date.now());
-      if (!row) throw new Error("rate window upsert returned no row");
+      if (!row)
+        throw new BackendUnavailableError(
+          "rate-limiter",
+          new Error("the hit reached PostgreSQL after its deadline"),
+        );
       return row.count;
     },
     async ping() {
-      await run(pool, PING, [], "rate-limiter");
+      await bounded(run(pool, PING, [], "rate-limiter"), Date.now() + timeoutMs);
     },
     async close() {
       closed = true;

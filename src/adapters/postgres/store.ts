@@ -1,17 +1,18 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
- * Boundary: assembles keys.ts (with key-cache.ts), ledger.ts (with usage.ts), switches.ts and
- * migrations.ts over one pool.
+ * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts), ledger.ts
+ * (with usage.ts), switches.ts and migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
  */
 import type { Pool } from "pg";
 import type { Store } from "../../ports/store.ts";
+import { type KeyCacheOptions, withKeyCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { run, statement, transaction } from "./db.ts";
-import { createKeyCache, type KeyCacheOptions } from "./key-cache.ts";
+import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
@@ -27,11 +28,12 @@ import { createSwitchStore } from "./switches.ts";
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /**
-   * Remembering found keys between lookups (key-cache.ts), on by default; it needs one more
-   * connection, for LISTEN. `false` looks every key up in the database, for example behind a
-   * pooler that does not keep LISTEN (the cache would notice and stay bypassed anyway).
+   * Remembering found keys between lookups (adapters/key-cache.ts), on by default; it needs one
+   * more connection, for LISTEN (key-changes.ts). `false` looks every key up in the database, for
+   * example behind a pooler that does not keep LISTEN (the cache would notice and stay bypassed
+   * anyway).
    */
-  readonly keyCache?: false | KeyCacheOptions;
+  readonly keyCache?: false | (KeyCacheOptions & KeyChangeOptions);
 }
 
 export interface PostgresStore extends Store {
@@ -43,6 +45,8 @@ export interface PostgresStore extends Store {
 
 const PING = statement("ping", "SELECT 1");
 const ROLLBACK = Symbol("rollback");
+/** SQLSTATEs of a write refused for good: read_only_sql_transaction, insufficient_privilege. */
+const READ_ONLY = new Set(["25006", "42501"]);
 
 /**
  * Creates the store without connecting: a database that is down makes calls fail with
@@ -51,10 +55,10 @@ const ROLLBACK = Symbol("rollback");
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const schema = schemaName(options);
   const pool = createPostgresPool(options);
-  const cache =
+  const changes =
     options.keyCache === false
       ? undefined
-      : createKeyCache(
+      : createKeyChanges(
           {
             url: options.url,
             schema,
@@ -64,11 +68,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           },
           options.keyCache,
         );
+  const keys = createKeyStore(pool);
   let closed: Promise<void> | undefined;
   const { stopRefunds, ...ledger } = createLedger(pool);
   return {
     pool,
-    ...createKeyStore(pool, cache),
+    ...(changes ? withKeyCache(keys, changes, options.keyCache || {}) : keys),
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
     ...ledger,
@@ -82,17 +87,22 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async probeWrite() {
       // Fails in a read-only transaction (a standby, default_transaction_read_only) or without
       // the privilege to write; changes no row, and is rolled back.
-      await transaction(pool, async (client) => {
-        await client.query("UPDATE schema_migrations SET version = version WHERE false");
-        throw ROLLBACK;
-      }).catch((error: unknown) => {
-        if (error !== ROLLBACK) throw error;
-      });
+      try {
+        await transaction(pool, async (client) => {
+          await client.query("UPDATE schema_migrations SET version = version WHERE false");
+          throw ROLLBACK;
+        });
+      } catch (error) {
+        if (error === ROLLBACK) return "ok";
+        if (READ_ONLY.has((error as { code?: unknown }).code as string)) return "read_only";
+        throw error;
+      }
+      return "ok";
     },
     close() {
-      // Idempotent: deps and tests may both close it. The cache first: its heartbeat uses the pool.
+      // Idempotent: deps and tests may both close it. The listener first: its heartbeat uses the pool.
       stopRefunds();
-      closed ??= (cache?.close() ?? Promise.resolve()).then(() => pool.end());
+      closed ??= (changes?.close() ?? Promise.resolve()).then(() => pool.end());
       return closed;
     },
   };

@@ -1,9 +1,11 @@
 /**
- * Calls answered 503 because a step of theirs got no answer in time: the step may still have
- * committed (a settle that reached the server while its reply was lost), so each is refunded by
- * its call id, pending or charged, now and then again every RETRY_MS until the database answers.
- * The refund is idempotent, so retrying, or racing the sweep of abandoned calls, is safe.
- * Only a process that dies before the database answers leaves such a call as it was.
+ * Calls answered 503 because a step of theirs got no answer in time: the step may have committed
+ * (its reply lost) or still be on its way (held in a stalled connection), so each is compensated
+ * by its call id, now and then again every RETRY_MS until the database answers: refunded when
+ * recorded, or marked void so that its recording, arriving later, records nothing
+ * (toolrun_refund_unconfirmed). The compensation is idempotent, so retrying, or racing the sweep
+ * of abandoned calls, is safe. Only a process that dies before the database answers leaves such a
+ * call as it was.
  */
 
 const RETRY_MS = 1_000;

@@ -18,7 +18,7 @@ const TOTALS = statement(
 const USED = statement("usage_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
 const RECENT = statement(
   "usage_recent",
-  `SELECT seq::text AS seq, call_id, request_id, tool, status, http_status,
+  `SELECT seq, call_id, request_id, tool, status, http_status,
           CASE WHEN status = 'refunded' THEN 0 ELSE credits END AS credits, at
    FROM usage_calls
    WHERE key_id = $1 AND period = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)

@@ -3,23 +3,26 @@
  * on the window's first hit, PEXPIRE, atomically (never read-then-write). Keys are
  * `${prefix}rl:${key}:${windowStartMs}` and expire at the window's end plus a small margin.
  *
- * Failure behaviour: fail fast and heal. When Redis is down a hit rejects within about
- * `commandTimeoutMs` with BackendUnavailableError("rate-limiter"); ioredis keeps reconnecting
- * (backoff capped at 1 s) and hits succeed again once Redis is back. A hit whose connection
- * drops is never replayed after reconnecting (maxRetriesPerRequest 0), since it may already
- * have been counted, and a hit that reaches Redis after its caller stopped waiting is not counted
- * (the script checks the deadline it carries).
+ * Failure behaviour: fail fast and heal. A hit or ping rejects with
+ * BackendUnavailableError("rate-limiter") at most `commandTimeoutMs` after it was asked for, even
+ * when it waits behind a stalled one (the hits of a turn go out as one pipeline, and the next
+ * pipeline waits for the one before); ioredis keeps reconnecting (backoff capped at 1 s) and hits
+ * succeed again once Redis is back. A hit whose connection drops is never replayed after
+ * reconnecting (maxRetriesPerRequest 0), since it may already have been counted, and a hit that
+ * reaches Redis after its caller stopped waiting is not counted (the script checks the deadline it
+ * carries).
  */
 import { Redis } from "ioredis";
 import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
+import { byDeadline } from "../deadline.ts";
 
 export interface RedisRateLimiterOptions {
   /** `redis://[user:pass@]host:port[/db]` */
   readonly url: string;
   /** Prepended to every key (default `toolrun:`); tests use a unique one. */
   readonly prefix?: string;
-  /** Longest wait for one hit, including while reconnecting (default 1000). */
+  /** Longest wait for one hit or ping, from when it is asked for (default 1000). */
   readonly commandTimeoutMs?: number;
   /** Shown in CLIENT LIST (default `toolrun-rate-limiter`). */
   readonly connectionName?: string;
@@ -74,9 +77,10 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   const onError = options.onError ?? (() => {});
   redis.on("error", (err: Error) => onError(err));
 
-  async function call<T>(command: () => Promise<T>): Promise<T> {
+  /** Runs `command`, answering by `deadline` at the latest. */
+  async function call<T>(command: () => Promise<T>, deadline = Date.now() + commandTimeoutMs): Promise<T> {
     try {
-      return await command();
+      return await byDeadline(command(), deadline, () => new Error("Command timed out"));
     } catch (err) {
       // Every failure here (connection, timeout, LOADING, READONLY after a failover) means the
       // limiter cannot answer now; the core turns it into a 503.
@@ -87,9 +91,11 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   return {
     async hit(key, windowStartMs, windowMs) {
       const now = Date.now();
+      const deadline = now + commandTimeoutMs;
       const ttlMs = Math.max(windowStartMs + windowMs - now, 0) + EXPIRY_MARGIN_MS;
-      const count = await call(() =>
-        redis.rateLimitHit(`${prefix}rl:${key}:${windowStartMs}`, Math.ceil(ttlMs), now + commandTimeoutMs),
+      const count = await call(
+        () => redis.rateLimitHit(`${prefix}rl:${key}:${windowStartMs}`, Math.ceil(ttlMs), deadline),
+        deadline,
       );
       if (count < 0)
         throw new BackendUnavailableError(

@@ -28,11 +28,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof errcode === "number" && UNAVAILABLE_CODES.has(errcode & 0xff);
 }
 
+/** The primary result code of `error`, or of the driver error a port error wraps. */
+function primaryCode(error: unknown): number | undefined {
+  const inner = error instanceof BackendUnavailableError ? error.cause : error;
+  if (typeof inner !== "object" || inner === null || !("errcode" in inner)) return undefined;
+  return typeof inner.errcode === "number" ? inner.errcode & 0xff : undefined;
+}
+
 /** True when another connection holds the lock `error` failed on (SQLITE_BUSY, SQLITE_LOCKED). */
 export function isLocked(error: unknown): boolean {
-  if (typeof error !== "object" || error === null || !("errcode" in error)) return false;
-  const { errcode } = error;
-  return typeof errcode === "number" && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
+  const code = primaryCode(error);
+  return code === 5 || code === 6;
+}
+
+/** True when `error` says the database cannot be written (SQLITE_READONLY). */
+export function isReadOnly(error: unknown): boolean {
+  return primaryCode(error) === 8;
 }
 
 /** The error the port promises for `error`, or `error` itself when it is not an outage or missing schema. */

@@ -1,13 +1,12 @@
 /**
  * KeyStore on SQLite: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a hash
- * names at most one key). Boundary: the `api_keys` table only. Found keys are remembered while no
- * other connection has written the file (key-cache.ts); changes made here forget them too.
+ * names at most one key). Boundary: the `api_keys` table only; remembering found keys is the key
+ * cache's (adapters/key-cache.ts, told of changes by key-changes.ts).
  */
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
 import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
 import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
-import { createKeyCache } from "./key-cache.ts";
 
 export function createKeyStore(db: Db, audited: Audited): KeyStore {
   const insert = db.statement(
@@ -43,15 +42,10 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
      WHERE id = ?3 AND revoked_at IS NULL
        AND CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END <= ?4`,
   );
-  const cache = createKeyCache(db.dataVersion);
-
   const insertKey = (key: NewApiKey): number => insert.run(...keyInsertValues(key));
   const countKeys = (): number => count.get()?.n ?? 0;
-  /** Runs a change to one key, forgetting every remembered key; true when it matched that key. */
-  const change = (work: () => number): boolean => {
-    cache.clear();
-    return work() === 1;
-  };
+  /** Runs a change to one key; true when it matched that key. */
+  const change = (work: () => number): boolean => work() === 1;
 
   return {
     async createKey(key, audit) {
@@ -66,13 +60,8 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
       });
     },
     async findKeyByHash(secretHash) {
-      const cached = cache.get(secretHash);
-      if (cached) return cached;
       const row = byHash.get(secretHash);
-      if (!row) return null;
-      const record = toKeyRecord(row);
-      cache.set(secretHash, record);
-      return record;
+      return row ? toKeyRecord(row) : null;
     },
     async getKey(id) {
       const row = byId.get(id);

@@ -9,7 +9,7 @@
  * the same file.
  *
  * The tool never runs inside a unit, so a slow run never holds up the commits of the calls batched
- * with it (decisions section 3: tools are pure, run first, then charge atomically).
+ * with it (tools are pure: they run first, then the call is charged atomically).
  * - Without an idempotency key, it runs first, then one unit checks and records the call. Before
  *   running, plain reads answer what the unit would answer anyway, a refusal (balances and cap
  *   counts only grow within a period, so a refusal read now stands at the commit), but only when

@@ -5,25 +5,20 @@
  * migrate() runs everything in one IMMEDIATE transaction, so processes opening the same file at
  * once apply each migration exactly once and a failure leaves no half-applied schema.
  */
-import { readMigrations } from "../sql-migrations.ts";
+import { type AppliedMigration, checkApplied, readMigrations } from "../sql-migrations.ts";
 import type { Db } from "./db.ts";
 
 /** The migrations this code ships, oldest first. */
 const migrations = readMigrations(new URL("./migrations/", import.meta.url));
 
-function appliedVersions(db: Db): Set<number> {
+function appliedMigrations(db: Db): AppliedMigration[] {
   const table = db
     .statement<{ name: string }>(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
     )
     .get();
-  if (!table) return new Set();
-  return new Set(
-    db
-      .statement<{ version: number }>("SELECT version FROM schema_migrations")
-      .all()
-      .map((r) => r.version),
-  );
+  if (!table) return [];
+  return db.statement<AppliedMigration>("SELECT version, name FROM schema_migrations").all();
 }
 
 /** Applies what is pending; returns the versions applied. */
@@ -36,7 +31,9 @@ export function migrate(db: Db): number[] {
          applied_at TEXT NOT NULL
        )`,
     );
-    const done = appliedVersions(db);
+    const recorded = appliedMigrations(db);
+    checkApplied(recorded, migrations);
+    const done = new Set(recorded.map((row) => row.version));
     const record = db.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
     const applied: number[] = [];
     for (const migration of migrations) {
@@ -49,8 +46,8 @@ export function migrate(db: Db): number[] {
   });
 }
 
-/** True when every migration this code ships has been applied (a database migrated further counts too). */
+/** True when every migration this code ships has been applied, same number and name (a database migrated further counts too). */
 export function isMigrated(db: Db): boolean {
-  const done = appliedVersions(db);
-  return migrations.every((m) => done.has(m.version));
+  const applied = appliedMigrations(db);
+  return migrations.every((m) => applied.some((row) => row.version === m.version && row.name === m.name));
 }

@@ -1,17 +1,20 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
- * Boundary: assembles keys.ts, ledger.ts (with usage.ts), switches.ts and migrations.ts over one
- * database file (db.ts).
+ * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts), ledger.ts
+ * (with usage.ts), switches.ts and migrations.ts over one database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
+import { withKeyCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
 import { type OpenOptions, openDb } from "./db.ts";
+import { createKeyChanges } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
 import { createOAuthStore } from "./oauth.ts";
 import { createSwitchStore } from "./switches.ts";
+import { createWriteProbe } from "./write-probe.ts";
 
 export type SqliteStoreOptions = OpenOptions & LedgerOptions;
 
@@ -20,7 +23,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
   const audited = createAudited(db);
   const ping = db.statement("SELECT 1");
   return {
-    ...createKeyStore(db, audited),
+    ...withKeyCache(createKeyStore(db, audited), createKeyChanges(db.dataVersion)),
     ...createAdminKeyStore(db, audited),
     ...createAuditLog(db),
     ...createLedger(db, options),
@@ -31,15 +34,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     async ping() {
       ping.get();
     },
-    async probeWrite() {
-      // Synchronous, so it never interleaves with a group commit's open transaction.
-      db.exec("BEGIN IMMEDIATE");
-      try {
-        db.exec("UPDATE schema_migrations SET version = version WHERE 0");
-      } finally {
-        db.exec("ROLLBACK");
-      }
-    },
+    probeWrite: createWriteProbe(db, path),
     async close() {
       db.close();
     },

@@ -9,7 +9,7 @@ import { lazyInputValidator } from "../call/validation.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { ServiceSettings } from "../settings.ts";
 
-/** The largest allowance or grant a 32-bit database integer holds with room for the sum. */
+/** The largest own allowance, or single grant, an operator may set (within the stores' MAX_ALLOWANCE). */
 export const MAX_CREDITS = 1_000_000_000;
 
 const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";

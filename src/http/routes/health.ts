@@ -10,7 +10,7 @@ import { PROBLEM_CONTENT_TYPE } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";
 import { noteCall } from "../request-log.ts";
 
-const CHECK_STATES = ["ok", "unreachable", "missing", "read_only", "unchecked"] as const;
+const CHECK_STATES = ["ok", "unreachable", "missing", "read_only", "full", "locked", "unchecked"] as const;
 type Check = (typeof CHECK_STATES)[number];
 
 const checkState: JsonSchema = { type: "string", enum: [...CHECK_STATES] };
@@ -56,7 +56,7 @@ export function healthRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "readyz",
       summary: "Readiness",
       description:
-        "Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. Free, keyless, takes no slot.",
+        "Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. `writes` is `locked` while another process holds the database's write lock: still ready, since writes wait for it. Free, keyless, takes no slot.",
       answers: [{ status: 200, description: "Ready.", contentType: JSON_TYPE, schema: readySchema }],
       errors: ["api_unconfigured", "backend_unavailable"],
       handler: (request, reply) => ready(deps, request, reply),
@@ -74,19 +74,25 @@ async function ready(deps: CoreDeps, request: FastifyRequest, reply: FastifyRepl
   };
   if (checks.database === "ok") {
     checks.schema = (await deps.store.isMigrated().catch(() => false)) ? "ok" : "missing";
-    if (checks.schema === "ok")
-      checks.writes = (await probe(() => deps.store.probeWrite())) === "ok" ? "ok" : "read_only";
+    if (checks.schema === "ok") checks.writes = await probe(() => deps.store.probeWrite());
   }
-  if (Object.values(checks).every((c) => c === "ok")) return { status: "ok", checks };
+  const { writes, ...rest } = checks;
+  if (Object.values(rest).every((c) => c === "ok") && (writes === "ok" || writes === "locked"))
+    return { status: "ok", checks };
   const error =
-    checks.database !== "ok" || checks.rate_limiter !== "ok"
+    checks.database !== "ok" || checks.rate_limiter !== "ok" || writes === "unreachable"
       ? new ApiError("backend_unavailable", "A backend the service needs cannot be reached.")
       : checks.schema !== "ok"
         ? new ApiError("api_unconfigured", "The database has no schema yet: run `toolrun migrate`.")
-        : new ApiError(
-            "backend_unavailable",
-            "The database can be read but not written (a read-only file, filesystem or database).",
-          );
+        : writes === "full"
+          ? new ApiError(
+              "backend_unavailable",
+              "The database's disk is full: writes fail until there is room.",
+            )
+          : new ApiError(
+              "backend_unavailable",
+              "The database can be read but not written (a read-only file, filesystem or database).",
+            );
   noteCall(request, { code: error.code });
   return reply
     .code(503)
@@ -94,13 +100,14 @@ async function ready(deps: CoreDeps, request: FastifyRequest, reply: FastifyRepl
     .send({ ...problemDocument(error, deps.settings.docsUrl, request.id), checks });
 }
 
-async function probe(check: () => Promise<void>): Promise<Check> {
+/** The state `check` answers within 2 s (`ok` when it answers none), else `unreachable`. */
+async function probe(check: () => Promise<unknown>): Promise<Check> {
   try {
-    await Promise.race([
+    const state = await Promise.race([
       check(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000).unref()),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000).unref()),
     ]);
-    return "ok";
+    return (CHECK_STATES as readonly unknown[]).includes(state) ? (state as Check) : "ok";
   } catch {
     return "unreachable";
   }

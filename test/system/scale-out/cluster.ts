@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { Client } from "pg";
+import { types } from "../../../src/adapters/postgres/pool.ts";
 import { dropSchema, uniqueSchema } from "../../adapters/postgres-fixture.ts";
 import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
 import { uniqueName } from "../../helpers/services.ts";
@@ -36,7 +37,7 @@ export interface Cluster {
   /** Runs `toolrun ...args` and asserts it succeeded; returns its stdout. */
   cli(args: readonly string[]): Promise<string>;
   createKey(plan: string, credits: number): Promise<TestKey>;
-  /** One statement in this deployment's schema, on a connection of its own. */
+  /** One statement in this deployment's schema, on a connection of its own (bigints read as numbers). */
   query<T>(text: string, values?: unknown[]): Promise<T[]>;
   cleanup(): Promise<void>;
 }
@@ -90,6 +91,7 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
       const client = new Client({
         connectionString: options.databaseUrl,
         options: `-c search_path=${schema}`,
+        types,
       });
       await client.connect();
       try {

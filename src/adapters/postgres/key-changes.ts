@@ -1,26 +1,20 @@
 /**
- * Found keys of the PostgreSQL store, remembered only while this instance is provably told of every
- * change to `api_keys`. Boundary: one LISTEN connection of its own plus one pool statement per
- * heartbeat; the lookups themselves are in keys.ts.
+ * How a PostgreSQL store learns that keys changed elsewhere (KeyChanges, for the key cache of
+ * adapters/key-cache.ts), trusted only while this instance is provably told of every change to
+ * `api_keys`. Boundary: one LISTEN connection of its own plus one pool statement per heartbeat.
  *
  * How a change reaches every instance: a statement-level trigger on `api_keys` (migrations/
- * 0001_initial.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
+ * 0001_schema.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
  * transaction, whoever the writer is (this store, another instance, the CLI, plain SQL). PostgreSQL
- * delivers it on commit to every listening connection; each instance then forgets every key.
- * Changes made through this store also forget everything at once, without waiting for delivery.
+ * delivers it on commit to every listening connection; each instance's version then moves.
  *
- * When the cache may answer: only while the listener is confirmed up. It is confirmed by a ping
- * (a NOTIFY on a channel of this instance's own, sent through the pool) that came back over the
- * listener; a ping goes out every `heartbeatMs` and must come back before the next one is due.
- * A listener error or end, or a ping not back in time, marks it down: everything is forgotten, and
- * lookups go to the database until a new listener has been confirmed (it is reopened by a lookup,
- * at most once per `retryMs`). So a silently dead connection (dropped by the network, or a pooler
- * that does not keep LISTEN) is noticed within two heartbeats, and never trusted before a ping.
- *
- * Races: a lookup remembers its result only if no change was reported, and the listener stayed up,
- * between the moment it started and the moment it finished (one epoch counter covers both), so a
- * read that began before a revocation cannot be put back after the revocation was reported. Only
- * found keys are kept (unknown secrets are not, so guesses cannot fill memory), at most `max`.
+ * When the version may be trusted: only while the listener is confirmed up. It is confirmed by a
+ * ping (a NOTIFY on a channel of this instance's own, sent through the pool) that came back over
+ * the listener; a ping goes out every `heartbeatMs` and must come back before the next one is due.
+ * A listener error or end, or a ping not back in time, marks it down: the version is null until a
+ * new listener has been confirmed (it is reopened by a lookup, at most once per `retryMs`). So a
+ * silently dead connection (dropped by the network, or a pooler that does not keep LISTEN) is
+ * noticed within two heartbeats, and never trusted before a ping.
  *
  * What "at once" means here: a lookup on another instance refuses a revoked or rotated key from the
  * moment that instance has received the notification, usually well under a millisecond after the
@@ -28,25 +22,23 @@
  */
 import { randomBytes } from "node:crypto";
 import { Client, type Pool } from "pg";
-import type { ApiKeyRecord } from "../../ports/store.ts";
+import type { KeyChanges } from "../key-cache.ts";
 
 /** The channel the trigger notifies; the payload is the schema whose `api_keys` changed. */
 export const KEY_CHANNEL = "toolrun_api_keys";
 
-export type KeyCacheEvent = "up" | "down" | "invalidated";
+export type KeyChangeEvent = "up" | "down" | "invalidated";
 
-export interface KeyCacheOptions {
+export interface KeyChangeOptions {
   /** Every this many ms a ping goes over the listener; it must be back before the next (default 2000). */
   readonly heartbeatMs?: number;
   /** Least time between two attempts to (re)open the listener (default 1000). */
   readonly retryMs?: number;
-  /** Most keys remembered; when full, all are forgotten (default 10,000). */
-  readonly max?: number;
-  /** Told when the listener is confirmed up, goes down, or a change makes the cache forget everything. */
-  readonly onEvent?: (event: KeyCacheEvent, err?: unknown) => void;
+  /** Told when the listener is confirmed up, goes down, or a change moves the version. */
+  readonly onEvent?: (event: KeyChangeEvent, err?: unknown) => void;
 }
 
-export interface KeyCacheConnection {
+export interface KeyChangeConnection {
   readonly url: string;
   readonly schema: string;
   readonly applicationName: string;
@@ -54,34 +46,19 @@ export interface KeyCacheConnection {
   readonly pool: Pool;
 }
 
-export interface KeyCache {
-  /**
-   * Starts a lookup: the remembered record when there is one (and the cache may answer), otherwise
-   * a token to hand to `remember` with what the database returned.
-   */
-  lookup(
-    secretHash: string,
-  ): { readonly hit: ApiKeyRecord } | { readonly hit: undefined; readonly token: number };
-  /** Keeps a found record, unless anything was forgotten or the listener went down since `token`. */
-  remember(token: number, secretHash: string, record: ApiKeyRecord): void;
-  /** Forgets everything (this store changed a key). */
-  forget(): void;
-  close(): Promise<void>;
-}
-
-const NOT_LISTENING = -1;
 const PING = "SELECT pg_notify($1, $2)";
 
-export function createKeyCache(connection: KeyCacheConnection, options: KeyCacheOptions = {}): KeyCache {
+export function createKeyChanges(
+  connection: KeyChangeConnection,
+  options: KeyChangeOptions = {},
+): KeyChanges {
   const heartbeatMs = options.heartbeatMs ?? 2000;
   const retryMs = options.retryMs ?? 1000;
-  const max = options.max ?? 10_000;
   const onEvent = options.onEvent ?? (() => {});
   // Unique per instance, so pings go to this listener only. Lower case: LISTEN folds identifiers.
   const pingChannel = `toolrun_ping_${randomBytes(8).toString("hex")}`;
 
-  const records = new Map<string, ApiKeyRecord>();
-  /** Bumped by every forget and every listener state change. */
+  /** Moved by every change reported and every listener state change. */
   let epoch = 0;
   let confirmed = false;
   let closed = false;
@@ -92,11 +69,6 @@ export function createKeyCache(connection: KeyCacheConnection, options: KeyCache
   let outstanding: string | undefined;
   let pings = 0;
 
-  function forgetAll(): void {
-    epoch++;
-    records.clear();
-  }
-
   /** Marks `client` down and closes it; a no-op for a listener already replaced or closed. */
   function down(client: Client, err?: unknown): Promise<void> {
     if (client !== listener) return Promise.resolve();
@@ -106,7 +78,7 @@ export function createKeyCache(connection: KeyCacheConnection, options: KeyCache
     outstanding = undefined;
     if (heartbeat) clearInterval(heartbeat);
     heartbeat = undefined;
-    forgetAll();
+    epoch++;
     client.removeAllListeners("notification");
     if (wasConfirmed || err !== undefined) onEvent("down", err);
     // The "error" listener stays, so a late socket error is not thrown from the EventEmitter.
@@ -128,7 +100,7 @@ export function createKeyCache(connection: KeyCacheConnection, options: KeyCache
     if (client !== listener) return;
     if (channel === KEY_CHANNEL) {
       if (payload === connection.schema) {
-        forgetAll();
+        epoch++;
         onEvent("invalidated");
       }
       return;
@@ -137,7 +109,7 @@ export function createKeyCache(connection: KeyCacheConnection, options: KeyCache
     outstanding = undefined;
     if (confirmed) return;
     // First ping back: from now on every committed change reaches this listener.
-    forgetAll();
+    epoch++;
     confirmed = true;
     onEvent("up");
   }
@@ -177,21 +149,10 @@ export function createKeyCache(connection: KeyCacheConnection, options: KeyCache
   }
 
   return {
-    lookup(secretHash) {
-      if (!confirmed) {
-        ensureListening();
-        return { hit: undefined, token: NOT_LISTENING };
-      }
-      const hit = records.get(secretHash);
-      return hit ? { hit } : { hit: undefined, token: epoch };
-    },
-    remember(token, secretHash, record) {
-      if (token === NOT_LISTENING || token !== epoch || !confirmed) return;
-      if (records.size >= max) records.clear();
-      records.set(secretHash, record);
-    },
-    forget() {
-      forgetAll();
+    version() {
+      if (confirmed) return epoch;
+      ensureListening();
+      return null;
     },
     async close() {
       closed = true;
