@@ -320,7 +320,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. Free, keyless, takes no slot.
+         * @description Whether the database (read and written), its schema and the rate-limit store are usable; 503 names the failing check in `checks`. `writes` is `locked` while another process holds the database's write lock: still ready, since writes wait for it. Free, keyless, takes no slot.
          */
         get: operations["readyz"];
         put?: never;
@@ -2639,13 +2639,13 @@ export interface operations {
                         status: "ok";
                         checks: {
                             /** @enum {string} */
-                            database: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            database: "ok" | "unreachable" | "missing" | "read_only" | "full" | "locked" | "unchecked";
                             /** @enum {string} */
-                            rate_limiter: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            rate_limiter: "ok" | "unreachable" | "missing" | "read_only" | "full" | "locked" | "unchecked";
                             /** @enum {string} */
-                            schema: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            schema: "ok" | "unreachable" | "missing" | "read_only" | "full" | "locked" | "unchecked";
                             /** @enum {string} */
-                            writes: "ok" | "unreachable" | "missing" | "read_only" | "unchecked";
+                            writes: "ok" | "unreachable" | "missing" | "read_only" | "full" | "locked" | "unchecked";
                         };
                     };
                 };
