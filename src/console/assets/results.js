@@ -185,12 +185,17 @@ export function renderOutputs(container, outputs, lead = []) {
     } else if (isRecord(value) && typeof value.status === "string" && typeof value.reason === "string") {
       summary.push(verdictBox(name, value));
     } else if (Array.isArray(value) && value.every(isRecord)) {
-      if (isPressureDiagram(value)) charts.push(diagramFigure(name, value, values));
-      tables.push(
-        value.length > 0
-          ? rowsTable(name, value, units)
-          : h("p", { class: "empty", "data-output": name }, `${humanize(name)}: none.`),
-      );
+      if (value.length === 0) {
+        tables.push(h("p", { class: "empty", "data-output": name }, `${humanize(name)}: none.`));
+        continue;
+      }
+      const table = rowsTable(name, value, units);
+      if (isPressureDiagram(value)) {
+        charts.push(diagramFigure(name, value, values));
+        // The calculation sheet prints the chart, not the numbers it draws.
+        table.classList.add("charted");
+      }
+      tables.push(table);
     } else if (Array.isArray(value)) {
       rest.push(
         h("h3", {}, humanize(name)),
