@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import type { KeyChangeEvent } from "../../src/adapters/postgres/key-changes.ts";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
-import { dropSchema, uniqueSchema } from "../adapters/postgres-fixture.ts";
+import { countKeyLookups, dropSchema, uniqueSchema } from "../adapters/postgres-fixture.ts";
 import { bearer, createTestApp, type TestApp, type TestLifetime } from "../helpers/app.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
 import { adminClient } from "./helpers.ts";
@@ -39,18 +39,12 @@ async function instance(
     // One ping confirms the listener; no later heartbeat, late on a loaded machine, takes it down.
     keyCache: { heartbeatMs: 600_000, retryMs: 100, onEvent: (event) => void events.push(event) },
   });
-  let lookups = 0;
-  type Query = (...args: unknown[]) => Promise<unknown>;
-  const query = store.pool.query.bind(store.pool) as Query;
-  (store.pool as unknown as { query: Query }).query = async (...args) => {
-    if ((args[0] as { name?: string }).name === "toolrun_key_by_hash") lookups++;
-    return query(...args);
-  };
+  const lookups = countKeyLookups(store);
   const app = await createTestApp({ store, migrate }, lifetime);
   const count = (event: KeyChangeEvent) => events.filter((e) => e === event).length;
   return {
     app,
-    lookups: () => lookups,
+    lookups,
     count,
     async waitFor(event, since) {
       const deadline = Date.now() + 10_000;
