@@ -9,8 +9,13 @@
  * the moment it began to the moment it ended, so a read that began before a change cannot be kept
  * after the change was reported. Only found keys are kept (unknown secrets are not, so guesses
  * cannot fill memory), at most `max`; when full, all are forgotten.
+ *
+ * What ends with time rather than by a change (a key's expiry, the grace of a secret a rotation
+ * replaced) is kept as the times it ends at, which the caller compares with its clock at every
+ * request: a remembered key stops working at that moment, on every instance, with no write and
+ * no signal.
  */
-import type { ApiKeyRecord, KeyStore } from "../ports/store.ts";
+import type { FoundKey, KeyStore } from "../ports/store.ts";
 
 /** How a backend tells that keys may have changed outside this store. */
 export interface KeyChanges {
@@ -32,7 +37,7 @@ export interface KeyCacheOptions {
 /** `keys` with found keys remembered; the caller keeps `changes`, and closes it. */
 export function withKeyCache(keys: KeyStore, changes: KeyChanges, options: KeyCacheOptions = {}): KeyStore {
   const max = options.max ?? 10_000;
-  const records = new Map<string, ApiKeyRecord>();
+  const records = new Map<string, FoundKey>();
   /** The signal's version the records were read under. */
   let seen: number | null = null;
   /** Moved by every change made through this store. */

@@ -10,6 +10,7 @@ import type {
   AuditEntry,
   AuditPage,
   CallStatus,
+  FoundKey,
   KeyChange,
   NewApiKey,
   NewAuditEntry,
@@ -24,7 +25,7 @@ export function iso(at: Timestamp): string {
 }
 
 export const KEY_COLUMNS =
-  "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at, expires_at, metadata, granted_credits, granted_period";
+  "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at, expires_at, metadata, granted_credits, granted_period, previous_display_prefix, previous_secret_expires_at";
 
 export interface KeyRow {
   id: string;
@@ -38,6 +39,8 @@ export interface KeyRow {
   metadata: string;
   granted_credits: number;
   granted_period: string | null;
+  previous_display_prefix: string | null;
+  previous_secret_expires_at: Timestamp | null;
 }
 
 export function toKeyRecord(row: KeyRow): ApiKeyRecord {
@@ -53,7 +56,20 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     grantedCredits: row.granted_credits,
     grantedPeriod: row.granted_period,
+    previousDisplayPrefix: row.previous_display_prefix,
+    previousSecretExpiresAt:
+      row.previous_secret_expires_at === null ? null : iso(row.previous_secret_expires_at),
   };
+}
+
+/**
+ * A key's row found by a hash, with `matched_current`: whether the hash is the key's secret (else
+ * it is the one its last rotation replaced).
+ */
+export type FoundKeyRow = KeyRow & { matched_current: number | boolean };
+
+export function toFoundKey(row: FoundKeyRow): FoundKey {
+  return { ...toKeyRecord(row), matched: row.matched_current ? "current" : "previous" };
 }
 
 /** The parameters of a key's INSERT on either store, in the column order both statements name. */

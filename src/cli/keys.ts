@@ -11,7 +11,14 @@ import {
   rotateApiKey,
   updateApiKey,
 } from "../core/admin/actions.ts";
-import { MAX_CREDITS, parseGrant, parseKeyCreate, parseKeyUpdate } from "../core/admin/input.ts";
+import {
+  MAX_CREDITS,
+  MAX_GRACE_SECONDS,
+  parseGrant,
+  parseKeyCreate,
+  parseKeyUpdate,
+  parseRotate,
+} from "../core/admin/input.ts";
 import { keyView } from "../core/admin/key-view.ts";
 import { type CliContext, withDeps } from "./context.ts";
 import { registerKeyAuthorizationCommands } from "./oauth.ts";
@@ -78,6 +85,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
                 "NAME",
                 "CREATED",
                 "EXPIRES",
+                "OLD SECRET UNTIL",
               ],
               all.map((k) => [
                 k.id,
@@ -88,6 +96,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
                 k.name,
                 k.created_at,
                 k.expires_at,
+                k.previous_secret_expires_at,
               ]),
             ),
           );
@@ -157,17 +166,27 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 
   keys
     .command("rotate")
-    .description("give a key a new secret, printed once; the old one stops working at once")
+    .description("give a key a new secret, printed once; the old one stops working at once, or after --grace")
     .argument("<id>", "the key's id (key_...)")
+    .option(
+      "--grace <duration>",
+      "keep the old secret working this long beside the new one (30s, 15m, 24h; at most 7d)",
+      graceSeconds,
+    )
     .option("--json", "print one JSON object with the new key")
-    .action((id: string, options: { json?: boolean }) =>
+    .action((id: string, options: { grace?: number; json?: boolean }) =>
       withDeps(cli, async (deps) => {
-        const rotated = await rotateApiKey(deps, cli.actor(), id);
-        if (options.json)
-          cli.out(JSON.stringify(keyView(rotated.record, deps.settings, deps.now(), rotated.key)));
+        const input = parseRotate(options.grace === undefined ? undefined : { grace_seconds: options.grace });
+        const rotated = await rotateApiKey(deps, cli.actor(), id, input);
+        const view = keyView(rotated.record, deps.settings, deps.now(), rotated.key);
+        if (options.json) cli.out(JSON.stringify(view));
         else
           cli.out(
-            `New secret for ${id}; the old one no longer works. Shown only this once:\n\n  ${rotated.key}\n`,
+            `New secret for ${id}; ${
+              view.previous_secret_expires_at === null
+                ? "the old one no longer works"
+                : `the old one (${view.previous_prefix}…) works until ${view.previous_secret_expires_at}`
+            }. Shown only this once:\n\n  ${rotated.key}\n`,
           );
       }),
     );
@@ -202,6 +221,23 @@ function wholeNumber(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) > MAX_CREDITS)
     throw new InvalidArgumentError(`must be a whole number from 0 to ${MAX_CREDITS}`);
   return Number(raw);
+}
+
+const SECONDS_PER: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * `--grace`: a whole number and one unit (s, m, h, d), as seconds from 1 to 7 days. A regular
+ * expression rather than a duration library: those also take fractions, bare milliseconds and
+ * words, which the admin API's whole `grace_seconds` has no room for.
+ */
+function graceSeconds(raw: string): number {
+  const match = /^(\d{1,9})([smhd])$/.exec(raw);
+  const seconds = match ? Number(match[1]) * (SECONDS_PER[match[2] as string] as number) : 0;
+  if (seconds < 1 || seconds > MAX_GRACE_SECONDS)
+    throw new InvalidArgumentError(
+      "must be a duration from 1s to 7d: a whole number and s, m, h or d (30s, 15m, 24h)",
+    );
+  return seconds;
 }
 
 function allowanceOrPlan(raw: string): number | null {

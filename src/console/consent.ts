@@ -219,6 +219,9 @@ async function keyFor(
   if (record === null) return { problem: "No account has this API key." };
   if (record.revokedAt !== null) return { problem: "This API key has been revoked." };
   if (hasExpired(record, deps.now())) return { problem: `This API key expired at ${record.expiresAt}.` };
+  // An authorization is bound to the key's current secret, so one approved with a secret a
+  // rotation replaced (still working for its grace) would end as it began.
+  if (record.matched === "previous") return { problem: "This API key was rotated: enter its new secret." };
   return { record };
 }
 

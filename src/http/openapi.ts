@@ -128,9 +128,9 @@ function operation(endpoint: EndpointSpec, docsUrl: string): Json {
   const parameters = parametersOf(endpoint);
   if (parameters.length > 0) op.parameters = parameters;
   if (endpoint.requestBody) {
-    const { contentType, schema, examples } = endpoint.requestBody;
+    const { contentType, schema, examples, optional } = endpoint.requestBody;
     const media = { schema: withoutDialect(schema), ...(examples && { examples }) };
-    op.requestBody = { required: true, content: { [contentType]: media } };
+    op.requestBody = { required: optional !== true, content: { [contentType]: media } };
   }
   const responses: Record<string, Json> = {};
   for (const answer of endpoint.answers) {

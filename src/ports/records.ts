@@ -21,6 +21,16 @@ export interface ApiKeyRecord {
   /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
   readonly grantedCredits: number;
   readonly grantedPeriod: string | null;
+  /**
+   * The non-secret beginning of the secret the last rotation replaced, when that rotation let it
+   * work on for a grace; null otherwise.
+   */
+  readonly previousDisplayPrefix: string | null;
+  /**
+   * Until when that replaced secret works (the caller checks it against its clock at each request,
+   * so nothing changes in the store when the grace ends); null when no replaced secret works.
+   */
+  readonly previousSecretExpiresAt: string | null;
 }
 
 /** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */

@@ -7,6 +7,23 @@ import type { Actor, ApiKeyRecord, NewAuditEntry } from "./records.ts";
 
 export type { Actor, ApiKeyRecord, NewAuditEntry };
 
+/** A key found by the hash of a secret, and which of its secrets that was. */
+export interface FoundKey extends ApiKeyRecord {
+  /**
+   * `current`: the key's secret. `previous`: the one its last rotation replaced, which works only
+   * until `previousSecretExpiresAt`.
+   */
+  readonly matched: "current" | "previous";
+}
+
+/** A new secret for a key. */
+export interface KeyRotation {
+  readonly secretHash: string;
+  readonly displayPrefix: string;
+  /** Until when the replaced secret keeps working; null: it stops at once. */
+  readonly previousSecretExpiresAt: string | null;
+}
+
 import type { OAuthStore } from "./oauth-store.ts";
 
 export interface NewApiKey {
@@ -61,16 +78,27 @@ export interface KeyStore {
    * when a key existed.
    */
   createFirstKey(key: NewApiKey): Promise<boolean>;
-  /** The key whose secret hashes to `secretHash`, revoked or not. */
-  findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null>;
+  /**
+   * The key whose secret, or the secret its last rotation replaced with a grace, hashes to
+   * `secretHash`: revoked, expired or past its grace or not (whether it may be used now is the
+   * caller's to decide, against its clock).
+   */
+  findKeyByHash(secretHash: string): Promise<FoundKey | null>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
   /** Every key oldest first, or one page of them. */
   listKeys(page?: KeyPage): Promise<ApiKeyRecord[]>;
   countKeys(): Promise<number>;
-  /** False when no such key, or it was already revoked. */
+  /**
+   * Revokes the key at `at`; the grace of a secret a rotation replaced ends then too. False when
+   * no such key, or it was already revoked.
+   */
   revokeKey(id: string, at: string, audit?: NewAuditEntry): Promise<boolean>;
-  /** Replaces the secret; the old one stops matching at once. False when no such active key. */
-  rotateKey(id: string, secretHash: string, displayPrefix: string, audit?: NewAuditEntry): Promise<boolean>;
+  /**
+   * Replaces the secret. With `previousSecretExpiresAt`, the replaced secret goes on matching (as
+   * `previous`) and any secret an earlier rotation left matching stops at once: one replaced
+   * secret at most. Without, no old secret matches. False when no such active key.
+   */
+  rotateKey(id: string, rotation: KeyRotation, audit?: NewAuditEntry): Promise<boolean>;
   /** Applies the members of `change` in one statement. False when no such key. */
   updateKey(id: string, change: KeyChange, audit?: NewAuditEntry): Promise<boolean>;
   /**

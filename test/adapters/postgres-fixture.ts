@@ -8,6 +8,18 @@ import type { PostgresStore } from "../../src/adapters/postgres/store.ts";
 import type { Reservation, StoredAnswer } from "../../src/ports/store.ts";
 import { uniqueName } from "../helpers/services.ts";
 
+/** Counts the key lookups by hash that `store` sends to the database from now on. */
+export function countKeyLookups(store: PostgresStore): () => number {
+  let lookups = 0;
+  type Query = (...args: unknown[]) => Promise<unknown>;
+  const query = store.pool.query.bind(store.pool) as Query;
+  (store.pool as unknown as { query: Query }).query = async (...args) => {
+    if ((args[0] as { name?: string }).name === "toolrun_key_by_hash") lookups++;
+    return query(...args);
+  };
+  return () => lookups;
+}
+
 export function uniqueSchema(): string {
   return uniqueName("t").toLowerCase();
 }

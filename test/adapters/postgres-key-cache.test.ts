@@ -15,7 +15,7 @@ import type { KeyStore } from "../../src/ports/store.ts";
 import { newKey } from "../contracts/store.contract.ts";
 import { describeKeyCacheContract } from "../contracts/store-key-cache.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
-import { adminQuery, dropSchema, uniqueSchema } from "./postgres-fixture.ts";
+import { adminQuery, countKeyLookups, dropSchema, uniqueSchema } from "./postgres-fixture.ts";
 
 const db = testDatabaseUrl();
 
@@ -49,18 +49,12 @@ async function observedStore(url: string, schema: string, heartbeatMs = 2000): P
       },
     },
   });
-  let lookups = 0;
-  type Query = (...args: unknown[]) => Promise<unknown>;
-  const original = store.pool.query.bind(store.pool) as Query;
-  (store.pool as unknown as { query: Query }).query = async (...args) => {
-    if ((args[0] as { name?: string }).name === "toolrun_key_by_hash") lookups++;
-    return original(...args);
-  };
+  const lookups = countKeyLookups(store);
   const count = (event: KeyChangeEvent) => events.filter((e) => e === event).length;
   return {
     store,
     applicationName,
-    lookups: () => lookups,
+    lookups,
     count,
     isUp: () => events.filter((e) => e !== "invalidated").at(-1) === "up",
     async waitFor(event, since) {

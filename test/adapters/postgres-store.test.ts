@@ -9,7 +9,7 @@ import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
 import { readMigrations } from "../../src/adapters/sql-migrations.ts";
 import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
-import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
+import { describeStoreContract, newKey, reservation, rotation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { adminQuery, dropSchema, uniqueSchema, withLedgerSteps } from "./postgres-fixture.ts";
@@ -152,6 +152,35 @@ if (db.url === undefined) {
         const key = newKey();
         await store.createKey(key);
         assert.equal((await store.reserve(reservation(key.id, { credits: 1 }))).ok, true);
+      } finally {
+        await store.close();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("upgrades a schema made before rotation graces: its keys keep working and can be rotated with one", async () => {
+      const schema = uniqueSchema();
+      const shipped = readMigrations(new URL("../../src/adapters/postgres/migrations/", import.meta.url));
+      const older = shipped.filter((m) => m.version <= 2);
+      const key = newKey();
+      await adminQuery(
+        url,
+        `CREATE SCHEMA ${schema}; SET search_path = ${schema};
+         CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+         ${older.map((m) => `${m.sql};\nINSERT INTO schema_migrations (version, name) VALUES (${m.version}, '${m.name}');`).join("\n")}
+         INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, created_at)
+         VALUES ('${key.id}', 'old', 'free', '${key.secretHash}', 'tr_live_abcd', now());`,
+      );
+      const store = await createPostgresStore({ url, schema, keyCache: false });
+      try {
+        assert.deepEqual(
+          await store.migrate(),
+          shipped.filter((m) => m.version > 2).map((m) => m.version),
+        );
+        assert.equal((await store.findKeyByHash(key.secretHash))?.matched, "current");
+        const until = "2026-11-02T00:00:00.000Z";
+        assert.equal(await store.rotateKey(key.id, rotation(`hash-${key.id}-new`, until)), true);
+        assert.equal((await store.findKeyByHash(key.secretHash))?.previousSecretExpiresAt, until);
       } finally {
         await store.close();
         await dropSchema(url, schema);

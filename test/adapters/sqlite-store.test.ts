@@ -4,11 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it, type TestContext } from "node:test";
+import { readMigrations } from "../../src/adapters/sql-migrations.ts";
 import { createSqliteStore, type SqliteStoreOptions } from "../../src/adapters/sqlite/store.ts";
 import { databaseFile } from "../../src/adapters/sqlite/write-probe.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
-import { describeStoreContract, newKey, reservation } from "../contracts/store.contract.ts";
+import { describeStoreContract, newKey, reservation, rotation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
 import { smallDisk } from "../helpers/tmpfs.ts";
 
@@ -125,13 +126,74 @@ describe("SQLite schema", () => {
     );
   });
 
+  it("upgrades a database made before rotation graces: its keys keep working and can be rotated with one", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    const path = join(dir, "toolrun.db");
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const shipped = readMigrations(new URL("../../src/adapters/sqlite/migrations/", import.meta.url));
+    const older = new DatabaseSync(path);
+    older.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    for (const m of shipped.filter((m) => m.version <= 2)) {
+      older.exec(m.sql);
+      older.prepare("INSERT INTO schema_migrations VALUES (?, ?, '2026-11-01')").run(m.version, m.name);
+    }
+    const key = newKey();
+    older
+      .prepare(
+        "INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.createdAt);
+    older.close();
+    const store = createSqliteStore(path);
+    t.after(() => store.close());
+    assert.deepEqual(
+      await store.migrate(),
+      shipped.filter((m) => m.version > 2).map((m) => m.version),
+    );
+    const found = await store.findKeyByHash(key.secretHash);
+    assert.deepEqual(
+      [found?.matched, found?.previousDisplayPrefix, found?.previousSecretExpiresAt],
+      ["current", null, null],
+    );
+    const until = "2026-11-02T00:00:00.000Z";
+    assert.equal(await store.rotateKey(key.id, rotation("upgraded-new-hash", until)), true);
+    assert.equal((await store.findKeyByHash(key.secretHash))?.previousSecretExpiresAt, until);
+  });
+
+  it("finds a key by either of its secrets' hashes through an index each", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    const path = join(dir, "toolrun.db");
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = createSqliteStore(path);
+    await store.migrate();
+    await store.close();
+    const db = new DatabaseSync(path);
+    t.after(() => db.close());
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT id FROM api_keys WHERE secret_hash = ?1 OR previous_secret_hash = ?1",
+      )
+      .all("h")
+      .map((row) => String(row.detail))
+      .filter((detail) => detail.startsWith("SEARCH") || detail.startsWith("SCAN"));
+    assert.deepEqual(plan, [
+      "SEARCH api_keys USING INDEX sqlite_autoindex_api_keys_2 (secret_hash=?)",
+      "SEARCH api_keys USING INDEX api_keys_previous_secret_hash (previous_secret_hash=?)",
+    ]);
+  });
+
   it("finds an idempotency key through an index of its own, reading no stored answer", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
     const path = join(dir, "toolrun.db");
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const store = createSqliteStore(path);
     t.after(() => store.close());
-    assert.deepEqual(await store.migrate(), [1, 2]);
+    assert.deepEqual(
+      await store.migrate(),
+      readMigrations(new URL("../../src/adapters/sqlite/migrations/", import.meta.url)).map((m) => m.version),
+    );
     const key = newKey();
     await store.createKey(key);
     const claim = { key: "kept", fingerprint: "fp", expiresAt: "2999-01-01T00:00:00.000Z" };

@@ -39,6 +39,8 @@ describe("admin API: keys", () => {
         expires_at: "2026-12-31T23:00:00.000Z",
         created_at: "2026-11-15T12:00:10.000Z",
         revoked_at: null,
+        previous_prefix: null,
+        previous_secret_expires_at: null,
       },
     );
     const read = await admin.get(`/keys/${key.id}`);

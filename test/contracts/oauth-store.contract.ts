@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { describe, it, type TestContext } from "node:test";
 import type { NewOAuthArtifact } from "../../src/ports/oauth-store.ts";
 import type { Store } from "../../src/ports/store.ts";
-import { newKey } from "./store.contract.ts";
+import { newKey, rotation } from "./store.contract.ts";
 
 export interface OAuthDatabase {
   /** A migrated store on the database, as one more instance would open it. */
@@ -87,15 +87,21 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
       assert.equal(await store.findOAuthAccessToken(`hash-${randomUUID()}`), null);
     });
 
-    it("ends a key's authorizations when the key is rotated", async (t) => {
-      const [store] = (await stores(t)) as [Store];
-      const { key, grantId, token } = await authorized(store);
-      assert.equal((await store.listOAuthAuthorizations(key.id, NOW)).length, 1);
-      assert.equal(await store.rotateKey(key.id, `hash-${randomUUID()}`, "tr_live_wxyz"), true);
-      assert.equal(await store.findOAuthAccessToken(token.idHash), null);
-      assert.equal(await store.findOAuthAuthorization(grantId, NOW), null, "no longer refreshable");
-      assert.deepEqual(await store.listOAuthAuthorizations(key.id, NOW), []);
-    });
+    for (const [how, grace] of [
+      ["", null],
+      [" with a grace for its old secret", NEXT_YEAR],
+    ] as const)
+      it(`ends a key's authorizations when the key is rotated${how}`, async (t) => {
+        const [store] = (await stores(t)) as [Store];
+        const { key, grantId, token } = await authorized(store);
+        assert.equal((await store.listOAuthAuthorizations(key.id, NOW)).length, 1);
+        assert.equal(await store.rotateKey(key.id, rotation(`hash-${randomUUID()}`, grace)), true);
+        const old = await store.findKeyByHash(key.secretHash);
+        assert.equal(old?.matched, grace === null ? undefined : "previous", "the old secret's grace");
+        assert.equal(await store.findOAuthAccessToken(token.idHash), null);
+        assert.equal(await store.findOAuthAuthorization(grantId, NOW), null, "no longer refreshable");
+        assert.deepEqual(await store.listOAuthAuthorizations(key.id, NOW), []);
+      });
 
     it("ends a key's authorizations when the key is revoked", async (t) => {
       const [store] = (await stores(t)) as [Store];
@@ -255,7 +261,7 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
         expiresAt: NEXT_YEAR,
       });
       await store.saveOAuthArtifact(rotatedCode);
-      await store.rotateKey(rotated.key.id, `hash-${randomUUID()}`, "tr_live_wxyz");
+      await store.rotateKey(rotated.key.id, rotation(`hash-${randomUUID()}`));
       const expired = artifact({ expiresAt: NOW });
       await store.saveOAuthArtifact(expired);
       const lasting = artifact({ grantId: live.grantId, expiresAt: NEXT_YEAR });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type KeyChanges, withKeyCache } from "../../src/adapters/key-cache.ts";
 import type { KeyStore } from "../../src/ports/store.ts";
-import { newKey } from "./store.contract.ts";
+import { newKey, rotation } from "./store.contract.ts";
 
 export interface KeyCacheFixture {
   /** The backend's key store, uncached, on this instance's connection. */
@@ -114,7 +114,7 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
       await fixture.changeSeen();
       assert.equal((await cached.findKeyByHash(key.secretHash))?.grantedCredits, 40);
 
-      assert.equal(await fixture.elsewhere.rotateKey(key.id, `${key.secretHash}-2`, "tr_live_new1"), true);
+      assert.equal(await fixture.elsewhere.rotateKey(key.id, rotation(`${key.secretHash}-2`)), true);
       await fixture.changeSeen();
       assert.equal(await cached.findKeyByHash(key.secretHash), null);
       assert.equal((await cached.findKeyByHash(`${key.secretHash}-2`))?.id, key.id);

@@ -7,7 +7,9 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { InvalidCursorError } from "../../src/ports/errors.ts";
 import {
+  type ApiKeyRecord,
   type AuditPage,
+  type KeyRotation,
   MAX_GRANTED_CREDITS,
   type NewApiKey,
   type NewAuditEntry,
@@ -35,6 +37,15 @@ export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
     metadata: {},
     ...overrides,
   };
+}
+
+/** A new secret `secretHash`, the replaced one working until `previousSecretExpiresAt` (null: not at all). */
+export function rotation(
+  secretHash: string,
+  previousSecretExpiresAt: string | null = null,
+  displayPrefix = "tr_live_new1",
+): KeyRotation {
+  return { secretHash, displayPrefix, previousSecretExpiresAt };
 }
 
 export function reservation(keyId: string, overrides: Partial<Reservation> = {}): Reservation {
@@ -81,7 +92,9 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const key = newKey({ name: "alice", plan: "builder", monthlyAllowance: 500 });
         await store.createKey(key);
         const found = await store.findKeyByHash(key.secretHash);
-        assert.deepEqual(found, {
+        const { matched, ...record } = found ?? { matched: null };
+        assert.equal(matched, "current");
+        assert.deepEqual(record, {
           id: key.id,
           name: "alice",
           plan: "builder",
@@ -93,8 +106,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           metadata: {},
           grantedCredits: 0,
           grantedPeriod: null,
+          previousDisplayPrefix: null,
+          previousSecretExpiresAt: null,
         });
-        assert.deepEqual(await store.getKey(key.id), found);
+        assert.deepEqual(await store.getKey(key.id), record);
         assert.equal(await store.findKeyByHash("no-such-hash"), null);
         assert.equal(await store.getKey("no-such-id"), null);
       });
@@ -122,14 +137,79 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("rotates the secret of an active key: the old hash stops matching at once", async () => {
         const key = newKey();
         await store.createKey(key);
-        assert.equal(await store.rotateKey(key.id, "new-hash", "tr_live_new1"), true);
+        const newHash = `hash-${randomUUID()}`;
+        assert.equal(await store.rotateKey(key.id, rotation(newHash)), true);
         assert.equal(await store.findKeyByHash(key.secretHash), null);
-        const rotated = await store.findKeyByHash("new-hash");
+        const rotated = await store.findKeyByHash(newHash);
         assert.equal(rotated?.id, key.id);
+        assert.equal(rotated?.matched, "current");
         assert.equal(rotated?.displayPrefix, "tr_live_new1");
+        assert.deepEqual([rotated?.previousDisplayPrefix, rotated?.previousSecretExpiresAt], [null, null]);
         await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z");
-        assert.equal(await store.rotateKey(key.id, "newer-hash", "tr_live_new2"), false);
-        assert.equal(await store.rotateKey("missing", "x", "y"), false);
+        assert.equal(await store.rotateKey(key.id, rotation(`hash-${randomUUID()}`)), false);
+        assert.equal(await store.rotateKey("missing", rotation(`hash-${randomUUID()}`)), false);
+      });
+
+      it("rotates with a grace: the replaced secret still finds the key, as previous, until when it says", async () => {
+        const key = newKey({ displayPrefix: "tr_live_old1" });
+        await store.createKey(key);
+        const newHash = `hash-${randomUUID()}`;
+        const until = "2026-11-02T12:00:00.000Z";
+        assert.equal(await store.rotateKey(key.id, rotation(newHash, until, "tr_live_new1")), true);
+        const old = await store.findKeyByHash(key.secretHash);
+        const fresh = await store.findKeyByHash(newHash);
+        assert.deepEqual(
+          [old?.id, old?.matched, fresh?.id, fresh?.matched],
+          [key.id, "previous", key.id, "current"],
+        );
+        for (const found of [old, fresh, await store.getKey(key.id)])
+          assert.deepEqual(
+            [found?.displayPrefix, found?.previousDisplayPrefix, found?.previousSecretExpiresAt],
+            ["tr_live_new1", "tr_live_old1", until],
+          );
+      });
+
+      it("keeps one replaced secret at most: rotating again ends the older one at once", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const second = `hash-${randomUUID()}`;
+        const third = `hash-${randomUUID()}`;
+        await store.rotateKey(key.id, rotation(second, "2026-11-05T00:00:00.000Z", "tr_live_sec2"));
+        assert.equal(
+          await store.rotateKey(key.id, rotation(third, "2026-11-03T00:00:00.000Z", "tr_live_thr3")),
+          true,
+        );
+        assert.equal(await store.findKeyByHash(key.secretHash), null, "the first secret");
+        const previous = await store.findKeyByHash(second);
+        assert.deepEqual(
+          [previous?.matched, previous?.previousDisplayPrefix, previous?.previousSecretExpiresAt],
+          ["previous", "tr_live_sec2", "2026-11-03T00:00:00.000Z"],
+        );
+        // Without a grace, no old secret is left, however long the last grace had to run.
+        const fourth = `hash-${randomUUID()}`;
+        assert.equal(await store.rotateKey(key.id, rotation(fourth)), true);
+        assert.equal(await store.findKeyByHash(second), null);
+        assert.equal(await store.findKeyByHash(third), null);
+        const now = await store.findKeyByHash(fourth);
+        assert.deepEqual([now?.previousDisplayPrefix, now?.previousSecretExpiresAt], [null, null]);
+      });
+
+      it("ends a grace at the key's revocation, and leaves one that ended before as it was", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        await store.rotateKey(key.id, rotation(`hash-${randomUUID()}`, "2026-11-09T00:00:00.000Z"));
+        assert.equal(await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z"), true);
+        const old = await store.findKeyByHash(key.secretHash);
+        assert.deepEqual(
+          [old?.matched, old?.revokedAt, old?.previousSecretExpiresAt],
+          ["previous", "2026-11-02T00:00:00.000Z", "2026-11-02T00:00:00.000Z"],
+        );
+
+        const ended = newKey();
+        await store.createKey(ended);
+        await store.rotateKey(ended.id, rotation(`hash-${randomUUID()}`, "2026-11-01T06:00:00.000Z"));
+        await store.revokeKey(ended.id, "2026-11-02T00:00:00.000Z");
+        assert.equal((await store.getKey(ended.id))?.previousSecretExpiresAt, "2026-11-01T06:00:00.000Z");
       });
 
       it("changes only the members an update names", async () => {
@@ -203,7 +283,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await store.createKey(key);
         assert.equal(await store.grantCredits(key.id, "2026-11", 100), true);
         assert.equal(await store.grantCredits(key.id, "2026-11", 50), true);
-        let found = await store.findKeyByHash(key.secretHash);
+        let found: ApiKeyRecord | null = await store.findKeyByHash(key.secretHash);
         assert.equal(found?.grantedCredits, 150);
         assert.equal(found?.grantedPeriod, "2026-11");
         assert.equal(await store.grantCredits(key.id, "2026-12", 7), true);
@@ -395,7 +475,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           ["revoke", () => store.revokeKey(key.id, "2026-11-10T00:00:00.000Z", unwritable(key.id))],
           [
             "rotate",
-            () => store.rotateKey(key.id, `hash-${randomUUID()}`, "tr_live_zzzz", unwritable(key.id)),
+            () =>
+              store.rotateKey(
+                key.id,
+                rotation(`hash-${randomUUID()}`, "2026-11-12T00:00:00.000Z", "tr_live_zzzz"),
+                unwritable(key.id),
+              ),
           ],
           ["update", () => store.updateKey(key.id, { name: "changed" }, unwritable(key.id))],
           ["grant", () => store.grantCredits(key.id, "2026-11", 5, unwritable(key.id))],
@@ -403,9 +488,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         for (const [name, attempt] of attempts) await assert.rejects(attempt(), TypeError, name);
         const after = await store.findKeyByHash(key.secretHash);
         assert.deepEqual(
-          [after?.revokedAt, after?.displayPrefix, after?.name, after?.grantedCredits],
-          [null, key.displayPrefix, key.name, 0],
+          [after?.matched, after?.revokedAt, after?.displayPrefix, after?.name, after?.grantedCredits],
+          ["current", null, key.displayPrefix, key.name, 0],
         );
+        assert.equal(after?.previousSecretExpiresAt, null);
         const lost = newKey();
         await assert.rejects(store.createKey(lost, unwritable(lost.id)), TypeError);
         assert.equal(await store.getKey(lost.id), null);

@@ -174,6 +174,8 @@ describe("plan names that Object.prototype also has", () => {
       metadata: {},
       grantedCredits: 0,
       grantedPeriod: null,
+      previousDisplayPrefix: null,
+      previousSecretExpiresAt: null,
     };
     assert.deepEqual(planOf(key, settings), DEFAULT_PLANS.free);
   });

@@ -268,6 +268,22 @@ describe("OAuth attacks", () => {
     assert.deepEqual(refresh, { status: 400, error: "invalid_grant" }, "nor can it be refreshed");
   });
 
+  it("ends tokens at once when their key is rotated with a grace, though the old secret itself works on", async () => {
+    const own = await t.key("free");
+    const signed = await client.signIn(person(), own);
+    assert.equal((await mcpStatus(signed.tokens.access_token)).status, 200);
+    await rotateApiKey(t.deps, cliActor("test"), (await t.recordOf(own)).id, { graceSeconds: 3600 });
+    const refused = await mcpStatus(signed.tokens.access_token);
+    assert.equal(refused.status, 401);
+    assert.match(refused.challenge, /error="invalid_token"/);
+    const refresh = await answerOf(await client.refresh(signed.client, signed.tokens.refresh_token ?? ""));
+    statuses.push(refresh.status);
+    assert.deepEqual(refresh, { status: 400, error: "invalid_grant" }, "nor can it be refreshed");
+    const byOldSecret = await postRpc(t.mcp, initializeMessage(), bearer(own));
+    statuses.push(byOldSecret.status);
+    assert.equal(byOldSecret.status, 200, "the old secret, sent as a key, works for its grace");
+  });
+
   it("ends tokens at once when their key is revoked", async () => {
     const own = await t.key("free");
     const signed = await client.signIn(person(), own);

@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { rotateApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { untilSuiteEnds } from "../helpers/app.ts";
 import { type OAuthApp, Person, readForm, startOAuthApp } from "./helpers.ts";
 import { IndependentClient } from "./independent-client.ts";
@@ -74,11 +76,15 @@ describe("the consent page", () => {
     const { person, html, action } = await atConsent();
     const revoked = await t.key();
     await t.store.revokeKey((await t.recordOf(revoked)).id, t.clock.now().toISOString());
+    // Its grace lets the old secret call the API, but an authorization needs the key's current one.
+    const rotatedAway = await t.key();
+    await rotateApiKey(t.deps, cliActor("test"), (await t.recordOf(rotatedAway)).id, { graceSeconds: 600 });
     const cases: [string, RegExp][] = [
       ["", /Enter the API key/],
       ["not-a-key", /not an API key of this service/],
       [`tr_live_${"A".repeat(32)}`, /No account has this API key/],
       [revoked, /has been revoked/],
+      [rotatedAway, /was rotated: enter its new secret/],
     ];
     let form = readForm(html);
     for (const [typed, message] of cases) {

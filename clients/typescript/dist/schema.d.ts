@@ -162,7 +162,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key
-         * @description Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`. Needs an admin key; takes no rate-limit slot.
+         * @description Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace). Needs an admin key; takes no rate-limit slot.
          */
         post: operations["adminRotateKey"];
         delete?: never;
@@ -1276,6 +1276,10 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             revoked_at: string | null;
+                            /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                            previous_prefix: string | null;
+                            /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                            previous_secret_expires_at: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page. */
                         next_cursor: string | null;
@@ -1396,6 +1400,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1499,6 +1507,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1637,6 +1649,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1726,7 +1742,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description How long the old secret keeps working beside the new one, in seconds (at most 604800, 7 days); absent, it stops working at once. Only one old secret works at a time: rotating again ends the grace of the one before. */
+                    grace_seconds?: number;
+                };
+            };
+        };
         responses: {
             /** @description Rotate a key */
             200: {
@@ -1758,6 +1781,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1888,6 +1915,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -2027,6 +2058,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };

@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key
-         * @description Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`. Needs an admin key; takes no rate-limit slot.
+         * @description Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace). Needs an admin key; takes no rate-limit slot.
          */
         post: operations["adminRotateKey"];
         delete?: never;
@@ -1277,6 +1277,10 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             revoked_at: string | null;
+                            /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                            previous_prefix: string | null;
+                            /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                            previous_secret_expires_at: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page. */
                         next_cursor: string | null;
@@ -1397,6 +1401,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1500,6 +1508,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1638,6 +1650,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1727,7 +1743,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description How long the old secret keeps working beside the new one, in seconds (at most 604800, 7 days); absent, it stops working at once. Only one old secret works at a time: rotating again ends the grace of the one before. */
+                    grace_seconds?: number;
+                };
+            };
+        };
         responses: {
             /** @description Rotate a key */
             200: {
@@ -1759,6 +1782,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -1889,6 +1916,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };
@@ -2028,6 +2059,10 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                         revoked_at: string | null;
+                        /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                        previous_prefix: string | null;
+                        /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                        previous_secret_expires_at: string | null;
                     };
                 };
             };

@@ -1,11 +1,19 @@
 /**
- * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a
- * hash names at most one key). Boundary: the `api_keys` table only; remembering found keys is the
+ * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret, or of the secret
+ * a rotation with a grace replaced (both UNIQUE, so a hash names at most one key). Boundary: the `api_keys` table only; remembering found keys is the
  * key cache's (adapters/key-cache.ts, told of changes by key-changes.ts).
  */
 import type { Pool } from "pg";
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey, type NewAuditEntry } from "../../ports/store.ts";
-import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
+import {
+  type FoundKeyRow,
+  KEY_COLUMNS,
+  type KeyRow,
+  keyChangeValues,
+  keyInsertValues,
+  toFoundKey,
+  toKeyRecord,
+} from "../sql-rows.ts";
 import { audited } from "./audit.ts";
 import { run, type Statement, statement, transaction, type Values } from "./db.ts";
 
@@ -20,7 +28,12 @@ const INSERT_FIRST = statement(
    SELECT $1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
    RETURNING id`,
 );
-const BY_HASH = statement("key_by_hash", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`);
+// An OR of two indexed columns: a BitmapOr of both indexes.
+const BY_HASH = statement(
+  "key_by_hash",
+  `SELECT ${KEY_COLUMNS}, secret_hash = $1 AS matched_current FROM api_keys
+   WHERE secret_hash = $1 OR previous_secret_hash = $1`,
+);
 const BY_ID = statement("key_by_id", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`);
 const LIST = statement("key_list", `SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
 const PAGE = statement(
@@ -32,11 +45,19 @@ const PAGE = statement(
 const COUNT = statement("key_count", "SELECT count(*)::integer AS n FROM api_keys");
 const REVOKE = statement(
   "key_revoke",
-  "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id",
+  `UPDATE api_keys SET revoked_at = $2::timestamptz,
+     previous_secret_expires_at = CASE WHEN previous_secret_expires_at > $2::timestamptz
+       THEN $2::timestamptz ELSE previous_secret_expires_at END
+   WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
 );
+// The right-hand sides read the row as it was: the replaced secret is the one being replaced.
 const ROTATE = statement(
   "key_rotate",
-  `UPDATE api_keys SET secret_hash = $2, display_prefix = $3
+  `UPDATE api_keys SET
+     previous_secret_hash = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_hash END,
+     previous_display_prefix = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE display_prefix END,
+     previous_secret_expires_at = $4::timestamptz,
+     secret_hash = $2, display_prefix = $3
    WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
 );
 const UPDATE = statement(
@@ -82,8 +103,8 @@ export function createKeyStore(pool: Pool): KeyStore {
       });
     },
     async findKeyByHash(secretHash) {
-      const [row] = await run<KeyRow>(pool, BY_HASH, [secretHash]);
-      return row ? toKeyRecord(row) : null;
+      const [row] = await run<FoundKeyRow>(pool, BY_HASH, [secretHash]);
+      return row ? toFoundKey(row) : null;
     },
     async getKey(id) {
       const [row] = await run<KeyRow>(pool, BY_ID, [id]);
@@ -100,8 +121,12 @@ export function createKeyStore(pool: Pool): KeyStore {
       return row?.n ?? 0;
     },
     revokeKey: (id, at, audit) => change(REVOKE, [id, at], audit),
-    rotateKey: (id, secretHash, displayPrefix, audit) =>
-      change(ROTATE, [id, secretHash, displayPrefix], audit),
+    rotateKey: (id, rotation, audit) =>
+      change(
+        ROTATE,
+        [id, rotation.secretHash, rotation.displayPrefix, rotation.previousSecretExpiresAt],
+        audit,
+      ),
     updateKey: (id, fields, audit) => change(UPDATE, [...keyChangeValues(fields), id], audit),
     grantCredits: (id, period, credits, audit) =>
       change(GRANT, [period, credits, id, MAX_GRANTED_CREDITS], audit),

@@ -1,10 +1,18 @@
 /**
- * KeyStore on SQLite: API keys looked up by the SHA-256 hash of their secret (UNIQUE, so a hash
- * names at most one key). Boundary: the `api_keys` table only; remembering found keys is the key
+ * KeyStore on SQLite: API keys looked up by the SHA-256 hash of their secret, or of the secret a
+ * rotation with a grace replaced (both UNIQUE, so a hash names at most one key). Boundary: the `api_keys` table only; remembering found keys is the key
  * cache's (adapters/key-cache.ts, told of changes by key-changes.ts).
  */
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
-import { KEY_COLUMNS, type KeyRow, keyChangeValues, keyInsertValues, toKeyRecord } from "../sql-rows.ts";
+import {
+  type FoundKeyRow,
+  KEY_COLUMNS,
+  type KeyRow,
+  keyChangeValues,
+  keyInsertValues,
+  toFoundKey,
+  toKeyRecord,
+} from "../sql-rows.ts";
 import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
 
@@ -13,7 +21,11 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
     `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const byHash = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = ?`);
+  // An OR of two indexed columns: SQLite searches each index and unites the rows.
+  const byHash = db.statement<FoundKeyRow>(
+    `SELECT ${KEY_COLUMNS}, secret_hash = ?1 AS matched_current FROM api_keys
+     WHERE secret_hash = ?1 OR previous_secret_hash = ?1`,
+  );
   const byId = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
   const list = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
   const page = db.statement<KeyRow>(
@@ -22,9 +34,20 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
      ORDER BY created_at, id LIMIT ?3`,
   );
   const count = db.statement<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys");
-  const revoke = db.statement("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
+  // ISO 8601 UTC text of one form (toISOString), so comparing them as text compares the times.
+  const revoke = db.statement(
+    `UPDATE api_keys SET revoked_at = ?1,
+       previous_secret_expires_at = CASE WHEN previous_secret_expires_at > ?1 THEN ?1 ELSE previous_secret_expires_at END
+     WHERE id = ?2 AND revoked_at IS NULL`,
+  );
+  // The right-hand sides read the row as it was: the replaced secret is the one being replaced.
   const rotate = db.statement(
-    "UPDATE api_keys SET secret_hash = ?, display_prefix = ? WHERE id = ? AND revoked_at IS NULL",
+    `UPDATE api_keys SET
+       previous_secret_hash = CASE WHEN ?3 IS NULL THEN NULL ELSE secret_hash END,
+       previous_display_prefix = CASE WHEN ?3 IS NULL THEN NULL ELSE display_prefix END,
+       previous_secret_expires_at = ?3,
+       secret_hash = ?1, display_prefix = ?2
+     WHERE id = ?4 AND revoked_at IS NULL`,
   );
   const update = db.statement(
     `UPDATE api_keys SET
@@ -61,7 +84,7 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
     },
     async findKeyByHash(secretHash) {
       const row = byHash.get(secretHash);
-      return row ? toKeyRecord(row) : null;
+      return row ? toFoundKey(row) : null;
     },
     async getKey(id) {
       const row = byId.get(id);
@@ -77,8 +100,13 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
       return countKeys();
     },
     revokeKey: async (id, at, audit) => change(() => audited(() => revoke.run(at, id), audit)),
-    rotateKey: async (id, secretHash, displayPrefix, audit) =>
-      change(() => audited(() => rotate.run(secretHash, displayPrefix, id), audit)),
+    rotateKey: async (id, rotation, audit) =>
+      change(() =>
+        audited(
+          () => rotate.run(rotation.secretHash, rotation.displayPrefix, rotation.previousSecretExpiresAt, id),
+          audit,
+        ),
+      ),
     updateKey: async (id, fields, audit) =>
       change(() =>
         audited(

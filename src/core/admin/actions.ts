@@ -19,7 +19,7 @@ import { ApiError } from "../contract/errors.ts";
 import type { ServiceSettings } from "../settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
-import type { GrantInput, KeyInput } from "./input.ts";
+import type { GrantInput, KeyInput, RotateInput } from "./input.ts";
 
 /** What the admin actions need of the core's deps. */
 export interface AdminDeps {
@@ -121,11 +121,34 @@ function changeDetails(change: KeyChange): Record<string, unknown> {
   return details;
 }
 
-export async function rotateApiKey(deps: AdminDeps, by: ActedBy, id: string): Promise<CreatedKey> {
+/**
+ * A new secret for the key. With a grace, the secret it replaces keeps working until then beside
+ * the new one, and a secret an earlier rotation left working stops at once (one old secret at
+ * most); without, the old secret stops at once. Either way the key's OAuth authorizations end now:
+ * they are bound to the secret that approved them.
+ */
+export async function rotateApiKey(
+  deps: AdminDeps,
+  by: ActedBy,
+  id: string,
+  input: RotateInput = { graceSeconds: null },
+): Promise<CreatedKey> {
+  const now = deps.now();
   const issued = issueKey(deps.settings.keyPrefix);
-  const entry = auditEntry(by, deps.now(), "keys.rotate", id, { prefix: issued.displayPrefix });
-  if (!(await deps.store.rotateKey(id, issued.secretHash, issued.displayPrefix, entry)))
-    await refuseInactive(deps.store, id);
+  const previousSecretExpiresAt =
+    input.graceSeconds === null ? null : new Date(now.getTime() + input.graceSeconds * 1000).toISOString();
+  const entry = auditEntry(by, now, "keys.rotate", id, {
+    prefix: issued.displayPrefix,
+    ...(input.graceSeconds === null
+      ? {}
+      : { grace_seconds: input.graceSeconds, previous_secret_expires_at: previousSecretExpiresAt }),
+  });
+  const rotation = {
+    secretHash: issued.secretHash,
+    displayPrefix: issued.displayPrefix,
+    previousSecretExpiresAt,
+  };
+  if (!(await deps.store.rotateKey(id, rotation, entry))) await refuseInactive(deps.store, id);
   return { record: await existing(deps.store, id), key: issued.key };
 }
 

@@ -73,6 +73,22 @@ export const grantSchema: JsonSchema = {
   },
 };
 
+/** The longest a rotated-away secret may keep working: 7 days. */
+export const MAX_GRACE_SECONDS = 7 * 24 * 60 * 60;
+
+export const rotateSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    grace_seconds: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_GRACE_SECONDS,
+      description: `How long the old secret keeps working beside the new one, in seconds (at most ${MAX_GRACE_SECONDS}, 7 days); absent, it stops working at once. Only one old secret works at a time: rotating again ends the grace of the one before.`,
+    },
+  },
+};
+
 export const switchSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
@@ -100,6 +116,11 @@ export interface KeyInput {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+export interface RotateInput {
+  /** How long the replaced secret keeps working; null: it stops at once. */
+  readonly graceSeconds: number | null;
+}
+
 export interface GrantInput {
   readonly credits: number;
   readonly reason: string | null;
@@ -123,6 +144,7 @@ function invalid(detail: string, fields: Record<string, string> | string): ApiEr
 const checkCreate = parser(keyCreateSchema, "new key");
 const checkUpdate = parser(keyUpdateSchema, "key change");
 const checkGrant = parser(grantSchema, "grant");
+const checkRotate = parser(rotateSchema, "rotation");
 const checkSwitch = parser(switchSchema, "switch change");
 const checkAdminKey = parser(adminKeyCreateSchema, "new admin key");
 
@@ -152,6 +174,12 @@ export function parseKeyUpdate(body: unknown, settings: ServiceSettings): KeyCha
 export function parseGrant(body: unknown): GrantInput {
   const input = checkGrant(body);
   return { credits: input.credits as number, reason: (input.reason as string | undefined) ?? null };
+}
+
+/** A rotation's options; no body at all (undefined) is a rotation without a grace. */
+export function parseRotate(body: unknown): RotateInput {
+  const input = checkRotate(body === undefined ? {} : body);
+  return { graceSeconds: (input.grace_seconds as number | undefined) ?? null };
 }
 
 export function parseSwitch(body: unknown): { enabled?: boolean; api?: boolean } {

@@ -4,7 +4,7 @@
  */
 import type { ApiKeyRecord, KeyStore } from "../../ports/store.ts";
 import { baseAllowance, grantedIn, periodOf, planOf } from "../call/credits.ts";
-import { hasExpired } from "../call/keys.ts";
+import { hasExpired, previousSecretWorks } from "../call/keys.ts";
 import { decodeCursor, encodeCursor } from "../contract/cursor.ts";
 import type { ServiceSettings } from "../settings.ts";
 
@@ -26,12 +26,17 @@ export interface KeyView {
   expires_at: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** The non-secret beginning of the secret a rotation replaced, while it still works; else null. */
+  previous_prefix: string | null;
+  /** Until when that replaced secret works (the rotation's grace); null when none works now. */
+  previous_secret_expires_at: string | null;
 }
 
 export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Date, key?: string): KeyView {
   const period = periodOf(now);
   const base = baseAllowance(record, planOf(record, settings));
   const granted = grantedIn(record, period);
+  const previous = previousSecretWorks(record, now) && !hasExpired(record, now);
   return {
     id: record.id,
     ...(key === undefined ? {} : { key }),
@@ -46,6 +51,8 @@ export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Da
     expires_at: record.expiresAt,
     created_at: record.createdAt,
     revoked_at: record.revokedAt,
+    previous_prefix: previous ? record.previousDisplayPrefix : null,
+    previous_secret_expires_at: previous ? record.previousSecretExpiresAt : null,
   };
 }
 

@@ -37,6 +37,16 @@ const keyProperties: Record<string, JsonSchema> = {
   expires_at: nullable(timestamp),
   created_at: timestamp,
   revoked_at: nullable(timestamp),
+  previous_prefix: {
+    ...nullable({ type: "string" }),
+    description:
+      "The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise.",
+  },
+  previous_secret_expires_at: {
+    ...nullable(timestamp),
+    description:
+      "Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired).",
+  },
 };
 
 const keyRequired = [
@@ -52,6 +62,8 @@ const keyRequired = [
   "expires_at",
   "created_at",
   "revoked_at",
+  "previous_prefix",
+  "previous_secret_expires_at",
 ];
 
 const keyItem: JsonSchema = { type: "object", required: keyRequired, properties: keyProperties };

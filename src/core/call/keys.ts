@@ -3,7 +3,7 @@
  * of the whole key is stored, beside a short non-secret display prefix.
  */
 import { hash, randomFillSync } from "node:crypto";
-import type { ApiKeyRecord, KeyStore } from "../../ports/store.ts";
+import type { ApiKeyRecord, FoundKey, KeyStore } from "../../ports/store.ts";
 import { ApiError } from "../contract/errors.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -93,19 +93,40 @@ export function hasExpired(record: Pick<ApiKeyRecord, "expiresAt">, now: Date): 
 }
 
 /**
+ * True while the secret the key's last rotation replaced still works: the rotation gave it a grace
+ * that has not ended at `now` (a revocation ends it too; the key's own expiry is apart).
+ */
+export function previousSecretWorks(
+  record: Pick<ApiKeyRecord, "previousSecretExpiresAt" | "revokedAt">,
+  now: Date,
+): boolean {
+  return (
+    record.revokedAt === null &&
+    record.previousSecretExpiresAt !== null &&
+    Date.parse(record.previousSecretExpiresAt) > now.getTime()
+  );
+}
+
+/**
  * Turns an Authorization header into the active, unexpired key it names, or throws 401
- * `invalid_api_key` saying which of those it is not.
+ * `invalid_api_key` saying which of those it is not. A secret a rotation replaced names its key
+ * until the rotation's grace ends.
  */
 export async function authenticate(
   keys: Pick<KeyStore, "findKeyByHash">,
   pattern: RegExp,
   authorization: string | undefined,
   now: Date,
-): Promise<ApiKeyRecord> {
+): Promise<FoundKey> {
   const key = bearerToken(authorization, pattern);
   const record = await keys.findKeyByHash(hashKey(key));
   if (record === null) throw invalidApiKey("The API key is not valid.", true);
   if (record.revokedAt !== null) throw invalidApiKey("The API key has been revoked.", true);
   if (hasExpired(record, now)) throw invalidApiKey(`The API key expired at ${record.expiresAt}.`, true);
+  if (record.matched === "previous" && !previousSecretWorks(record, now))
+    throw invalidApiKey(
+      `The API key was rotated; this old secret stopped working at ${record.previousSecretExpiresAt}. Use the key's new secret.`,
+      true,
+    );
   return record;
 }

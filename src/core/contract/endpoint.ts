@@ -48,6 +48,8 @@ export interface EndpointSpec {
   readonly requestBody?: {
     readonly contentType: string;
     readonly schema: JsonSchema;
+    /** The request may come without a body. */
+    readonly optional?: boolean;
     readonly examples?: Readonly<Record<string, Example>>;
   };
   readonly answers: readonly SuccessAnswer[];

@@ -22,7 +22,9 @@ import {
   parseGrant,
   parseKeyCreate,
   parseKeyUpdate,
+  parseRotate,
   parseSwitch,
+  rotateSchema,
   switchSchema,
 } from "../../core/admin/input.ts";
 import { keyView, listKeyViews } from "../../core/admin/key-view.ts";
@@ -74,6 +76,8 @@ export interface AdminRouteSpec {
   readonly description: string;
   readonly parameters?: JsonSchema;
   readonly body?: JsonSchema;
+  /** The body may be left out: `body` is then undefined. */
+  readonly bodyOptional?: boolean;
   readonly status?: number;
   readonly response: JsonSchema;
   readonly errors: readonly ErrorCode[];
@@ -95,7 +99,9 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
     keyed: false,
     admin: true,
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
-    ...(spec.body ? { requestBody: { contentType: JSON_TYPE, schema: spec.body } } : {}),
+    ...(spec.body
+      ? { requestBody: { contentType: JSON_TYPE, schema: spec.body, optional: spec.bodyOptional === true } }
+      : {}),
     answers: [{ status, description: spec.summary, contentType: JSON_TYPE, schema: spec.response }],
     errors: [...errors],
     bodyLimit: ADMIN_BODY_LIMIT,
@@ -103,9 +109,8 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
       const admin = adminKeyOf(request);
       noteCall(request, { keyId: admin.id });
       const args = checkArgs ? validArgs(checkArgs, spec.parameters as JsonSchema, request) : {};
-      const body = spec.body
-        ? parseJsonBody(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0))
-        : undefined;
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const body = spec.body && !(spec.bodyOptional && raw.length === 0) ? parseJsonBody(raw) : undefined;
       const answer = await spec.run({
         by: { actor: { type: "admin_key", id: admin.id }, requestId: request.id },
         args,
@@ -194,12 +199,14 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminRotateKey",
       summary: "Rotate a key",
       description:
-        "Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`.",
+        "Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace).",
       parameters: keyIdParameters,
+      body: rotateSchema,
+      bodyOptional: true,
       response: keyWithSecretSchema,
       errors: ["key_not_found", "key_revoked"],
-      run: async ({ by, args }) => {
-        const rotated = await rotateApiKey(deps, by, id(args));
+      run: async ({ by, args, body }) => {
+        const rotated = await rotateApiKey(deps, by, id(args), parseRotate(body));
         return view(rotated.record, rotated.key);
       },
     }),

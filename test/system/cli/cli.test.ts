@@ -35,6 +35,8 @@ describe("toolrun CLI", () => {
       "own_monthly_allowance",
       "plan",
       "prefix",
+      "previous_prefix",
+      "previous_secret_expires_at",
       "revoked_at",
       "status",
     ]);

@@ -62,7 +62,7 @@ describe("toolrun CLI lists", () => {
     const { headers, rows } = parse(listed.stdout);
     assert.deepEqual(
       headers.map((h) => h.text),
-      ["ID", "PREFIX", "PLAN", "ALLOWANCE", "STATUS", "NAME", "CREATED", "EXPIRES"],
+      ["ID", "PREFIX", "PLAN", "ALLOWANCE", "STATUS", "NAME", "CREATED", "EXPIRES", "OLD SECRET UNTIL"],
     );
     for (const line of lines.slice(1)) {
       const starts = cells(line).map((c) => c.at);
@@ -155,6 +155,8 @@ describe("toolrun CLI lists", () => {
         "expires_at",
         "created_at",
         "revoked_at",
+        "previous_prefix",
+        "previous_secret_expires_at",
       ]);
   });
 });
