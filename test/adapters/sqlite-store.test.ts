@@ -131,7 +131,7 @@ describe("SQLite schema", () => {
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const store = createSqliteStore(path);
     t.after(() => store.close());
-    assert.deepEqual(await store.migrate(), [1, 2]);
+    assert.deepEqual(await store.migrate(), [1, 2, 4]);
     const key = newKey();
     await store.createKey(key);
     const claim = { key: "kept", fingerprint: "fp", expiresAt: "2999-01-01T00:00:00.000Z" };

@@ -2,15 +2,12 @@
  * One run of a checked tool, as the ledger takes it: the outputs, or the status the refunded call
  * ends with. The context's signal fires at the tool's timeout or when the client goes, and the run
  * ends then whether or not the tool heeds it. A tool that answers synchronously gets its result
- * back synchronously, with no timer, promise or signal made for it unless it asks for the signal:
- * the built-in computing tools keep the cost they had.
+ * back synchronously, with no timer, promise or signal made for it unless it asks for the signal
+ * (nor is the client's signal asked for): the built-in computing tools keep the cost they had.
+ * A tool with effects outside does not start for a client already gone.
  */
 import type { WorkResult } from "../../ports/store.ts";
-import {
-  isUnprocessableInputError,
-  type ToolContext,
-  UnprocessableInputError,
-} from "../../tools/contract.ts";
+import { isUnprocessableInputError, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
 import { type CheckedTool, isObject } from "./check-definition.ts";
 import { ToolFailure } from "./tool-failure.ts";
 
@@ -19,8 +16,8 @@ export interface ToolCallOptions {
   /** The key derived for outward calls from the client's `Idempotency-Key`, when it sent one. */
   readonly idempotencyKey?: string | undefined;
   readonly secrets?: Readonly<Record<string, string>> | undefined;
-  /** Fires when the call's client has gone. */
-  readonly clientGone?: AbortSignal | undefined;
+  /** A signal that fires when the call's client has gone; asked for only by a run that waits. */
+  readonly clientGone?: (() => AbortSignal) | undefined;
 }
 
 export type ToolRunResult = WorkResult<Record<string, unknown>>;
@@ -35,9 +32,14 @@ export function runToolCall(
   input: Record<string, unknown>,
   options: ToolCallOptions,
 ): ToolRunResult | Promise<ToolRunResult> {
-  const { clientGone } = options;
+  let goneSignal: AbortSignal | undefined;
+  const clientGone = () => {
+    goneSignal ??= options.clientGone?.();
+    return goneSignal;
+  };
   const gone = () => new ToolFailure("The client went away before the tool finished.");
-  if (clientGone?.aborted) return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: gone() };
+  if (tool.definition.effects === "external" && clientGone()?.aborted)
+    return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: gone() };
   const started = performance.now();
   let controller: AbortController | undefined;
   let abortedWith: Error | undefined;
@@ -71,13 +73,14 @@ export function runToolCall(
   if (!isThenable(value)) return checked(tool, value);
 
   const { timeoutMs } = tool.definition;
+  const goneOnce = clientGone();
   return new Promise<ToolRunResult>((resolve) => {
     let settled = false;
     const finish = (result: ToolRunResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      clientGone?.removeEventListener("abort", onGone);
+      goneOnce?.removeEventListener("abort", onGone);
       resolve(result);
     };
     const timer = setTimeout(
@@ -95,7 +98,8 @@ export function runToolCall(
       abort(error);
       finish({ ok: false, httpStatus: CLIENT_GONE_STATUS, error });
     };
-    clientGone?.addEventListener("abort", onGone, { once: true });
+    if (goneOnce?.aborted) onGone();
+    else goneOnce?.addEventListener("abort", onGone, { once: true });
     (value as PromiseLike<unknown>).then(
       (outputs) => finish(checked(tool, outputs)),
       (error: unknown) => finish(failed(error)),
