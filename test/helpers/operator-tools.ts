@@ -1,10 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is the configuration's own syntax for environment variables
 /**
  * An operator's tools as the tests load them, through the loader the service uses: the modules of
- * test/fixtures/operator-tools (through TOOLRUN_TOOLS), the example's create-ticket, and an HTTP
- * tool per behaviour of the loopback upstream (test/helpers/upstream.ts), each named for it.
+ * test/fixtures/operator-tools and examples/tools (through TOOLRUN_TOOLS), the example's
+ * create-ticket, and an HTTP tool per behaviour of the loopback upstream (test/helpers/upstream.ts),
+ * each named for it.
  */
 import { readFileSync } from "node:fs";
+import { delimiter } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHttpUpstream } from "../../src/adapters/http-upstream/index.ts";
 import { type LoadedTool, loadTools } from "../../src/core/tools/loader.ts";
@@ -80,11 +82,14 @@ export function upstreamDeclarations(origin: string, downOrigin: string): Record
   ];
 }
 
-/** The operator's tools (modules, then HTTP tools), loaded as `toolrun serve` loads them. */
+/**
+ * The operator's tools (the test modules and the example's unit converter, then HTTP tools),
+ * loaded as `toolrun serve` loads them.
+ */
 export async function loadOperatorTools(origin: string, downOrigin: string): Promise<LoadedTool[]> {
   return loadTools({
     builtIns: [],
-    modules: OPERATOR_TOOLS_FOLDER,
+    modules: [OPERATOR_TOOLS_FOLDER, EXAMPLE_TOOLS_FOLDER].join(delimiter),
     httpTools: { declarations: upstreamDeclarations(origin, downOrigin), configPath: "test.json" },
     secrets: { "remember-note": { origin: "${NOTES_ORIGIN}" } },
     env: { TICKETS_TOKEN, NOTES_ORIGIN: origin },
