@@ -98,6 +98,11 @@ export async function startToolsSite(tools: readonly AnyToolDefinition[]): Promi
   });
 }
 
+/** A fresh browser pointed at a service the test started itself (its `close` leaves the service running). */
+export async function browseService(origin: string, key: string): Promise<Site> {
+  return browse(origin, key, mkdtempSync(join(tmpdir(), "toolrun-browse-")), async () => {});
+}
+
 async function browse(origin: string, key: string, dir: string, stop: () => Promise<void>): Promise<Site> {
   const browser = await chromium.launchPersistentContext(join(dir, "profile"), {
     executablePath: CHROMIUM,
