@@ -13,6 +13,7 @@ import { outwardKeyOf } from "../../src/core/call/idempotency.ts";
 import { tools as builtIns } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
+import { watchedOffload } from "../helpers/offload.ts";
 import { loadOperatorTools } from "../helpers/operator-tools.ts";
 import { assertProblem } from "../helpers/problem.ts";
 import {
@@ -240,6 +241,25 @@ describe("an HTTP tool declared as data", () => {
       );
       assert.deepEqual(Object.keys(problem.fields as object), ["id"]);
     }
+  });
+});
+
+describe("the compute offload", () => {
+  it("takes the large calls of the tools that only compute, never those of a tool with effects outside", async (context) => {
+    const offload = watchedOffload(context);
+    const loadedTools = await loadOperatorTools(upstream.origin, await refusingOrigin());
+    const app = await createTestApp({ loadedTools, offload, plans: PLANS }, context);
+    const key = await app.key("builder");
+    const call = (slug: string, body: unknown) =>
+      app.app.inject({
+        method: "POST",
+        url: `/v1/tool/${slug}`,
+        headers: json(bearer(key)),
+        payload: JSON.stringify(body),
+      });
+    assert.equal((await call("create-ticket", { title: "Not for the worker" })).statusCode, 200);
+    assert.equal((await call("echo", { value: 1 })).statusCode, 200);
+    assert.deepEqual(offload.asked, ['run {"value":1}']);
   });
 });
 
