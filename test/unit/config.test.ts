@@ -165,6 +165,36 @@ describe("loadConfig", () => {
   });
 });
 
+describe("loadConfig: where the operator's tools come from", () => {
+  it("passes TOOLRUN_TOOLS, httpTools and each tool's secrets to the loader, which checks them with their tools", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-config-"));
+    try {
+      const path = join(dir, "tools.json");
+      const httpTools = [{ slug: "lookup", anything: "the loader checks it" }];
+      writeFileSync(
+        path,
+        JSON.stringify({
+          httpTools,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the configuration's own syntax
+          tools: { "unit-converter": { weight: 2, secrets: { apiKey: "${RATES_KEY}" } }, "any-slug": {} },
+        }),
+      );
+      const env = { TOOLRUN_CONFIG: path, TOOLRUN_TOOLS: "examples/tools" };
+      const { toolSources, settings } = loadConfig(env);
+      assert.equal(toolSources.modules, "examples/tools");
+      assert.deepEqual(toolSources.httpTools, { declarations: httpTools, configPath: path });
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the configuration's own syntax
+      assert.deepEqual(toolSources.secrets, { "unit-converter": { apiKey: "${RATES_KEY}" } });
+      assert.deepEqual(toolSources.configured, ["unit-converter", "any-slug"]);
+      assert.equal(toolSources.env, env);
+      assert.deepEqual(settings.tools["unit-converter"], { weight: 2 });
+      assert.deepEqual(loadConfig({}).toolSources.httpTools, undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("configuration mistakes", () => {
   const problemsOf = (env: Record<string, string>): readonly string[] => {
     try {
