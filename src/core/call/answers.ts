@@ -94,11 +94,12 @@ function failure(
   if (isUnprocessableInputError(error)) {
     return new ApiError("unprocessable_input", error.message, { extras: refunded, cause: error });
   }
+  // No client receives it: the request log and the metrics do.
   if (outcome.httpStatus === CLIENT_GONE_STATUS) {
     return new ApiError(
       "client_closed_request",
       "The client closed the connection while the tool ran: it was stopped and the call refunded.",
-      { extras: refunded, cause: error },
+      { cause: error },
     );
   }
   const said = error instanceof ToolFailure ? `${error.message} ` : "";
