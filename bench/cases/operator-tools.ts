@@ -73,6 +73,22 @@ function httpTool(slug: string, url: string, timeoutMs = 10_000) {
   };
 }
 
+/** The real service on a SQLite file of the case's own, with the case's tools. */
+function caseService(
+  context: BenchContext,
+  more: Pick<Parameters<typeof prepareService>[0], "config" | "env" | "keys"> & { logLevel?: string },
+): Promise<Service> {
+  const { logLevel = "info", ...rest } = more;
+  return prepareService({
+    dir: context.dir,
+    database: join(context.dir, "toolrun.db"),
+    logLevel,
+    cpuProfDir: context.options.cpuProfDir,
+    nodeFlags: context.options.nodeFlags,
+    ...rest,
+  });
+}
+
 function toolTarget(server: ServerHandle, service: Service, slug: string, body: string): Target {
   return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
 }
@@ -88,14 +104,7 @@ const moduleTool: BenchCase = {
   name: "module-tool-sqlite",
   title: "an operator's module tool answering at once (sync, then a resolved promise), beside the calculator",
   async run(context, result) {
-    const service = await prepareService({
-      dir: context.dir,
-      database: join(context.dir, "toolrun.db"),
-      logLevel: "info",
-      cpuProfDir: context.options.cpuProfDir,
-      nodeFlags: context.options.nodeFlags,
-      env: { TOOLRUN_TOOLS: BENCH_TOOLS },
-    });
+    const service = await caseService(context, { env: { TOOLRUN_TOOLS: BENCH_TOOLS } });
     await withServers([() => serveToolrun(service, context.serverCpu, "serve")], async ([server]) => {
       if (!server) return;
       const promiseBody = JSON.stringify({ ...JSON.parse(calculatorBody), promise: true });
@@ -136,12 +145,7 @@ const httpToolCost: BenchCase = {
   async run(context, result) {
     await withServers([() => startUpstream(context)], async ([upstream]) => {
       if (!upstream) return;
-      const service = await prepareService({
-        dir: context.dir,
-        database: join(context.dir, "toolrun.db"),
-        logLevel: "info",
-        cpuProfDir: context.options.cpuProfDir,
-        nodeFlags: context.options.nodeFlags,
+      const service = await caseService(context, {
         config: { httpTools: [httpTool("upstream-echo", `${upstream.url}/echo`)] },
       });
       await withServers([() => serveToolrun(service, context.serverCpu, "serve")], async ([server]) => {
@@ -183,12 +187,8 @@ const slowUpstream: BenchCase = {
     const holdTimeoutMs = (warmup + duration + 60) * 1000;
     await withServers([() => startUpstream(context)], async ([upstream]) => {
       if (!upstream) return;
-      const service = await prepareService({
-        dir: context.dir,
-        database: join(context.dir, "toolrun.db"),
+      const service = await caseService(context, {
         logLevel: "warn",
-        cpuProfDir: context.options.cpuProfDir,
-        nodeFlags: context.options.nodeFlags,
         config: {
           httpTools: [
             httpTool("upstream-slow", `${upstream.url}/slow/${SLOW_MS}`),

@@ -811,18 +811,27 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const call = report.recent.find((c) => c.callId === callId);
         return [call?.status, call?.httpStatus, call?.credits];
       };
+      /** Work that runs until the test finishes it: `started` resolves once it runs. */
+      const heldWork = () => {
+        const started = Promise.withResolvers<void>();
+        const running = Promise.withResolvers<{ ok: true; value: string }>();
+        return {
+          started: started.promise,
+          work: () => {
+            started.resolve();
+            return running.promise;
+          },
+          finish: (value: string) => running.resolve(ok(value)),
+        };
+      };
 
       it("holds the credits and the cap slot while the work runs, then captures the call", async () => {
         const key = newKey();
         await store.createKey(key);
         const r = reservation(key.id, { credits: 4, monthlyCallCap: 1 });
-        const started = Promise.withResolvers<void>();
-        const running = Promise.withResolvers<{ ok: true; value: string }>();
-        const call = store.runReservedCall(r, () => {
-          started.resolve();
-          return running.promise;
-        });
-        await started.promise;
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work);
+        await held.started;
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
         assert.deepEqual(await statusOf(key.id, r.callId), ["pending", null, 4]);
         // The cap slot is held too: another call of the tool is refused before its work runs.
@@ -836,7 +845,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.deepEqual(other, { status: "refused", reason: "tier_limit", creditsUsed: 4 });
         assert.equal(ran, false);
-        running.resolve(ok("done"));
+        held.finish("done");
         assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 4]);
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
@@ -911,17 +920,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("claims the key with the reservation: the same key meanwhile is told so, and gets the stored answer after", async () => {
         const key = newKey();
         await store.createKey(key);
-        const started = Promise.withResolvers<void>();
-        const running = Promise.withResolvers<{ ok: true; value: string }>();
+        const held = heldWork();
         const first = store.runReservedCall(
           reservation(key.id, { idempotency: claim("effect") }),
-          () => {
-            started.resolve();
-            return running.promise;
-          },
+          held.work,
           () => answer,
         );
-        await started.promise;
+        await held.started;
         let runs = 0;
         const again = () =>
           store.runReservedCall(
@@ -930,7 +935,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             () => answer,
           );
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer: null } });
-        running.resolve(ok("first"));
+        held.finish("first");
         assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
@@ -963,22 +968,14 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const key = newKey();
         await store.createKey(key);
         const r = reservation(key.id, { idempotency: claim("swept"), at: "2026-11-02T00:00:00.000Z" });
-        const started = Promise.withResolvers<void>();
-        const running = Promise.withResolvers<{ ok: true; value: string }>();
-        const call = store.runReservedCall(
-          r,
-          () => {
-            started.resolve();
-            return running.promise;
-          },
-          () => answer,
-        );
-        await started.promise;
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work, () => answer);
+        await held.started;
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:00.000Z"), 0, "not older than the bound");
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 0, "released once");
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
-        running.resolve(ok("too late"));
+        held.finish("too late");
         await assert.rejects(call, BackendUnavailableError);
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);

@@ -322,26 +322,27 @@ describe("a module tool", () => {
 
 describe("a client that hangs up", () => {
   let base: URL | undefined;
-  const listening = async () => {
+  /** Posts a ticket over a real connection, and closes it once the upstream holds the call. */
+  const hangUpDuring = async (headers: Record<string, string>, title: string) => {
     base ??= new URL(await t.app.listen({ host: "127.0.0.1", port: 0 }));
-    return base;
-  };
-  it("stops a tool with effects outside: its signal aborts the upstream request, and the call is refunded", async () => {
-    const key = await t.key("free");
-    const base = await listening();
-    const abandonedBefore = upstream.abandoned();
     const held = upstream.hold();
     const request = httpRequest({
       host: base.hostname,
       port: base.port,
       method: "POST",
       path: "/v1/tool/create-ticket",
-      headers: json(bearer(key)),
+      headers: { ...json(), ...headers },
     });
     request.on("error", () => {});
-    request.end(JSON.stringify({ title: "Never mind" }));
+    request.end(JSON.stringify({ title }));
     await held.held(1);
     request.destroy();
+    return held;
+  };
+  it("stops a tool with effects outside: its signal aborts the upstream request, and the call is refunded", async () => {
+    const key = await t.key("free");
+    const abandonedBefore = upstream.abandoned();
+    const held = await hangUpDuring(bearer(key), "Never mind");
     // The tool's signal aborts its request: the upstream sees the connection close unanswered.
     while (upstream.abandoned() === abandonedBefore) await new Promise((resolve) => setTimeout(resolve, 5));
     held.release();
@@ -356,20 +357,7 @@ describe("a client that hangs up", () => {
 
   it("lets a call with an idempotency key run to its end: the retry gets its answer, and it acted once", async () => {
     const key = await t.key("free");
-    const base = await listening();
-    const headers = { ...json(bearer(key)), "idempotency-key": "hung-up" };
-    const held = upstream.hold();
-    const request = httpRequest({
-      host: base.hostname,
-      port: base.port,
-      method: "POST",
-      path: "/v1/tool/create-ticket",
-      headers,
-    });
-    request.on("error", () => {});
-    request.end(JSON.stringify({ title: "Keep going" }));
-    await held.held(1);
-    request.destroy();
+    const held = await hangUpDuring({ ...bearer(key), "idempotency-key": "hung-up" }, "Keep going");
     held.release();
     let retry = await post(key, "create-ticket", { title: "Keep going" }, { "idempotency-key": "hung-up" });
     while (retry.statusCode === 409) {

@@ -249,18 +249,19 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
       return null;
     });
     if (early) return early;
-    let ran: WorkResult<T>;
+    // Work that cannot run at all, or a unit of which nothing was kept: the key is freed for the
+    // retry rather than left to expire.
+    const undo = () => releaseClaim(r);
+    const ran = await orUndo(async () => work(), undo);
+    return orUndo(() => db.write(() => settle(r, ran, answerOf)), undo);
+  }
+
+  /** `step`, or when it throws, `undo` in a unit of its own (best effort), then the error. */
+  async function orUndo<T>(step: () => Promise<T>, undo: () => void): Promise<T> {
     try {
-      ran = await work();
+      return await step();
     } catch (error) {
-      await db.write(() => releaseClaim(r)).catch(() => {});
-      throw error;
-    }
-    try {
-      return await db.write(() => settle(r, ran, answerOf));
-    } catch (error) {
-      // Nothing of the unit was kept: free the key for the retry rather than leave it to expire.
-      await db.write(() => releaseClaim(r)).catch(() => {});
+      await db.write(undo).catch(() => {});
       throw error;
     }
   }
@@ -283,33 +284,17 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
       return { creditsUsed };
     });
     if ("status" in reserved) return reserved;
-    let ran: WorkResult<T>;
-    try {
-      ran = await work();
-    } catch (error) {
-      // It could not run at all: the reservation and the claim go back now (else the sweep's).
-      await db
-        .write(() => {
-          releaseCall(r.callId, null);
-          releaseClaim(r);
-        })
-        .catch(() => {});
-      throw error;
-    }
-    let settled: RanOutcome<T> | null;
-    try {
-      settled = await db.write(() => settleReserved(r, ran, reserved.creditsUsed, answerOf));
-    } catch (error) {
-      // Nothing of the unit was kept: the call goes back now rather than at the sweep, and the
-      // client, told 503, was charged nothing.
-      await db
-        .write(() => {
-          releaseCall(r.callId, null);
-          releaseClaim(r);
-        })
-        .catch(() => {});
-      throw error;
-    }
+    // Work that cannot run at all, or a capture of which nothing was kept (the client is told
+    // 503): the reservation and the claim go back now rather than at the sweep.
+    const undo = () => {
+      releaseCall(r.callId, null);
+      releaseClaim(r);
+    };
+    const ran = await orUndo(async () => work(), undo);
+    const settled = await orUndo(
+      () => db.write(() => settleReserved(r, ran, reserved.creditsUsed, answerOf)),
+      undo,
+    );
     // The sweep released it first: the result was never paid for, so it is not given.
     if (settled === null)
       throw new BackendUnavailableError("database", "the call's reservation was released before its capture");
