@@ -752,33 +752,34 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
       });
 
-      it("charges nothing and frees the key when the work could not run at all", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        const stopped = new Error("the compute pool is closed");
-        await assert.rejects(
-          store.runCall(
+      for (const way of ["runCall", "runReservedCall"] as const)
+        it(`${way}: charges nothing and frees the key when the work could not run at all`, async () => {
+          const key = newKey();
+          await store.createKey(key);
+          const stopped = new Error("the compute pool is closed");
+          await assert.rejects(
+            store[way](
+              reservation(key.id, { idempotency: claim("not-run") }),
+              async () => {
+                throw stopped;
+              },
+              () => answer,
+            ),
+            (error) => error === stopped,
+          );
+          assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+          const retry = await store[way](
             reservation(key.id, { idempotency: claim("not-run") }),
-            async () => {
-              throw stopped;
-            },
+            () => ({ ok: true, value: "ran" }),
             () => answer,
-          ),
-          (error) => error === stopped,
-        );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
-        const retry = await store.runCall(
-          reservation(key.id, { idempotency: claim("not-run") }),
-          () => ({ ok: true, value: "ran" }),
-          () => answer,
-        );
-        assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
-        assert.deepEqual(
-          report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
-          ["charged"],
-        );
-      });
+          );
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+          const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+          assert.deepEqual(
+            report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
+            ["charged"],
+          );
+        });
 
       it("frees the key of a call the books refuse, keeping no claim", async () => {
         const key = newKey();
@@ -892,29 +893,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
         assert.deepEqual([report.calls, report.creditsUsed], [2, 3]);
-      });
-
-      it("releases the call and frees its key when the work could not run at all", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        const stopped = new Error("could not start");
-        await assert.rejects(
-          store.runReservedCall(
-            reservation(key.id, { idempotency: claim("not-run") }),
-            async () => {
-              throw stopped;
-            },
-            () => answer,
-          ),
-          (error) => error === stopped,
-        );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
-        const retry = await store.runReservedCall(
-          reservation(key.id, { idempotency: claim("not-run") }),
-          () => ok("ran"),
-          () => answer,
-        );
-        assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
       });
 
       it("claims the key with the reservation: the same key meanwhile is told so, and gets the stored answer after", async () => {
