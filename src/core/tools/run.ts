@@ -32,38 +32,14 @@ export function runToolCall(
   input: Record<string, unknown>,
   options: ToolCallOptions,
 ): ToolRunResult | Promise<ToolRunResult> {
-  let goneSignal: AbortSignal | undefined;
-  const clientGone = () => {
-    goneSignal ??= options.clientGone?.();
-    return goneSignal;
-  };
-  const gone = () => new ToolFailure("The client went away before the tool finished.");
-  if (tool.definition.effects === "external" && clientGone()?.aborted)
-    return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: gone() };
+  const { effects, timeoutMs } = tool.definition;
+  let gone: AbortSignal | undefined;
+  if (effects === "external") {
+    gone = options.clientGone?.();
+    if (gone?.aborted) return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: clientWentAway() };
+  }
   const started = performance.now();
-  let controller: AbortController | undefined;
-  let abortedWith: Error | undefined;
-  const abort = (reason: Error) => {
-    abortedWith = reason;
-    controller?.abort(reason);
-  };
-  const signal = () => {
-    if (controller === undefined) {
-      controller = new AbortController();
-      if (abortedWith) controller.abort(abortedWith);
-    }
-    return controller.signal;
-  };
-  const context: ToolContext = {
-    get signal() {
-      return signal();
-    },
-    requestId: options.requestId,
-    secrets: options.secrets ?? NO_SECRETS,
-    idempotencyKey: options.idempotencyKey,
-    UnprocessableInputError,
-  };
-
+  const context = new RunContext(options);
   let value: unknown;
   try {
     value = tool.definition.run(input, context);
@@ -72,15 +48,14 @@ export function runToolCall(
   }
   if (!isThenable(value)) return checked(tool, value);
 
-  const { timeoutMs } = tool.definition;
-  const goneOnce = clientGone();
+  gone ??= options.clientGone?.();
   return new Promise<ToolRunResult>((resolve) => {
     let settled = false;
     const finish = (result: ToolRunResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      goneOnce?.removeEventListener("abort", onGone);
+      gone?.removeEventListener("abort", onGone);
       resolve(result);
     };
     const timer = setTimeout(
@@ -88,23 +63,63 @@ export function runToolCall(
         const error = new ToolFailure(
           tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
         );
-        abort(error);
+        RunContext.abort(context, error);
         finish({ ok: false, httpStatus: 500, error });
       },
       Math.max(0, timeoutMs - (performance.now() - started)),
     );
     const onGone = () => {
-      const error = gone();
-      abort(error);
+      const error = clientWentAway();
+      RunContext.abort(context, error);
       finish({ ok: false, httpStatus: CLIENT_GONE_STATUS, error });
     };
-    if (goneOnce?.aborted) onGone();
-    else goneOnce?.addEventListener("abort", onGone, { once: true });
+    if (gone?.aborted) onGone();
+    else gone?.addEventListener("abort", onGone, { once: true });
     (value as PromiseLike<unknown>).then(
       (outputs) => finish(checked(tool, outputs)),
       (error: unknown) => finish(failed(error)),
     );
   });
+}
+
+/**
+ * What `run` is given. A class, not an object literal with a getter, so that making one costs a
+ * synchronous tool next to nothing; its signal is made only when the tool asks for it.
+ */
+class RunContext implements ToolContext {
+  readonly requestId: string;
+  readonly secrets: Readonly<Record<string, string>>;
+  readonly idempotencyKey: string | undefined;
+  #controller: AbortController | undefined;
+  #abortedWith: Error | undefined;
+
+  constructor(options: ToolCallOptions) {
+    this.requestId = options.requestId;
+    this.secrets = options.secrets ?? NO_SECRETS;
+    this.idempotencyKey = options.idempotencyKey;
+  }
+
+  get UnprocessableInputError(): typeof UnprocessableInputError {
+    return UnprocessableInputError;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortedWith) this.#controller.abort(this.#abortedWith);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Fires the context's signal (now, or when the tool first asks for it). */
+  static abort(context: RunContext, reason: Error): void {
+    context.#abortedWith = reason;
+    context.#controller?.abort(reason);
+  }
+}
+
+function clientWentAway(): ToolFailure {
+  return new ToolFailure("The client went away before the tool finished.");
 }
 
 function checked(tool: CheckedTool, value: unknown): ToolRunResult {
