@@ -20,6 +20,7 @@ import { loadConfig } from "../src/config.ts";
 import { createApiKey } from "../src/core/admin/actions.ts";
 import { cliActor } from "../src/core/admin/audit.ts";
 import { computeRunner } from "../src/core/call/compute-runner.ts";
+import { checkedTools } from "../src/core/tools/loader.ts";
 import { assembleDeps } from "../src/deps.ts";
 import { tools } from "../src/tools/index.ts";
 import { findExecutable } from "./lib/procs.ts";
@@ -78,7 +79,7 @@ async function measure(offloaded: boolean) {
     store,
     limiter: createMemoryRateLimiter(),
     settings: { ...config.settings, metering: false },
-    tools,
+    tools: checkedTools(tools),
     ...(offloaded ? { offload: createComputePool({ runner: computeRunner() }) } : {}),
   });
   const app = buildApp(deps);

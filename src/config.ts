@@ -18,6 +18,26 @@ export type DatabaseConfig =
   | { readonly kind: "sqlite"; readonly path: string }
   | { readonly kind: "postgres"; readonly url: string; readonly poolSize: number; readonly schema: string };
 
+/**
+ * Where the tools beyond the built-in ones come from, as the loader reads them
+ * (core/tools/loader.ts): `TOOLRUN_TOOLS`, and the configuration file's `httpTools` and
+ * `tools.<slug>.secrets`, unchecked here: the loader checks them with the tools they belong to.
+ */
+export interface ToolSources {
+  /** `TOOLRUN_TOOLS`: module files, folders and package names. */
+  readonly modules: string | undefined;
+  /** The configuration file's `httpTools`, with the file's path for the messages. */
+  readonly httpTools: { readonly declarations: unknown; readonly configPath: string } | undefined;
+  /** `tools.<slug>.secrets` by slug, values unexpanded. */
+  readonly secrets: Readonly<Record<string, unknown>>;
+  /** The slugs the configuration file's `tools` names: each must be a tool once all are loaded. */
+  readonly configured: readonly string[];
+  /** Where `${NAME}` is read from. */
+  readonly env: Env;
+  /** Where relative paths and package names of `TOOLRUN_TOOLS` are resolved from. */
+  readonly cwd: string;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -38,6 +58,7 @@ export interface Config {
   /** How long a stopping server waits for requests in flight before it closes their connections. */
   readonly shutdownTimeoutMs: number;
   readonly settings: ServiceSettings;
+  readonly toolSources: ToolSources;
   /** OAuth for the MCP endpoint; null when off (TOOLRUN_OAUTH=off, or no URL it can work on). */
   readonly oauth: OAuthSettings | null;
   /** Why OAuth is off although TOOLRUN_OAUTH did not say so; null otherwise. */
@@ -57,7 +78,8 @@ const HOSTNAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
-const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls"] as const;
+const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls", "secrets"] as const;
+const FILE_MEMBERS = ["plans", "tools", "httpTools"];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -77,6 +99,7 @@ export const KNOWN_VARIABLES = [
   "TOOLRUN_ADMIN_KEY_PREFIX",
   "TOOLRUN_ALLOWED_ORIGINS",
   "TOOLRUN_CONFIG",
+  "TOOLRUN_TOOLS",
   "TOOLRUN_METRICS_TOKEN",
   "TOOLRUN_SHUTDOWN_TIMEOUT_MS",
   "TOOLRUN_DB_TIMEOUT_MS",
@@ -133,7 +156,12 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-export function loadConfig(env: Env, knownTools: readonly string[] = []): Config {
+/**
+ * The configuration, or a ConfigError naming every bad variable and file member. The tools named
+ * by `TOOLRUN_TOOLS` and the file are checked when they are loaded (`toolSources`), the slugs of
+ * the file's `tools` included, since a module's tool is known only then.
+ */
+export function loadConfig(env: Env): Config {
   const problems: string[] = [];
   // Typed so that a variable read here and missing from the list above does not compile.
   const value = (name: KnownVariable): string | undefined => {
@@ -240,7 +268,8 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       `TOOLRUN_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000 (milliseconds), got "${shutdownRaw}"`,
     );
 
-  const file = readConfigFile(value("TOOLRUN_CONFIG"), knownTools, problems);
+  const configPath = value("TOOLRUN_CONFIG");
+  const file = readConfigFile(configPath, problems);
   const oauth = readOAuth(value, publicUrl, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -266,6 +295,17 @@ export function loadConfig(env: Env, knownTools: readonly string[] = []): Config
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set(allowedOrigins)],
       idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
+    },
+    toolSources: {
+      modules: value("TOOLRUN_TOOLS"),
+      httpTools:
+        configPath === undefined || file.httpTools === undefined
+          ? undefined
+          : { declarations: file.httpTools, configPath },
+      secrets: file.secrets,
+      configured: Object.keys(file.tools),
+      env,
+      cwd: process.cwd(),
     },
     oauth: oauth.settings,
     oauthOff: oauth.off,
@@ -352,14 +392,14 @@ function parseDatabase(
 interface FileSettings {
   plans: Record<string, Plan>;
   tools: Record<string, ToolSettings>;
+  /** `tools.<slug>.secrets`, unchecked. */
+  secrets: Record<string, unknown>;
+  /** `httpTools`, unchecked. */
+  httpTools?: unknown;
 }
 
-function readConfigFile(
-  path: string | undefined,
-  knownTools: readonly string[],
-  problems: string[],
-): FileSettings {
-  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {} };
+function readConfigFile(path: string | undefined, problems: string[]): FileSettings {
+  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {}, secrets: {} };
   if (path === undefined) return settings;
   let parsed: unknown;
   try {
@@ -375,9 +415,10 @@ function readConfigFile(
     return settings;
   }
   for (const key of Object.keys(parsed)) {
-    if (key !== "plans" && key !== "tools")
-      problems.push(`TOOLRUN_CONFIG: unknown member "${key}" (expected plans, tools)`);
+    if (!FILE_MEMBERS.includes(key))
+      problems.push(`TOOLRUN_CONFIG: unknown member "${key}" (expected ${FILE_MEMBERS.join(", ")})`);
   }
+  if (parsed.httpTools !== undefined) settings.httpTools = parsed.httpTools;
   if (parsed.plans !== undefined) {
     if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
     else {
@@ -396,14 +437,9 @@ function readConfigFile(
     if (!isObject(parsed.tools)) problems.push("TOOLRUN_CONFIG: tools must be an object");
     else {
       for (const [slug, raw] of Object.entries(parsed.tools)) {
-        if (knownTools.length > 0 && !knownTools.includes(slug)) {
-          problems.push(
-            `TOOLRUN_CONFIG: tools.${slug} is not a known tool (known: ${knownTools.join(", ")})`,
-          );
-          continue;
-        }
         const tool = readTool(slug, raw, problems);
         if (tool) settings.tools[slug] = tool;
+        if (isObject(raw) && raw.secrets !== undefined) settings.secrets[slug] = raw.secrets;
       }
     }
   }

@@ -2,24 +2,26 @@
  * createDeps(config) picks the adapters the configuration names; assembleDeps(...) builds the rest
  * of the core's deps around them. Tests call assembleDeps too, with their own adapters and clock.
  * The only module that imports adapters; the PostgreSQL and Redis ones (and their drivers) are
- * loaded only when the configuration names them.
+ * loaded only when the configuration names them. loadConfiguredTools(config) loads the tools the
+ * configuration names, before anything else starts.
  */
 import { randomUUIDv7 } from "node:crypto";
 import { createComputePool } from "./adapters/compute/pool.ts";
+import { createHttpUpstream } from "./adapters/http-upstream/index.ts";
 import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
 import type { Config } from "./config.ts";
-import { computeRunner } from "./core/call/compute-runner.ts";
+import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
 import { keyPattern } from "./core/call/keys.ts";
 import type { Observer } from "./core/call/observer.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import type { ServiceSettings } from "./core/settings.ts";
+import { type LoadedTool, loadTools } from "./core/tools/loader.ts";
 import { createToolRegistry } from "./core/tools/registry.ts";
 import { createSwitchReader } from "./core/tools/switches.ts";
 import type { ComputeOffload } from "./ports/compute-offload.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
-import type { AnyTool } from "./tools/tool.ts";
 
 export interface Deps extends CoreDeps {
   /** Closes the limiter, the store and the compute pool. */
@@ -30,8 +32,8 @@ export interface DepsParts {
   readonly store: Store;
   readonly limiter: RateLimiter;
   readonly settings: ServiceSettings;
-  /** The tools served. */
-  readonly tools: readonly AnyTool[];
+  /** The tools served, as the loader gave them. */
+  readonly tools: readonly LoadedTool[];
   /** The clock (default: the system's). */
   readonly now?: () => Date;
   /** How long the operator switches read from the store are trusted (default 2 s). */
@@ -52,11 +54,35 @@ export interface BackendOptions {
   readonly observer?: Observer;
 }
 
-export async function createDeps(config: Config, options: BackendOptions = {}): Promise<Deps> {
+/**
+ * The built-in tools, the modules of `TOOLRUN_TOOLS` and the configuration file's `httpTools`,
+ * loaded and checked (core/tools/loader.ts): a ToolLoadError names every problem.
+ */
+export async function loadConfiguredTools(config: Config): Promise<LoadedTool[]> {
+  const { tools: builtIns } = await import("./tools/index.ts");
+  const { toolSources } = config;
+  return loadTools({
+    builtIns,
+    modules: toolSources.modules,
+    httpTools: toolSources.httpTools,
+    secrets: toolSources.secrets,
+    configured: toolSources.configured,
+    env: toolSources.env,
+    cwd: toolSources.cwd,
+    upstream: createHttpUpstream(),
+    abandonAfterMs: config.callAbandonS * 1000,
+  });
+}
+
+export async function createDeps(
+  config: Config,
+  tools: readonly LoadedTool[],
+  options: BackendOptions = {},
+): Promise<Deps> {
   const { blockOnLocks, ...extra } = options;
   const { store, limiter } = await createBackends(config, { blockOnLocks });
-  const { tools } = await import("./tools/index.ts");
-  const offload = createComputePool({ runner: computeRunner() });
+  // The worker thread imports the computing tools it may run: the built-in ones and the modules'.
+  const offload = createComputePool({ runner: computeRunner(runnerToolsOf(tools)) });
   return assembleDeps({ store, limiter, settings: config.settings, tools, offload, ...extra });
 }
 

@@ -8,7 +8,7 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin/actions.ts";
 import type { Observer } from "./core/call/observer.ts";
-import { createDeps, type Deps } from "./deps.ts";
+import { createDeps, type Deps, loadConfiguredTools } from "./deps.ts";
 import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
 import { databaseError, listenError } from "./startup.ts";
@@ -112,9 +112,11 @@ export async function startServer(
 
 /** The configured store, its schema applied where this process applies it, checked writable on SQLite. */
 async function openStore(config: Config, migrate: boolean, observer: Observer): Promise<Deps> {
+  // The tools first: a bad module stops start-up before anything is opened.
+  const tools = await loadConfiguredTools(config);
   let deps: Deps;
   try {
-    deps = await createDeps(config, { observer });
+    deps = await createDeps(config, tools, { observer });
   } catch (error) {
     throw databaseError(config, "cannot open the database", error);
   }
@@ -185,18 +187,18 @@ async function bootstrapKey(config: Config, deps: Deps, err: (line: string) => v
 }
 
 /**
- * Only a store whose calls take several steps can leave one half-made (PostgreSQL). A call still
- * pending after TOOLRUN_CALL_ABANDON_S belongs to a process that died: its credits go back, and
- * with them its idempotency key, which a retry then takes over. Expired idempotency keys go too.
+ * A call still pending after TOOLRUN_CALL_ABANDON_S (a reservation of a tool with effects outside,
+ * on either store, or a keyed call on PostgreSQL) belongs to a process that died: its credits go
+ * back, and with them its idempotency key, which a retry then takes over. Expired idempotency keys
+ * go too.
  */
 function startSweeper(config: Config, deps: Deps, app: FastifyInstance): NodeJS.Timeout {
-  const refundAbandoned = deps.store.refundAbandoned ?? (async () => 0);
   const abandonedAfterMs = config.callAbandonS * 1000;
   const sweep = () =>
     Promise.all([
-      refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString()).then(
-        (n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process"),
-      ),
+      deps.store
+        .refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString())
+        .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process")),
       deps.store.purgeExpiredAnswers(deps.now().toISOString()),
     ]).catch((error: unknown) => {
       // Before `toolrun migrate` there is nothing to sweep.

@@ -145,6 +145,14 @@ const COMPARED: readonly (readonly [name: string, row: string, against: string])
   ["toolrun/peer, SQLite, LOG_LEVEL=warn", "calculator-sqlite-warn", "peer-sqlite-warn"],
   ["toolrun/peer, PostgreSQL + Redis", "calculator-pg-redis", "peer-pg-redis"],
   ["toolrun PostgreSQL + Redis / toolrun SQLite", "calculator-pg-redis", "calculator-sqlite"],
+  ["module tool/bare, SQLite, LOG_LEVEL=info", "module-tool-sqlite", "baseline"],
+  ["module tool/calculator, same server", "module-tool-sqlite", "calculator-sqlite, operator tools loaded"],
+  [
+    "calculator with operator tools loaded/without",
+    "calculator-sqlite, operator tools loaded",
+    "calculator-sqlite",
+  ],
+  ["HTTP tool through toolrun/upstream directly", "http-tool-sqlite", "upstream directly"],
 ];
 
 export function compare(cases: readonly CaseResult[]): Comparison[] {

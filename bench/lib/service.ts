@@ -40,18 +40,23 @@ export interface ServiceOptions {
   readonly nodeFlags?: readonly string[];
   /** How many keys to create (default 1). */
   readonly keys?: number;
+  /** More members of the configuration file (`httpTools`, `tools`). */
+  readonly config?: Readonly<Record<string, unknown>>;
+  /** More of the environment (`TOOLRUN_TOOLS`, `TOOLRUN_CALL_ABANDON_S`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A TOOLRUN_CONFIG in `dir` lifting the builder plan's rate limit, so no bench run meets a 429. */
-export function writeLiftedConfig(dir: string): string {
+export function writeLiftedConfig(dir: string, more: Readonly<Record<string, unknown>> = {}): string {
   const configFile = join(dir, "toolrun-config.json");
-  writeFileSync(configFile, JSON.stringify({ plans: { builder: { rpm: 100_000_000 } } }));
+  writeFileSync(configFile, JSON.stringify({ plans: { builder: { rpm: 100_000_000 } }, ...more }));
   return configFile;
 }
 
 export async function prepareService(options: ServiceOptions): Promise<Service> {
-  const configFile = writeLiftedConfig(options.dir);
+  const configFile = writeLiftedConfig(options.dir, options.config);
   const env: Record<string, string> = {
+    ...options.env,
     TOOLRUN_DATABASE: options.database,
     TOOLRUN_CONFIG: configFile,
     LOG_LEVEL: options.logLevel,

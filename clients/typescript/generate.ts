@@ -10,6 +10,7 @@ import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { apiDocument } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
+import { checkedTools } from "../../src/core/tools/loader.ts";
 import { assembleDeps } from "../../src/deps.ts";
 import { tools } from "../../src/tools/index.ts";
 
@@ -24,7 +25,7 @@ export async function liveDocument(): Promise<Record<string, unknown>> {
     store: createSqliteStore(":memory:"),
     limiter: createMemoryRateLimiter(),
     settings: { ...settings, docsUrl: "/docs" },
-    tools,
+    tools: checkedTools(tools),
   });
   try {
     return apiDocument(deps) as Record<string, unknown>;

@@ -9,9 +9,8 @@ import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import { type Config, loadConfig, unknownVariableWarnings } from "../config.ts";
 import { type ActedBy, cliActor } from "../core/admin/audit.ts";
-import { createDeps, type Deps } from "../deps.ts";
+import { createDeps, type Deps, loadConfiguredTools } from "../deps.ts";
 import { databaseError, describeDatabase } from "../startup.ts";
-import { tools } from "../tools/index.ts";
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -38,10 +37,7 @@ export function createCliContext(env: NodeJS.ProcessEnv): CliContext {
       if (config === undefined) {
         for (const warning of unknownVariableWarnings(env))
           process.stderr.write(`toolrun: warning: ${warning}\n`);
-        config = loadConfig(
-          env,
-          tools.map((t) => t.slug),
-        );
+        config = loadConfig(env);
       }
       return config;
     },
@@ -105,9 +101,11 @@ export async function openExisting(
   return deps;
 }
 
+/** The deps of the configured database and tools; the tools are loaded first (a ToolLoadError names every problem). */
 export async function openDeps(config: Config): Promise<Deps> {
+  const tools = await loadConfiguredTools(config);
   try {
-    return await createDeps(config, { blockOnLocks: true });
+    return await createDeps(config, tools, { blockOnLocks: true });
   } catch (error) {
     throw databaseError(config, "cannot open the database", error);
   }

@@ -8,13 +8,14 @@
  * change is in the audit log as made by `cli` and the operating-system user.
  *
  * Exit codes: 0 success; 1 the command failed (unknown key, unreachable or missing database,
- * migrations pending for `migrate status`); 2 the command was called wrongly or the configuration
- * is invalid.
+ * migrations pending for `migrate status`); 2 the command was called wrongly, or the configuration
+ * or a tool it names is invalid.
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config.ts";
 import { ApiError } from "../core/contract/errors.ts";
+import { ToolLoadError } from "../core/tools/loader.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
 import { StartupError } from "../startup.ts";
 import { registerAdminKeysCommands } from "./admin-keys.ts";
@@ -31,7 +32,7 @@ const VERSION = (
 const ENVIRONMENT_HELP = `
 Configuration comes from the environment: TOOLRUN_DATABASE (default ./data/toolrun.db, from the
 current directory), TOOLRUN_REDIS_URL, TOOLRUN_METERING, TOOLRUN_PUBLIC_URL, TOOLRUN_KEY_PREFIX,
-TOOLRUN_ADMIN_KEY_PREFIX,
+TOOLRUN_ADMIN_KEY_PREFIX, TOOLRUN_TOOLS,
 TOOLRUN_CONFIG, TOOLRUN_METRICS_TOKEN, TOOLRUN_SHUTDOWN_TIMEOUT_MS, HOST, PORT, LOG_LEVEL
 (docs/configuration.md).
 
@@ -112,7 +113,8 @@ function reportError(error: unknown): number {
     process.stderr.write(`toolrun: ${message}\n`);
     return code;
   };
-  if (error instanceof ConfigError) {
+  // A configuration or a tool that cannot be used: one line per problem, every problem at once.
+  if (error instanceof ConfigError || error instanceof ToolLoadError) {
     for (const problem of error.problems) process.stderr.write(`toolrun: ${problem}\n`);
     return EXIT_USAGE;
   }

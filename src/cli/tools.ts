@@ -1,12 +1,15 @@
 /**
- * `toolrun tools ...`: list the tools and flip the operator switches stored in the database,
- * through the same core function as the admin API (so every switch is in the audit log).
+ * `toolrun tools ...`: list the tools (and where each came from: built in, a module of
+ * TOOLRUN_TOOLS, an entry of the configuration's httpTools) and flip the operator switches stored
+ * in the database, through the same core function as the admin API (so every switch is in the
+ * audit log).
  */
 import { type Command, Option } from "commander";
 import { setToolSwitch } from "../core/admin/actions.ts";
 import { parseSwitch } from "../core/admin/input.ts";
 import { toolSwitchViews } from "../core/admin/tool-switches.ts";
 import { callCost } from "../core/call/credits.ts";
+import { describeOrigin } from "../core/tools/loader.ts";
 import { type CliContext, CliError, withDeps } from "./context.ts";
 import { byteSize, formatTable } from "./table.ts";
 import { registerToolsImportCommand } from "./tools-import.ts";
@@ -16,11 +19,16 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
 
   tools
     .command("list")
-    .description("list the tools with their switches, body limit and the credits a call costs on each plan")
+    .description(
+      "list the tools with their switches, body limit, the credits a call costs on each plan and where each came from",
+    )
     .option("--json", "print a JSON array")
     .action((options: { json?: boolean }) =>
       withDeps(cli, async (deps) => {
-        const rows = await toolSwitchViews(deps);
+        const rows = (await toolSwitchViews(deps)).map((row) => {
+          const tool = deps.registry.get(row.slug);
+          return { ...row, from: tool ? describeOrigin(tool.origin) : "" };
+        });
         // What one call costs a key of each plan, as the service charges it.
         const plans = Object.values(deps.settings.plans);
         if (options.json) cli.out(JSON.stringify(rows));
@@ -34,6 +42,7 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
                 "API",
                 { header: "MAX BODY", right: true },
                 ...plans.map((plan) => ({ header: `CREDITS (${plan.id})`, right: true })),
+                "FROM",
               ],
               rows.map((r) => [
                 r.slug,
@@ -42,6 +51,7 @@ export function registerToolsCommands(program: Command, cli: CliContext): void {
                 r.api,
                 byteSize(r.max_body_bytes),
                 ...plans.map((plan) => callCost(r.weight, plan, deps.settings)),
+                r.from,
               ]),
             ),
           );

@@ -52,12 +52,16 @@ export interface McpCallContext {
 }
 
 /**
- * The behaviour hints, true to what a call does to the caller's account: the tools reach nothing
- * outside the service (never open-world, never destructive), but a charged call spends credits, so
- * it is neither read-only nor idempotent. A free read, or any call while metering is off, changes
- * nothing (a rate-limit slot is traffic, not state the tool changes).
+ * The behaviour hints, true to what a call does. A tool that only computes reaches nothing outside
+ * the service (never open-world, never destructive), but a charged call spends credits, so it is
+ * neither read-only nor idempotent; a free read, or any call while metering is off, changes nothing
+ * (a rate-limit slot is traffic, not state the tool changes). A tool with effects outside
+ * (`effects: "external"`) acts on a world toolrun cannot see: never read-only, open-world, not
+ * idempotent, and possibly destructive (toolrun cannot tell what its upstream does).
  */
-export function toolAnnotations(title: string, charged: boolean): ToolAnnotations {
+export function toolAnnotations(title: string, charged: boolean, external = false): ToolAnnotations {
+  if (external)
+    return { title, readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
   return {
     title,
     readOnlyHint: !charged,
@@ -119,7 +123,7 @@ function apiToolDefinition(tool: RegisteredTool, credits: number): Tool {
     title: definition.name,
     description: `${definition.description}\n\nCosts ${credits} credit${credits === 1 ? "" : "s"} per call for this key; a call that fails is refunded.`,
     ...schemasOf(tool),
-    annotations: toolAnnotations(definition.name, credits > 0),
+    annotations: toolAnnotations(definition.name, credits > 0, tool.effects === "external"),
   };
 }
 

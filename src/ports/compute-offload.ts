@@ -12,6 +12,8 @@
 /** One call's work, as the core asks for it. */
 export interface ComputeTask {
   readonly slug: string;
+  /** The call's request id, as the tool's run is told it. */
+  readonly requestId?: string;
   /** The request body. With `run`, its buffer may be moved to the thread that runs it (left empty here). */
   readonly raw: Uint8Array;
   /** False: stop once the body is read and validated. */
@@ -38,11 +40,13 @@ export type ComputeAnswer =
       /** The status the refunded call ends with: 422 for a tool's "no answer", else 500. */
       readonly httpStatus: number;
       readonly message: string;
+      /** True when `message` says what went wrong in words fit for the client (a timeout, a bad answer). */
+      readonly shown?: boolean;
       readonly stack: string | undefined;
     };
 
-/** Answers tasks; built once per thread by a runner module. */
-export type ComputeRunner = (task: ComputeTask) => ComputeAnswer;
+/** Answers tasks; built once per thread by a runner module. A tool that waits answers later. */
+export type ComputeRunner = (task: ComputeTask) => ComputeAnswer | Promise<ComputeAnswer>;
 
 /** The default export of a runner module: builds the runner from the module's options. */
 export type CreateComputeRunner = (options: unknown) => Promise<ComputeRunner>;

@@ -286,16 +286,39 @@ export interface Ledger {
     work: () => WorkResult<T> | Promise<WorkResult<T>>,
     answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
   ): Promise<CallOutcome<T>>;
+  /**
+   * One metered call of a tool that acts outside the service (`effects: "external"`), whose work
+   * must never run for a call the books then refuse: reserve, run, then capture or release. The
+   * reservation (the idempotency key claimed when there is one, the cap and the allowance checked,
+   * the call recorded `pending` with its credits and cap slot held) is durable before `work`
+   * starts; a refusal or another call's claim ends the call there, with the outcomes of runCall,
+   * and work never runs. Then work runs, outside any atomic unit and however long it takes; its
+   * success captures the call (charged, the answer stored under the key in the same commit), its
+   * failure releases it (refunded, given back, the answer stored likewise). Work that rejects
+   * releases it with no answer kept and the claim freed, and the call ends with that rejection.
+   *
+   * A capture that finds its call no longer pending (the abandon sweep released it) charges
+   * nothing and rejects with BackendUnavailableError: the result was never paid for. A capture
+   * that fails leaves nothing charged either, now or, when the store cannot tell, once it answers
+   * again (the client is told 503). A reservation its process never settled (it died) is released
+   * by refundAbandoned, and its claim is freed by then.
+   */
+  runReservedCall<T>(
+    reservation: Reservation,
+    work: () => WorkResult<T> | Promise<WorkResult<T>>,
+    answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+  ): Promise<CallOutcome<T>>;
   /** Forgets the idempotency keys that expired at or before `now`. Returns how many. */
   purgeExpiredAnswers(now: string): Promise<number>;
   /** Credits held this period by pending and charged calls. */
   creditsUsed(keyId: string, period: string): Promise<number>;
   usage(query: UsageQuery): Promise<UsageReport>;
   /**
-   * Only on a backend whose calls can be left half-made by a process that died between its steps
-   * (PostgreSQL): refunds calls still pending that began before `before`. Returns how many.
+   * Releases the reservations still pending that began before `before`: their process died (or
+   * lost the store) between the reservation and its capture. Idempotent and safe to run from
+   * several processes at once. Returns how many it released.
    */
-  refundAbandoned?(before: string): Promise<number>;
+  refundAbandoned(before: string): Promise<number>;
 }
 
 export interface ToolSwitch {

@@ -1,11 +1,24 @@
 /**
- * The contract every tool implements. Tools are pure: they know nothing of HTTP, MCP, storage,
- * credits or keys, and import nothing of ours outside `src/tools/`.
+ * The public tool contract: what a tool module's default export is, what `run` receives, and the
+ * one error that ends a call with 422. The built-in tools (src/tools/<slug>/) and every operator's
+ * module are written against these types and loaded by the same loader (src/core/tools/loader.ts);
+ * docs/tools/writing-a-tool.md explains them with a worked example.
  *
- * The pipeline (src/core/call/invoke.ts) validates the request body against `inputSchema` before
- * `run` is called, after turning numeric strings into numbers for properties declared with
- * `numberOrNumericString` (see ./schema.ts), then calls `checkInput` where a tool has rules between
- * fields that a schema cannot state. `run` therefore receives well-typed, in-bounds input.
+ * How a module outside this repository uses it. An operator's module may live in any folder that
+ * `TOOLRUN_TOOLS` names, with no `node_modules` near it, and Node refuses to strip the types of a
+ * `.ts` file inside `node_modules`, so nothing here may have to be resolved at run time:
+ * - types come from `import type { ToolDefinition } from "toolrun/tool"` (or a JSDoc
+ *   `import("toolrun/tool")` in plain JS): type stripping erases the import, so it is never
+ *   resolved when the service runs the module; an editor or `tsc` resolves it through this
+ *   package's `exports` entry once toolrun is a dev dependency (`npm i -D /path/to/toolrun`);
+ * - the one value a tool needs, the 422 error, is handed to `run` on its context
+ *   (`context.UnprocessableInputError`), and `checkInput` returns the fields it refuses instead of
+ *   throwing an error of ours, so a module imports nothing of ours at run time.
+ * The error is recognised by a brand registered with `Symbol.for`, not by class identity, so one
+ * made from another copy of this file (vendored for types, or from another checkout) still ends
+ * the call with 422.
+ *
+ * This file imports nothing, so it type-checks in whatever project includes it.
  */
 
 /** A JSON Schema 2020-12 document, kept as plain data so it can be published as is. */
@@ -16,8 +29,33 @@ export interface ToolExample {
   readonly input: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * What calling the tool does outside toolrun. `"none"`: it only computes, so the call is run and
+ * then charged in one step. `"external"`: it acts outside (calls an API, sends a message), so its
+ * cost is reserved before it runs, captured when it succeeds and released when it fails.
+ */
+export type ToolEffects = "none" | "external";
+
+/** What `run` receives beside its input. */
+export interface ToolContext {
+  /** Fires when the tool's `timeoutMs` has passed or the client has gone: stop, and pass it on. */
+  readonly signal: AbortSignal;
+  /** The call's request id, as the client sees it in the answer and the logs show it. */
+  readonly requestId: string;
+  /** The configuration file's `tools.<slug>.secrets`, with `${NAME}` replaced from the environment. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /**
+   * Present when the client sent an `Idempotency-Key`: a key derived from it and the account,
+   * the same on every retry of the call. Send it with whatever the tool does outside so a retried
+   * call never acts twice.
+   */
+  readonly idempotencyKey: string | undefined;
+  /** The error that ends the call with 422, here so a module needs no import at run time. */
+  readonly UnprocessableInputError: typeof UnprocessableInputError;
+}
+
 export interface ToolDefinition<Input = Record<string, unknown>, Output = Record<string, unknown>> {
-  /** URL slug, also the MCP tool name. */
+  /** URL slug, also the MCP tool name: lowercase letters, digits and single hyphens, at most 64. */
   readonly slug: string;
   readonly name: string;
   readonly description: string;
@@ -27,20 +65,34 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
   readonly version: string;
   /** Defaults an operator may override in the configuration file. */
   readonly defaults: { readonly weight: number; readonly maxBodyBytes: number };
-  /** JSON Schema 2020-12 of the request body: the one published and the one that validates. */
+  /** JSON Schema 2020-12 of the request body (an object): the one published and the one that validates. */
   readonly inputSchema: JsonSchema;
-  /** JSON Schema 2020-12 of `outputs`. */
+  /** JSON Schema 2020-12 of `outputs` (an object). */
   readonly outputSchema: JsonSchema;
   readonly examples: readonly ToolExample[];
+  readonly effects: ToolEffects;
+  /** How long `run` may take before the call fails and `context.signal` fires; default 30000. */
+  readonly timeoutMs?: number;
   /**
-   * Rules between fields that the schema cannot state (a value bounded by another field, a field
-   * that applies only in some cases). Called after the schema, before anything is charged; throws
-   * `InvalidInputError` naming the fields. Optional.
+   * Rules between fields that `inputSchema` cannot state (a value bounded by another field, a field
+   * that applies only in some cases), checked after it and before anything is charged. Returns the
+   * fields it refuses, each with its reason worded like the schema's messages ("must be at most
+   * the friction angle (30)"): the call answers 400 `validation_error` naming them. Returns
+   * nothing (or `{}`) when the input passes. Optional.
    */
-  checkInput?(input: Input): void;
-  /** Pure compute. Throws `UnprocessableInputError` when the input is valid but has no answer. */
-  run(input: Input): Output;
+  checkInput?(input: Input): Readonly<Record<string, string>> | undefined;
+  /**
+   * Receives input already validated against `inputSchema`; returns (or resolves to) the outputs.
+   * Throws `UnprocessableInputError` when the input is valid but has no answer (422); anything
+   * else it throws ends the call with 500 `processing_error`. Either way the call is refunded.
+   */
+  run(input: Input, context: ToolContext): Output | Promise<Output>;
 }
+
+/** Erases the input/output types so tools of different shapes fit in one list. */
+export type AnyToolDefinition = ToolDefinition<never, Record<string, unknown>>;
+
+const BRAND = Symbol.for("toolrun.UnprocessableInputError");
 
 /**
  * Thrown by `run` when well-formed input has no result (HTTP 422 `unprocessable_input`, refunded).
@@ -48,25 +100,13 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
  */
 export class UnprocessableInputError extends Error {
   override readonly name = "UnprocessableInputError";
-}
-
-/**
- * Thrown by `checkInput` when input that matches the schema breaks a rule between its fields (HTTP
- * 400 `validation_error`, nothing charged). `fields` maps each field to the reason, worded like the
- * schema's own messages ("must be at most the friction angle (30)").
- */
-export class InvalidInputError extends Error {
-  override readonly name = "InvalidInputError";
-  readonly fields: Readonly<Record<string, string>>;
-  constructor(fields: Readonly<Record<string, string>>) {
-    super(
-      Object.entries(fields)
-        .map(([field, reason]) => `${field} ${reason}`)
-        .join("; "),
-    );
-    this.fields = fields;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
-/** Erases the input/output types so tools of different shapes fit in one list. */
-export type AnyTool = ToolDefinition<never, Record<string, unknown>>;
+/** Whether `error` is the 422 error, made from this copy of the contract or any other. */
+export function isUnprocessableInputError(error: unknown): error is UnprocessableInputError {
+  return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
+}

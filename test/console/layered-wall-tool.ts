@@ -90,6 +90,7 @@ export const layeredWallTool: ToolDefinition<
       input: { height: 6, unitWeight: 18, frictionAngle: 30, waterDepth: 2 },
     },
   ],
+  effects: "none",
   run(input) {
     const units = UNIT_NAMES[input.units ?? "metric"];
     const ka = Math.tan(Math.PI / 4 - (input.frictionAngle * Math.PI) / 360) ** 2;

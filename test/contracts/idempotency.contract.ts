@@ -11,7 +11,7 @@ import { rotateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import { DEFAULT_PLANS } from "../../src/core/settings.ts";
 import type { Store } from "../../src/ports/store.ts";
-import type { AnyTool, ToolDefinition } from "../../src/tools/tool.ts";
+import type { AnyToolDefinition, ToolDefinition } from "../../src/tools/tool.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";
 import { echoTool, fixtureTools } from "../helpers/fixture-tools.ts";
 import { assertProblem } from "../helpers/problem.ts";
@@ -23,7 +23,7 @@ export interface SharedDatabase {
 }
 
 /** The echo tool, counting its runs: how many times a call really ran, whichever instance ran it. */
-function countingTools(): { tools: readonly AnyTool[]; runs: () => number } {
+function countingTools(): { tools: readonly AnyToolDefinition[]; runs: () => number } {
   let runs = 0;
   const counted: ToolDefinition<Parameters<typeof echoTool.run>[0], ReturnType<typeof echoTool.run>> = {
     ...echoTool,

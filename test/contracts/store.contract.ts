@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { InvalidCursorError } from "../../src/ports/errors.ts";
+import { BackendUnavailableError, InvalidCursorError } from "../../src/ports/errors.ts";
 import {
   type ApiKeyRecord,
   type AuditPage,
@@ -670,8 +670,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           report.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
           [[r.callId, "charged", 200, 4]],
         );
-        // Nothing is left pending for the sweeper (a store without one never leaves a call pending).
-        if (store.refundAbandoned) assert.equal(await store.refundAbandoned("2020-01-02T00:00:00.000Z"), 0);
+        // Nothing is left pending for the sweeper.
+        assert.equal(await store.refundAbandoned("2020-01-02T00:00:00.000Z"), 0);
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
       });
 
@@ -838,33 +838,34 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
       });
 
-      it("charges nothing and frees the key when the work could not run at all", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        const stopped = new Error("the compute pool is closed");
-        await assert.rejects(
-          store.runCall(
+      for (const way of ["runCall", "runReservedCall"] as const)
+        it(`${way}: charges nothing and frees the key when the work could not run at all`, async () => {
+          const key = newKey();
+          await store.createKey(key);
+          const stopped = new Error("the compute pool is closed");
+          await assert.rejects(
+            store[way](
+              reservation(key.id, { idempotency: claim("not-run") }),
+              async () => {
+                throw stopped;
+              },
+              () => answer,
+            ),
+            (error) => error === stopped,
+          );
+          assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+          const retry = await store[way](
             reservation(key.id, { idempotency: claim("not-run") }),
-            async () => {
-              throw stopped;
-            },
+            () => ({ ok: true, value: "ran" }),
             () => answer,
-          ),
-          (error) => error === stopped,
-        );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
-        const retry = await store.runCall(
-          reservation(key.id, { idempotency: claim("not-run") }),
-          () => ({ ok: true, value: "ran" }),
-          () => answer,
-        );
-        assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
-        assert.deepEqual(
-          report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
-          ["charged"],
-        );
-      });
+          );
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+          const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+          assert.deepEqual(
+            report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
+            ["charged"],
+          );
+        });
 
       it("frees the key of a call the books refuse, keeping no claim", async () => {
         const key = newKey();
@@ -881,6 +882,193 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => answer,
         );
         assert.equal(cheaper.status, "charged");
+      });
+    });
+
+    describe("calls reserved before they run (runReservedCall)", () => {
+      const ok = <T>(value: T) => ({ ok: true as const, value });
+      const claim = (key: string) => ({
+        key,
+        fingerprint: "fp",
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const answer = { status: 200, body: '{"stored":true}' };
+      const statusOf = async (keyId: string, callId: string) => {
+        const report = await store.usage({ keyId, period: "2026-11", limit: 100, cursor: null });
+        const call = report.recent.find((c) => c.callId === callId);
+        return [call?.status, call?.httpStatus, call?.credits];
+      };
+      /** Work that runs until the test finishes it: `started` resolves once it runs. */
+      const heldWork = () => {
+        const started = Promise.withResolvers<void>();
+        const running = Promise.withResolvers<{ ok: true; value: string }>();
+        return {
+          started: started.promise,
+          work: () => {
+            started.resolve();
+            return running.promise;
+          },
+          finish: (value: string) => running.resolve(ok(value)),
+        };
+      };
+
+      it("holds the credits and the cap slot while the work runs, then captures the call", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { credits: 4, monthlyCallCap: 1 });
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work);
+        await held.started;
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.deepEqual(await statusOf(key.id, r.callId), ["pending", null, 4]);
+        // The cap slot is held too: another call of the tool is refused before its work runs.
+        let ran = false;
+        const other = await store.runReservedCall(
+          reservation(key.id, { credits: 1, monthlyCallCap: 1 }),
+          () => {
+            ran = true;
+            return ok("never");
+          },
+        );
+        assert.deepEqual(other, { status: "refused", reason: "tier_limit", creditsUsed: 4 });
+        assert.equal(ran, false);
+        held.finish("done");
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 4]);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
+      });
+
+      it("refuses past the allowance before the work runs, recording nothing", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        let runs = 0;
+        const work = () => {
+          runs++;
+          return ok(runs);
+        };
+        assert.equal(
+          (await store.runReservedCall(reservation(key.id, { credits: 6 }), work)).status,
+          "charged",
+        );
+        assert.deepEqual(await store.runReservedCall(reservation(key.id, { credits: 5 }), work), {
+          status: "refused",
+          reason: "insufficient_credits",
+          creditsUsed: 6,
+        });
+        assert.equal(runs, 1);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(report.calls, 1);
+      });
+
+      it("releases a call whose work fails: refunded with its status, its credits and cap slot given back", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const capped = { credits: 3, monthlyCallCap: 1 };
+        const failure = new Error("the upstream failed");
+        const r = reservation(key.id, capped);
+        assert.deepEqual(
+          await store.runReservedCall(r, () => ({ ok: false, httpStatus: 500, error: failure })),
+          { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0 },
+        );
+        assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", 500, 0]);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(
+          (await store.runReservedCall(reservation(key.id, capped), () => ok(1))).status,
+          "charged",
+        );
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual([report.calls, report.creditsUsed], [2, 3]);
+      });
+
+      it("claims the key with the reservation: the same key meanwhile is told so, and gets the stored answer after", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const held = heldWork();
+        const first = store.runReservedCall(
+          reservation(key.id, { idempotency: claim("effect") }),
+          held.work,
+          () => answer,
+        );
+        await held.started;
+        let runs = 0;
+        const again = () =>
+          store.runReservedCall(
+            reservation(key.id, { idempotency: claim("effect") }),
+            () => ok(String(++runs)),
+            () => answer,
+          );
+        assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer: null } });
+        held.finish("first");
+        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
+        assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer } });
+        assert.equal(runs, 0);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+      });
+
+      it("keeps a failed call's answer under its key, refunded", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const refusedAnswer = { status: 422, body: '{"code":"unprocessable_input"}' };
+        const failed = await store.runReservedCall(
+          reservation(key.id, { idempotency: claim("failed") }),
+          () => ({ ok: false, httpStatus: 422, error: new Error("no") }),
+          (outcome) => (outcome.status === "refunded" ? refusedAnswer : answer),
+        );
+        assert.equal(failed.status, "refunded");
+        const retry = await store.runReservedCall(
+          reservation(key.id, { idempotency: claim("failed") }),
+          () => ok("never"),
+          () => answer,
+        );
+        assert.deepEqual(retry, {
+          status: "claimed",
+          existing: { fingerprint: "fp", answer: refusedAnswer },
+        });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+      });
+
+      it("the sweep releases a reservation older than its bound; its capture then charges nothing and its key is free", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { idempotency: claim("swept"), at: "2026-11-02T00:00:00.000Z" });
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work, () => answer);
+        await held.started;
+        assert.equal(await store.refundAbandoned("2026-11-02T00:00:00.000Z"), 0, "not older than the bound");
+        assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
+        assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 0, "released once");
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        held.finish("too late");
+        await assert.rejects(call, BackendUnavailableError);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
+        const retry = await store.runReservedCall(
+          reservation(key.id, { idempotency: claim("swept") }),
+          () => ok("retried"),
+          () => answer,
+        );
+        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+      });
+
+      it("never reserves past the allowance under concurrency, and runs no refused call's work", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        let runs = 0;
+        const outcomes = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            store.runReservedCall(reservation(key.id, { credits: 3, allowance: 100 }), async () => {
+              runs++;
+              return ok(i);
+            }),
+          ),
+        );
+        const charged = outcomes.filter((o) => o.status === "charged");
+        assert.equal(charged.length, 33);
+        assert.equal(runs, 33);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.deepEqual([report.calls, report.creditsUsed], [33, 99]);
       });
     });
 

@@ -19,18 +19,22 @@ import {
   type ServiceSettings,
   type ToolSettings,
 } from "../../src/core/settings.ts";
+import { checkedTools, type LoadedTool } from "../../src/core/tools/loader.ts";
 import { assembleDeps } from "../../src/deps.ts";
 import type { ComputeOffload } from "../../src/ports/compute-offload.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
 import type { ApiKeyRecord, Store } from "../../src/ports/store.ts";
-import type { AnyTool } from "../../src/tools/tool.ts";
+import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
 import { recordResponses } from "./response-contract.ts";
 
 export const DOCS_URL = "http://toolrun.test/docs";
 
 export interface TestAppOptions {
-  tools?: readonly AnyTool[];
+  /** Tool definitions, checked as the built-in ones are (default: the fixture tools). */
+  tools?: readonly AnyToolDefinition[];
+  /** Tools loaded as the service loads an operator's (HTTP tools, modules), served after `tools`. */
+  loadedTools?: readonly LoadedTool[];
   toolSettings?: Record<string, ToolSettings>;
   plans?: Record<string, Plan>;
   metering?: boolean;
@@ -114,7 +118,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     store,
     limiter: options.limiter ?? createMemoryRateLimiter(),
     settings,
-    tools: options.tools ?? fixtureTools,
+    tools: [...checkedTools(options.tools ?? fixtureTools), ...(options.loadedTools ?? [])],
     now: clock.now,
     // Switch changes show on the next request.
     switchTtlMs: 0,

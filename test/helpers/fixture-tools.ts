@@ -3,7 +3,11 @@
  * the input, so every path through invokeTool can be driven over HTTP and MCP.
  */
 import { numberOrNumericString } from "../../src/tools/schema.ts";
-import { type AnyTool, type ToolDefinition, UnprocessableInputError } from "../../src/tools/tool.ts";
+import {
+  type AnyToolDefinition,
+  type ToolDefinition,
+  UnprocessableInputError,
+} from "../../src/tools/tool.ts";
 
 interface EchoInput {
   value: number;
@@ -11,7 +15,7 @@ interface EchoInput {
   note?: string;
 }
 
-export const echoTool: ToolDefinition<EchoInput, { value: number; doubled: number }> = {
+export const echoTool = {
   slug: "echo",
   name: "Echo",
   description: "Returns the number it is given, doubled. Made for tests.",
@@ -36,6 +40,7 @@ export const echoTool: ToolDefinition<EchoInput, { value: number; doubled: numbe
     properties: { value: { type: "number" }, doubled: { type: "number" } },
   },
   examples: [{ title: "Double 21", input: { value: 21 } }],
+  effects: "none",
   run(input) {
     if (input.mode === "unprocessable") throw new UnprocessableInputError("Echo has no answer in this mode.");
     if (input.mode === "crash") throw new Error("secret internal detail");
@@ -43,9 +48,9 @@ export const echoTool: ToolDefinition<EchoInput, { value: number; doubled: numbe
     if (input.mode === "slow") for (const until = Date.now() + 10 * input.value; Date.now() < until; );
     return { value: input.value, doubled: input.value * 2 };
   },
-};
+} satisfies ToolDefinition<EchoInput, { value: number; doubled: number }>;
 
-export const heavyTool: ToolDefinition<{ text: string }, { length: number }> = {
+export const heavyTool = {
   slug: "heavy-text",
   name: "Heavy Text Counter",
   description: "Counts characters of a long text. Made for tests.",
@@ -60,7 +65,8 @@ export const heavyTool: ToolDefinition<{ text: string }, { length: number }> = {
   },
   outputSchema: { type: "object", properties: { length: { type: "integer" } } },
   examples: [],
+  effects: "none",
   run: (input) => ({ length: [...input.text].length }),
-};
+} satisfies ToolDefinition<{ text: string }, { length: number }>;
 
-export const fixtureTools: readonly AnyTool[] = [echoTool, heavyTool];
+export const fixtureTools: readonly AnyToolDefinition[] = [echoTool, heavyTool];

@@ -15,7 +15,8 @@
  *   `Authorization: Bearer <ticketsToken>` and a JSON `{title, priority}`, 201 and the new ticket;
  *   a repeated `Idempotency-Key` gets the ticket it made, made once (`callsFor` counts these too);
  *   a wrong token, 401; a body without a title, 400.
- * Every request is recorded (`requests`) once its body has arrived.
+ * Every request is recorded (`requests`) once its body has arrived. `hold()` makes the requests
+ * that arrive wait, recorded, until the test lets them go on.
  */
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
@@ -44,6 +45,11 @@ export interface TestUpstream {
   abandoned(): number;
   /** Bytes `/huge` wrote before its client stopped reading. */
   hugeBytesWritten(): number;
+  /**
+   * From now on, requests wait once recorded, before their answer, until `release()`; `held()`
+   * resolves when `count` requests (default 1) are waiting.
+   */
+  hold(): { held(count?: number): Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -57,6 +63,7 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
   let hugeBytes = 0;
   let inFlight = 0;
   let abandoned = 0;
+  let gate: { readonly open: Promise<void>; waiting: number; readonly arrived: () => void } | null = null;
 
   const server = createServer(async (request, response) => {
     inFlight++;
@@ -74,6 +81,12 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
     requests.push({ method: request.method ?? "", url, headers: request.headers, body });
+    if (gate) {
+      const held = gate;
+      held.waiting++;
+      held.arrived();
+      await held.open;
+    }
 
     if (path.startsWith("/echo")) {
       const parsed = body === "" ? null : (parseJson(body) ?? body);
@@ -171,6 +184,29 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
     inFlight: () => inFlight,
     abandoned: () => abandoned,
     hugeBytesWritten: () => hugeBytes,
+    hold() {
+      const open = Promise.withResolvers<void>();
+      let notify = () => {};
+      const held = {
+        open: open.promise,
+        waiting: 0,
+        arrived: () => notify(),
+      };
+      gate = held;
+      return {
+        held: (count = 1) =>
+          new Promise<void>((resolve) => {
+            notify = () => {
+              if (held.waiting >= count) resolve();
+            };
+            notify();
+          }),
+        release() {
+          if (gate === held) gate = null;
+          open.resolve();
+        },
+      };
+    },
     async close() {
       for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();

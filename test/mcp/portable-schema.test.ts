@@ -13,7 +13,7 @@ import { envelopeSchema } from "../../src/core/contract/schemas.ts";
 import { toPortableJsonSchema } from "../../src/mcp/portable-schema.ts";
 import { tools } from "../../src/tools/index.ts";
 import { SCHEMA_KEYWORDS } from "../../src/tools/schema.ts";
-import type { AnyTool, JsonSchema } from "../../src/tools/tool.ts";
+import type { AnyToolDefinition, JsonSchema } from "../../src/tools/tool.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 import { compileDraft07, portabilityFindings } from "./portability.ts";
 
@@ -178,10 +178,10 @@ describe("toPortableJsonSchema, rule by rule", () => {
   });
 });
 
-const allTools: readonly AnyTool[] = [...tools, ...fixtureTools];
+const allTools: readonly AnyToolDefinition[] = [...tools, ...fixtureTools];
 
 /** Each example, then each example with one property swapped for a value of another kind. */
-function sampleInputs(tool: AnyTool): unknown[] {
+function sampleInputs(tool: AnyToolDefinition): unknown[] {
   const properties = Object.keys((tool.inputSchema.properties as object | undefined) ?? {});
   const odd = [
     "3.5",
@@ -259,14 +259,14 @@ describe("every registered tool's schemas, rendered for MCP", () => {
       );
     });
 
-    it(`${tool.slug}: the envelope of every example's real output validates, as SDK v1 checks it`, () => {
+    it(`${tool.slug}: the envelope of every example's real output validates, as SDK v1 checks it`, async () => {
       const sdkV1 = new AjvJsonSchemaValidator().getValidator(output);
       const strict = compileDraft07(output);
       const checkInput = compileInputValidator(tool.inputSchema);
       for (const example of tool.examples) {
         const checked = checkInput(example.input);
         assert.ok(checked.ok, example.title);
-        const outputs = tool.run(checked.value as never);
+        const outputs = await tool.run(checked.value as never, {} as never);
         for (const credits_remaining of [997, null]) {
           const envelope = {
             tool: tool.slug,

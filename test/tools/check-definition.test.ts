@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkDefinition } from "../../src/core/tools/check-definition.ts";
+import { tools } from "../../src/tools/index.ts";
 import {
   isUnprocessableInputError,
   type ToolDefinition,
   UnprocessableInputError,
-} from "../../src/tools/contract.ts";
-import { tools } from "../../src/tools/index.ts";
+} from "../../src/tools/tool.ts";
 
 function converter(): Record<string, unknown> {
   const definition: ToolDefinition<{ celsius: number }, { fahrenheit: number }> = {

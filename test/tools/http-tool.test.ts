@@ -17,7 +17,7 @@ import {
 } from "../../src/core/tools/http-tool.ts";
 import { CLIENT_GONE_STATUS, runToolCall, type ToolRunResult } from "../../src/core/tools/run.ts";
 import { ToolFailure } from "../../src/core/tools/tool-failure.ts";
-import { isUnprocessableInputError } from "../../src/tools/contract.ts";
+import { isUnprocessableInputError } from "../../src/tools/tool.ts";
 import {
   refusingOrigin,
   startUpstream,
@@ -371,7 +371,7 @@ describe("HTTP tools against a real upstream", () => {
     // Earlier tests' requests have ended, so only this one's end is counted.
     while (server.inFlight() > 0) await tick();
     const abandoned = server.abandoned();
-    const pending = runToolCall(t, {}, { requestId: "r", clientGone: clientGone.signal });
+    const pending = runToolCall(t, {}, { requestId: "r", clientGone: () => clientGone.signal });
     while (server.inFlight() === 0) await tick();
     clientGone.abort();
     const [status] = await failure(pending);

@@ -323,6 +323,36 @@ describe("loading tools", () => {
     ]);
   });
 
+  it("names the configuration's tool settings for a slug no tool has, once every tool is loaded", async () => {
+    const loaded = await load("tools/reverse.ts", {
+      builtIns: tools,
+      configured: ["reverse-text", "webhook-payload-inspector"],
+    });
+    assert.equal(loaded.length, 3);
+    assert.deepEqual(
+      await problemsOf(load("tools/reverse.ts", { configured: ["reverse-text", "revers-text"] })),
+      ["TOOLRUN_CONFIG: tools.revers-text is not a known tool (known: reverse-text)"],
+    );
+  });
+
+  it("refuses a tool with effects outside whose timeout reaches the abandon time, since the sweep would release it running", async () => {
+    const declarations = [
+      httpTool("slow-api", { timeoutMs: 120_000 }),
+      httpTool("quick-api", { timeoutMs: 119_999 }),
+    ];
+    assert.deepEqual(
+      await problemsOf(
+        load("", { httpTools: { configPath: "c.json", declarations }, abandonAfterMs: 120_000 }),
+      ),
+      [
+        'httpTools[0] in c.json ("slow-api"): timeoutMs (120000) must be below TOOLRUN_CALL_ABANDON_S (120 s), or the sweep of abandoned calls would release a call still running; lower timeoutMs or raise TOOLRUN_CALL_ABANDON_S',
+      ],
+    );
+    // A tool that only computes holds no reservation: its timeout is its own.
+    const computing = await load("tools/reverse.ts", { abandonAfterMs: 1000 });
+    assert.equal(computing[0]?.definition.timeoutMs, 2000);
+  });
+
   it("says when httpTools is not an array", async () => {
     assert.deepEqual(await problemsOf(load("", { httpTools: { configPath: "c.json", declarations: {} } })), [
       "TOOLRUN_CONFIG: httpTools must be an array",

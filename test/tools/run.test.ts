@@ -8,11 +8,12 @@ import { describe, it } from "node:test";
 import { type CheckedTool, checkDefinition } from "../../src/core/tools/check-definition.ts";
 import { CLIENT_GONE_STATUS, runToolCall, type ToolRunResult } from "../../src/core/tools/run.ts";
 import { ToolFailure } from "../../src/core/tools/tool-failure.ts";
-import { type ToolContext, UnprocessableInputError } from "../../src/tools/contract.ts";
+import { type ToolContext, UnprocessableInputError } from "../../src/tools/tool.ts";
 
 function toolWith(
   run: (input: Record<string, unknown>, context: ToolContext) => unknown,
   timeoutMs = 30_000,
+  effects: "none" | "external" = "none",
 ): CheckedTool {
   const check = checkDefinition({
     slug: "under-test",
@@ -24,7 +25,7 @@ function toolWith(
     inputSchema: { type: "object" },
     outputSchema: { type: "object", properties: { n: { type: "number" } } },
     examples: [],
-    effects: "none",
+    effects,
     timeoutMs,
     run,
   });
@@ -154,28 +155,44 @@ describe("running a tool", () => {
     fail?.(new Error("too late"));
   });
 
-  it("ends with 499 when the client goes away, firing the tool's signal, and does not start a call whose client is gone", async () => {
+  it("ends with 499 when the client goes away, firing the tool's signal, and does not start a tool with effects outside whose client is gone", async () => {
     let signal: AbortSignal | undefined;
     const tool = toolWith((_, context) => {
       signal = context.signal;
       return new Promise(() => {});
     });
     const clientGone = new AbortController();
-    const pending = runToolCall(tool, {}, { requestId: "r", clientGone: clientGone.signal });
+    const pending = runToolCall(tool, {}, { requestId: "r", clientGone: () => clientGone.signal });
     clientGone.abort();
     const [status] = await failureOf(pending);
     assert.equal(status, CLIENT_GONE_STATUS);
     assert.equal(signal?.aborted, true);
 
     let ran = false;
-    const never = toolWith(() => {
-      ran = true;
-      return {};
-    });
+    const never = toolWith(
+      () => {
+        ran = true;
+        return {};
+      },
+      30_000,
+      "external",
+    );
     const [goneStatus] = await failureOf(
-      runToolCall(never, {}, { requestId: "r", clientGone: clientGone.signal }),
+      runToolCall(never, {}, { requestId: "r", clientGone: () => clientGone.signal }),
     );
     assert.equal(goneStatus, CLIENT_GONE_STATUS);
     assert.equal(ran, false);
+  });
+
+  it("never asks for the client's signal for a tool that answers at once", () => {
+    let asked = 0;
+    const tool = toolWith(() => ({ n: 1 }));
+    const clientGone = () => {
+      asked++;
+      return new AbortController().signal;
+    };
+    const result = runToolCall(tool, {}, { requestId: "r", clientGone });
+    assert.deepEqual(result, { ok: true, value: { n: 1 } });
+    assert.equal(asked, 0);
   });
 });

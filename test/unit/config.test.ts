@@ -118,7 +118,7 @@ describe("loadConfig", () => {
           tools: { echo: { weight: 7, enabled: false, freeTierMonthlyCalls: 3 } },
         }),
       );
-      const config = loadConfig({ TOOLRUN_CONFIG: good }, ["echo"]);
+      const config = loadConfig({ TOOLRUN_CONFIG: good });
       assert.deepEqual(config.settings.plans.free, {
         id: "free",
         label: "Free member",
@@ -139,7 +139,7 @@ describe("loadConfig", () => {
         }),
       );
       assert.throws(
-        () => loadConfig({ TOOLRUN_CONFIG: bad }, ["echo"]),
+        () => loadConfig({ TOOLRUN_CONFIG: bad }),
         (error: unknown) => {
           assert.ok(error instanceof ConfigError);
           const text = error.problems.join("\n");
@@ -147,7 +147,6 @@ describe("loadConfig", () => {
             'unknown member "extra"',
             "plans.free.rpm",
             "plans.gold",
-            "tools.nope",
             "tools.echo.weight",
             "tools.echo.api",
           ]) {
@@ -160,6 +159,36 @@ describe("loadConfig", () => {
         () => loadConfig({ TOOLRUN_CONFIG: join(dir, "missing.json") }),
         /TOOLRUN_CONFIG: cannot read/,
       );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("loadConfig: where the operator's tools come from", () => {
+  it("passes TOOLRUN_TOOLS, httpTools and each tool's secrets to the loader, which checks them with their tools", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-config-"));
+    try {
+      const path = join(dir, "tools.json");
+      const httpTools = [{ slug: "lookup", anything: "the loader checks it" }];
+      writeFileSync(
+        path,
+        JSON.stringify({
+          httpTools,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the configuration's own syntax
+          tools: { "unit-converter": { weight: 2, secrets: { apiKey: "${RATES_KEY}" } }, "any-slug": {} },
+        }),
+      );
+      const env = { TOOLRUN_CONFIG: path, TOOLRUN_TOOLS: "examples/tools" };
+      const { toolSources, settings } = loadConfig(env);
+      assert.equal(toolSources.modules, "examples/tools");
+      assert.deepEqual(toolSources.httpTools, { declarations: httpTools, configPath: path });
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the configuration's own syntax
+      assert.deepEqual(toolSources.secrets, { "unit-converter": { apiKey: "${RATES_KEY}" } });
+      assert.deepEqual(toolSources.configured, ["unit-converter", "any-slug"]);
+      assert.equal(toolSources.env, env);
+      assert.deepEqual(settings.tools["unit-converter"], { weight: 2 });
+      assert.deepEqual(loadConfig({}).toolSources.httpTools, undefined);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

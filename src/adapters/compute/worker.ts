@@ -14,8 +14,15 @@ const { module, options } = workerData as ComputeRunnerModule;
 const createRunner = (await import(module)).default as CreateComputeRunner;
 const runner = await createRunner(options);
 
-export default function compute(task: ComputeTask): ComputeAnswer | ReturnType<typeof moved> {
+export default function compute(
+  task: ComputeTask,
+): ComputeAnswer | ReturnType<typeof moved> | Promise<ComputeAnswer | ReturnType<typeof moved>> {
   const answer = runner(task);
+  // A tool that waits (an operator's async computing tool) answers later.
+  return "then" in answer ? answer.then(handedOver) : handedOver(answer);
+}
+
+function handedOver(answer: ComputeAnswer): ComputeAnswer | ReturnType<typeof moved> {
   return answer.kind === "ran" ? moved(answer) : answer;
 }
 

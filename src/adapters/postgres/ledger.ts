@@ -7,10 +7,11 @@
  * checks it and records it charged or refunded, sent together with the other calls of the same
  * event-loop turn: one round trip and one commit for all of them (pure-calls.ts).
  *
- * A call with an idempotency key is three steps private to this adapter (exported for its tests,
- * not on the port): reserve, then settle or refund. It claims its key in the reservation's
- * transaction and stores its answer in the settlement's or the refund's, since the answer holds
- * the credits left, known only once the reservation is made.
+ * A call with an idempotency key, and every call of a tool with effects outside
+ * (runReservedCall), is three steps private to this adapter (exported for its tests, not on the
+ * port): reserve, then settle (capture) or refund (release). A keyed call claims its key in the
+ * reservation's transaction and stores its answer in the settlement's or the refund's, since the
+ * answer holds the credits left, known only once the reservation is made.
  *
  * A statement whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands
  * its id to unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database
@@ -172,13 +173,13 @@ export async function refundUnconfirmed(pool: Pool, callId: string): Promise<boo
 const ABANDONED_BATCH = 500;
 
 /**
- * A call with an idempotency key, in three commits: the reservation with the claim (row
- * `pending`), the tool's run in this process, then the settlement or the refund with the answer,
+ * A call in three commits: the reservation with the claim when it has a key (row `pending`), the
+ * tool's run in this process, then the settlement or the refund with the answer,
  * which can only be written once the run's outcome and the credits it left are known. Holding a
  * database transaction open across the run would keep the balance row locked for other instances;
  * instead a call cut short between the steps stays `pending` until the sweeper refunds it.
  */
-async function runClaimedCall<T>(
+async function runReservedCall<T>(
   pool: Pool,
   unconfirmed: UnconfirmedRefunds,
   r: Reservation,
@@ -255,7 +256,8 @@ export function createLedger(pool: Pool): PostgresLedger {
   const runPureCall = createPureCalls(pool, unconfirmed);
   return {
     runCall: (r, work, answerOf) =>
-      r.idempotency ? runClaimedCall(pool, unconfirmed, r, work, answerOf) : runPureCall(r, work),
+      r.idempotency ? runReservedCall(pool, unconfirmed, r, work, answerOf) : runPureCall(r, work),
+    runReservedCall: (r, work, answerOf) => runReservedCall(pool, unconfirmed, r, work, answerOf),
     stopRefunds: () => unconfirmed.stop(),
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);

@@ -22,7 +22,16 @@
  *   the call with its answer, or frees the claim when it refuses. The claim holds for the
  *   abandon time while its call runs: one left by a process that died frees itself then, with
  *   nothing charged (nothing is, before the second unit).
+ *
+ * A tool with effects outside (runReservedCall) is reserved first: one unit checks the call,
+ * claims its key when it has one and records it pending with its credits and cap slot held, so
+ * a refusal comes before the tool acts; then the tool runs, and a second unit captures the call
+ * (pending -> charged, its answer stored) or releases it (pending -> refunded, given back). A
+ * reservation left pending by a process that died is released by the sweep (refundAbandoned)
+ * once it is older than the abandon time; its claim expires at that time too.
  */
+
+import { BackendUnavailableError } from "../../ports/errors.ts";
 import type {
   CallOutcome,
   IdempotencyClaim,
@@ -37,6 +46,9 @@ import { refusalOf } from "../admission.ts";
 import { createStandings } from "../standings.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
+
+/** Reservations the sweep releases in one unit, at most. */
+const ABANDONED_BATCH = 500;
 
 /** How long a call's claim holds while it runs, unless the store is told otherwise. */
 export const DEFAULT_ABANDON_AFTER_MS = 120_000;
@@ -91,6 +103,28 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
   );
   const purge = db.statement("DELETE FROM idempotency_keys WHERE expires_at <= ?");
 
+  // A reservation's way out: captured, or released with its credits and cap slot given back.
+  const capture = db.statement(
+    "UPDATE usage_calls SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'pending'",
+  );
+  const releaseRow = db.statement<{ key_id: string; period: string; tool: string; credits: number }>(
+    `UPDATE usage_calls SET status = 'refunded', http_status = ? WHERE call_id = ? AND status = 'pending'
+     RETURNING key_id, period, tool, credits`,
+  );
+  const giveBack = db.statement("UPDATE credit_balances SET used = used - ? WHERE key_id = ? AND period = ?");
+  const uncount = db.statement(
+    `UPDATE tool_usage_monthly SET active_calls = active_calls - 1, credits = credits - ?
+     WHERE key_id = ? AND period = ? AND tool = ?`,
+  );
+  // The answer goes under the key only while this call holds it.
+  const answerClaim = db.statement(
+    `UPDATE idempotency_keys SET answer_status = ?, answer_body = ?, expires_at = ?
+     WHERE key_id = ? AND idem_key = ? AND call_id = ?`,
+  );
+  const abandoned = db.statement<{ call_id: string }>(
+    "SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < ? ORDER BY at LIMIT ?",
+  );
+
   /** The live claim of another call on this call's key, if any. */
   function claimOf(r: Reservation): IdempotentRecord | null {
     if (!r.idempotency) return null;
@@ -133,12 +167,27 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     activeCalls.get(r.keyId, r.period, r.tool)?.active_calls ?? 0;
   const standings = createStandings();
 
-  /** Records the call, counting it for its tool; a charged call also holds its credits and cap slot. */
-  function recordCall(r: Reservation, charged: boolean, httpStatus: number): void {
+  /**
+   * Records the call, counting it for its tool; a charged or pending call also holds its credits
+   * and cap slot. A null status records a reservation (pending).
+   */
+  function recordCall(r: Reservation, charged: boolean, httpStatus: number | null): void {
     if (charged) hold.run(r.keyId, r.period, r.credits);
     count.run(r.keyId, r.period, r.tool, charged ? 1 : 0, charged ? r.credits : 0);
-    const status = charged ? "charged" : "refunded";
+    const status = httpStatus === null ? "pending" : charged ? "charged" : "refunded";
     record.run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, status, httpStatus, r.at);
+  }
+
+  /**
+   * Pending -> refunded, its credits and cap slot given back, its key's claim freed when it has
+   * no answer to keep; inside a unit. False when the call was not pending (captured, released).
+   */
+  function releaseCall(callId: string, httpStatus: number | null): boolean {
+    const row = releaseRow.get(httpStatus, callId);
+    if (!row) return false;
+    giveBack.run(row.credits, row.key_id, row.period);
+    uncount.run(row.credits, row.key_id, row.period, row.tool);
+    return true;
   }
 
   /**
@@ -200,23 +249,103 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
       return null;
     });
     if (early) return early;
-    let ran: WorkResult<T>;
+    // Work that cannot run at all, or a unit of which nothing was kept: the key is freed for the
+    // retry rather than left to expire.
+    const undo = () => releaseClaim(r);
+    const ran = await orUndo(async () => work(), undo);
+    return orUndo(() => db.write(() => settle(r, ran, answerOf)), undo);
+  }
+
+  /** `step`, or when it throws, `undo` in a unit of its own (best effort), then the error. */
+  async function orUndo<T>(step: () => Promise<T>, undo: () => void): Promise<T> {
     try {
-      ran = await work();
+      return await step();
     } catch (error) {
-      await db.write(() => releaseClaim(r)).catch(() => {});
-      throw error;
-    }
-    try {
-      return await db.write(() => settle(r, ran, answerOf));
-    } catch (error) {
-      // Nothing of the unit was kept: free the key for the retry rather than leave it to expire.
-      await db.write(() => releaseClaim(r)).catch(() => {});
+      await db.write(undo).catch(() => {});
       throw error;
     }
   }
 
+  /** Reserve, run, then capture or release: the tool acts only once its credits are held. */
+  async function runReservedCall<T>(
+    r: Reservation,
+    work: () => WorkResult<T> | Promise<WorkResult<T>>,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): Promise<CallOutcome<T>> {
+    const plain = verdict<T>(r);
+    if ("early" in plain) return plain.early;
+    const reserved = await db.write(() => {
+      const checked = verdict<T>(r);
+      if ("early" in checked) return checked.early;
+      if (r.idempotency) takeClaim(r, r.idempotency);
+      recordCall(r, true, null);
+      const creditsUsed = checked.before + r.credits;
+      standings.remember(r, creditsUsed, checked.active === undefined ? undefined : checked.active + 1);
+      return { creditsUsed };
+    });
+    if ("status" in reserved) return reserved;
+    // Work that cannot run at all, or a capture of which nothing was kept (the client is told
+    // 503): the reservation and the claim go back now rather than at the sweep.
+    const undo = () => {
+      releaseCall(r.callId, null);
+      releaseClaim(r);
+    };
+    const ran = await orUndo(async () => work(), undo);
+    const settled = await orUndo(
+      () => db.write(() => settleReserved(r, ran, reserved.creditsUsed, answerOf)),
+      undo,
+    );
+    // The sweep released it first: the result was never paid for, so it is not given.
+    if (settled === null)
+      throw new BackendUnavailableError("database", "the call's reservation was released before its capture");
+    return settled;
+  }
+
+  /**
+   * A reservation's capture or release with its answer; inside a unit. Null when the call was no
+   * longer pending (the sweep released it): nothing is charged or kept, and its key is freed.
+   */
+  function settleReserved<T>(
+    r: Reservation,
+    ran: WorkResult<T>,
+    reservedCredits: number,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): RanOutcome<T> | null {
+    let outcome: RanOutcome<T>;
+    if (ran.ok) {
+      if (capture.run(200, r.callId) === 0) {
+        releaseClaim(r);
+        return null;
+      }
+      outcome = { status: "charged", value: ran.value, creditsUsed: reservedCredits };
+    } else {
+      releaseCall(r.callId, ran.httpStatus);
+      const after = creditsUsed(r.keyId, r.period);
+      standings.remember(r, after);
+      outcome = { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: after };
+    }
+    const claim = r.idempotency;
+    if (claim) {
+      if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
+      const answer = answerOf(outcome);
+      answerClaim.run(answer.status, answer.body, claim.expiresAt, r.keyId, claim.key, r.callId);
+    }
+    return outcome;
+  }
+
   return {
+    runReservedCall: (r, work, answerOf) => runReservedCall(r, work, answerOf),
+    async refundAbandoned(before) {
+      let released = 0;
+      for (;;) {
+        const batch = await db.write(() => {
+          const ids = abandoned.all(before, ABANDONED_BATCH);
+          for (const { call_id } of ids) if (releaseCall(call_id, null)) released++;
+          return ids.length;
+        });
+        if (batch < ABANDONED_BATCH) return released;
+      }
+    },
     async runCall<T>(
       r: Reservation,
       work: () => WorkResult<T> | Promise<WorkResult<T>>,

@@ -4,11 +4,13 @@
  * or 422 / 500 with the call refunded.
  */
 import type { ApiKeyRecord, CallOutcome, RefusalReason } from "../../ports/store.ts";
-import { UnprocessableInputError } from "../../tools/tool.ts";
+import { isUnprocessableInputError } from "../../tools/tool.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Plan } from "../settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
+import { CLIENT_GONE_STATUS } from "../tools/run.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
 import { callCost, monthlyAllowance, type Period, periodOf, planOf } from "./credits.ts";
 import { type CallAnswer, type Computed, envelopeAnswer } from "./envelope.ts";
 import { answerForClaimed } from "./idempotency.ts";
@@ -43,7 +45,7 @@ export function answersOf(
     if (outcome.status === "claimed") return answerForClaimed(outcome.existing, fingerprint ?? "");
     const remaining = price.allowance === null ? null : Math.max(0, price.allowance - outcome.creditsUsed);
     if (outcome.status === "refused") return refusal(outcome.reason, tool, price, remaining);
-    if (outcome.status === "refunded") return failure(outcome.error, tool, remaining);
+    if (outcome.status === "refunded") return failure(outcome, tool, remaining);
     const head = {
       tool: tool.slug,
       tool_version: tool.definition.version,
@@ -76,14 +78,37 @@ function refusal(
   );
 }
 
-function failure(error: unknown, tool: RegisteredTool, remaining: number | null): ApiError {
+/**
+ * A refunded call's answer. What the tool threw is shown only when it is the contract's 422 error
+ * (its message is written for the client) or a ToolFailure (toolrun's own words: a timeout, a bad
+ * answer, what the upstream did); anything else stays in the logs.
+ */
+function failure(
+  outcome: Extract<CallOutcome<unknown>, { status: "refunded" }>,
+  tool: RegisteredTool,
+  remaining: number | null,
+): ApiError {
+  const { error } = outcome;
   const refunded: { credits_used: number; credits_remaining?: number } = { credits_used: 0 };
   if (remaining !== null) refunded.credits_remaining = remaining;
-  if (error instanceof UnprocessableInputError) {
+  if (isUnprocessableInputError(error)) {
     return new ApiError("unprocessable_input", error.message, { extras: refunded, cause: error });
   }
-  return new ApiError("processing_error", `The tool "${tool.slug}" failed to run. The call was refunded.`, {
-    extras: refunded,
-    cause: error,
-  });
+  // No client receives it: the request log and the metrics do.
+  if (outcome.httpStatus === CLIENT_GONE_STATUS) {
+    return new ApiError(
+      "client_closed_request",
+      "The client closed the connection while the tool ran: it was stopped and the call refunded.",
+      { cause: error },
+    );
+  }
+  const said = error instanceof ToolFailure ? `${error.message} ` : "";
+  return new ApiError(
+    "processing_error",
+    `The tool "${tool.slug}" failed to run. ${said}The call was refunded.`,
+    {
+      extras: refunded,
+      cause: error,
+    },
+  );
 }

@@ -3,54 +3,87 @@
  * validation and run as this thread's (compute.ts), then the outputs written as the envelope's JSON
  * (envelope.ts). The offload's adapter loads this module by its URL, once per thread, and builds
  * the runner with its default export.
+ *
+ * The thread has its own copy of every tool it runs: the built-in ones (a module's named export),
+ * and the operator's computing tools, imported again from their files and checked as at start-up.
  */
-import type { ComputeRunnerModule, CreateComputeRunner } from "../../ports/compute-offload.ts";
-import type { AnyTool } from "../../tools/tool.ts";
+import type { ComputeAnswer, ComputeRunnerModule, CreateComputeRunner } from "../../ports/compute-offload.ts";
+import { checkedTools, type LoadedTool, loadModuleFile } from "../tools/loader.ts";
 import { createToolRegistry } from "../tools/registry.ts";
-import { INPUT_MISMATCH, runTool } from "./compute.ts";
+import type { ToolRunResult } from "../tools/run.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
+import { INPUT_MISMATCH } from "./compute.ts";
 import { writeOutputs } from "./envelope.ts";
 import { readJsonBody } from "./json-body.ts";
 
-/** Where the runner finds the tools it runs: a module's named export. */
+/** Where the runner finds the tools it runs. */
 export interface RunnerTools {
-  /** The module's URL. */
+  /** The URL of a module whose named export `export` lists tool definitions (the built-in ones). */
   readonly module: string;
   readonly export: string;
+  /** Operator module files whose tools only compute, with their secrets. */
+  readonly modules?: readonly {
+    readonly path: string;
+    readonly secrets: Readonly<Record<string, string>>;
+  }[];
 }
 
-/** The runner of the service's own tools (src/tools/index.ts), or of the tools `tools` names. */
-export function computeRunner(tools?: RunnerTools): ComputeRunnerModule {
-  const own: RunnerTools = { module: new URL("../../tools/index.ts", import.meta.url).href, export: "tools" };
-  return { module: import.meta.url, options: tools ?? own };
+/** The service's own tools (src/tools/index.ts). */
+export const BUILT_IN_TOOLS: RunnerTools = {
+  module: new URL("../../tools/index.ts", import.meta.url).href,
+  export: "tools",
+};
+
+/** The runner of the service's own tools, or of the tools `tools` names. */
+export function computeRunner(tools: RunnerTools = BUILT_IN_TOOLS): ComputeRunnerModule {
+  return { module: import.meta.url, options: tools };
+}
+
+/** The runner options that make a thread run `loaded`'s computing tools: built-in, and from their files. */
+export function runnerToolsOf(loaded: readonly LoadedTool[], builtIns = BUILT_IN_TOOLS): RunnerTools {
+  const modules = loaded.flatMap((tool) =>
+    tool.origin.kind === "module" && tool.definition.effects === "none"
+      ? [{ path: tool.origin.path, secrets: tool.secrets }]
+      : [],
+  );
+  return { ...builtIns, modules };
 }
 
 const createRunner: CreateComputeRunner = async (options) => {
   const where = options as RunnerTools;
-  const tools = (await import(where.module))[where.export] as readonly AnyTool[];
+  const tools = checkedTools((await import(where.module))[where.export] as readonly unknown[]);
+  for (const { path, secrets } of where.modules ?? []) {
+    const check = await loadModuleFile(path);
+    if (!check.ok) throw new Error(`the compute thread cannot load ${path}: ${check.problems.join("; ")}`);
+    tools.push({ ...check.tool, origin: { kind: "module", path }, secrets });
+  }
   // Operator settings change prices, limits and switches, all decided on the main thread; not validation.
   const registry = createToolRegistry(tools, {});
   return (task) => {
     const tool = registry.get(task.slug);
-    if (!tool) throw new Error(`no tool ${task.slug} in ${where.module}`);
+    if (!tool) throw new Error(`no tool ${task.slug} on the compute thread`);
     const body = readJsonBody(task.raw);
     if (!body.ok) return { kind: "refused", detail: body.detail };
     const input = tool.validate(body.value);
     if (!input.ok) return { kind: "refused", detail: INPUT_MISMATCH, fields: input.fields };
     if (!task.run) return { kind: "valid" };
-    const result = runTool(tool, input.value);
-    if (result.ok)
-      return {
-        kind: "ran",
-        ...writeOutputs(tool.slug, tool.definition.version, JSON.stringify(result.value)),
-      };
-    const { error } = result;
-    return {
-      kind: "failed",
-      httpStatus: result.httpStatus,
-      message: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    };
+    const result = tool.run(input.value, { requestId: task.requestId ?? "" });
+    return "then" in result
+      ? result.then((ran) => answerOf(tool.slug, tool.definition.version, ran))
+      : answerOf(tool.slug, tool.definition.version, result);
   };
 };
+
+function answerOf(slug: string, version: string, result: ToolRunResult): ComputeAnswer {
+  if (result.ok) return { kind: "ran", ...writeOutputs(slug, version, JSON.stringify(result.value)) };
+  const { error } = result;
+  return {
+    kind: "failed",
+    httpStatus: result.httpStatus,
+    message: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+    ...(error instanceof ToolFailure && { shown: true }),
+  };
+}
 
 export default createRunner;

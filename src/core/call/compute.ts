@@ -9,7 +9,9 @@ import type { WorkResult } from "../../ports/store.ts";
 import { UnprocessableInputError } from "../../tools/tool.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { RegisteredTool } from "../tools/registry.ts";
+import type { RegisteredTool, RunOptions } from "../tools/registry.ts";
+import type { ToolRunResult } from "../tools/run.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
 import { type Computed, WrittenOutputs } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
 
@@ -29,22 +31,31 @@ export interface CallCompute {
   validate(runNow: () => Promise<boolean>): Promise<Work>;
 }
 
-/** What of a call decides where it computes. */
+/** What of a call decides where it computes, and what its run is told. */
 export interface ComputeContext {
   readonly body: CallBody;
+  readonly requestId: string;
+  /** The client's idempotency key. */
   readonly idempotencyKey?: string | undefined;
-  /** A signal that aborts if the client goes away; asked for only by a call that waits for the offload. */
+  /** A signal that aborts if the client goes away; asked for only by a call that waits. */
   readonly clientGone?: () => AbortSignal;
+  /** What the tool's run is told of the call. */
+  readonly run: RunOptions;
 }
 
 export const INPUT_MISMATCH = "The request body does not match the tool's input schema.";
 
+/**
+ * Computing tools (`effects: "none"`) go to the offload with a large raw body: the worker imports
+ * the built-in tools and the operator's module tools. A tool with effects outside stays here: its
+ * wait costs this thread nothing, and its body is no larger than an HTTP API takes.
+ */
 export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeContext): CallCompute {
   const { offload } = deps;
   const { body } = call;
-  if (offload && "raw" in body && body.raw.length >= offload.minBytes) {
+  if (offload && tool.effects === "none" && "raw" in body && body.raw.length >= offload.minBytes) {
     const claimed = call.idempotencyKey !== undefined;
-    return offloaded(offload, tool, body.raw, claimed, call.clientGone?.());
+    return offloaded(offload, tool, body.raw, call.requestId, claimed, call.clientGone?.());
   }
   const json = "raw" in body ? parseJsonBody(body.raw) : body.parsed;
   return {
@@ -52,11 +63,15 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
     async validate() {
       const input = validInput(tool, json);
       return () => {
-        const result = runTool(tool, input);
-        return result.ok ? { ok: true, value: { outputs: result.value } } : result;
+        const result = tool.run(input, call.run);
+        return "then" in result ? result.then(computed) : computed(result);
       };
     },
   };
+}
+
+function computed(result: ToolRunResult): WorkResult<Computed> {
+  return result.ok ? { ok: true, value: { outputs: result.value } } : result;
 }
 
 /**
@@ -70,6 +85,7 @@ function offloaded(
   offload: ComputeOffload,
   tool: RegisteredTool,
   raw: Buffer,
+  requestId: string,
   claimed: boolean,
   signal: AbortSignal | undefined,
 ): CallCompute {
@@ -77,11 +93,14 @@ function offloaded(
   return {
     readJson: () => void parseJsonBody(raw),
     async validate(runNow) {
-      const answer = await offload.compute({ slug, raw, run: await runNow() }, signal);
+      const answer = await offload.compute({ slug, raw, requestId, run: await runNow() }, signal);
       if (answer.kind === "refused") throw invalidBody(answer);
       if (answer.kind === "valid") {
         return async () =>
-          resultOf(tool, await offload.compute({ slug, raw, run: true }, claimed ? undefined : signal));
+          resultOf(
+            tool,
+            await offload.compute({ slug, raw, requestId, run: true }, claimed ? undefined : signal),
+          );
       }
       const result = resultOf(tool, answer);
       return () => result;
@@ -95,18 +114,6 @@ export function validInput(tool: RegisteredTool, body: unknown): Record<string, 
   if (!validation.ok)
     throw new ApiError("validation_error", INPUT_MISMATCH, { extras: { fields: validation.fields } });
   return validation.value;
-}
-
-/** The tool's pure compute; a failure becomes the status the refunded call ends with. */
-export function runTool(
-  tool: RegisteredTool,
-  input: Record<string, unknown>,
-): WorkResult<Record<string, unknown>> {
-  try {
-    return { ok: true, value: tool.definition.run(input) };
-  } catch (error) {
-    return { ok: false, httpStatus: error instanceof UnprocessableInputError ? 422 : 500, error };
-  }
 }
 
 function invalidBody(answer: Extract<ComputeAnswer, { kind: "refused" }>): ApiError {
@@ -133,7 +140,11 @@ function resultOf(tool: RegisteredTool, answer: ComputeAnswer): WorkResult<Compu
   }
   if (answer.kind === "failed") {
     const error =
-      answer.httpStatus === 422 ? new UnprocessableInputError(answer.message) : new Error(answer.message);
+      answer.httpStatus === 422
+        ? new UnprocessableInputError(answer.message)
+        : answer.shown
+          ? new ToolFailure(answer.message)
+          : new Error(answer.message);
     if (answer.stack !== undefined) error.stack = answer.stack;
     return { ok: false, httpStatus: answer.httpStatus, error };
   }

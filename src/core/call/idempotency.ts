@@ -61,6 +61,21 @@ export function fingerprintOf(slug: string, body: Uint8Array | string): string {
   return createHash("sha256").update(slug).update("\n").update(body).digest("base64url");
 }
 
+/**
+ * The key a call's tool sends outside (`context.idempotencyKey`, an HTTP tool's `Idempotency-Key`):
+ * derived from the account (the API key's id, which a rotation keeps) and the client's key, so it
+ * is the same on every retry of the call, different for another account using the same key, and
+ * says nothing of either to the upstream.
+ */
+export function outwardKeyOf(accountId: string, clientKey: string): string {
+  return createHash("sha256")
+    .update("toolrun outward idempotency key\n")
+    .update(accountId)
+    .update("\n")
+    .update(clientKey)
+    .digest("base64url");
+}
+
 export function claimFor(key: string, fingerprint: string, at: Date, ttlSeconds: number): IdempotencyClaim {
   return { key, fingerprint, expiresAt: new Date(at.getTime() + ttlSeconds * 1000).toISOString() };
 }

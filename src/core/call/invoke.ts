@@ -3,7 +3,8 @@
  * the tool (404), the body's size (413) and JSON (400), the operator's switches (503, 403), the
  * fields (400), then one metered call through the ledger: the idempotency key claimed if one was
  * sent, the credits (402), the run, and the charge or the refund (with the answer kept for the
- * key's retries). docs/architecture.md walks through it.
+ * key's retries). A tool that only computes runs, then is charged; one with effects outside is
+ * reserved before it runs, then captured or released. docs/architecture.md walks through it.
  */
 import type { ApiKeyRecord, CallOutcome } from "../../ports/store.ts";
 import { ApiError } from "../contract/errors.ts";
@@ -13,7 +14,7 @@ import type { RegisteredTool } from "../tools/registry.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
 import { type CallBody, type CallCompute, computeOf } from "./compute.ts";
 import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
-import { claimFor, fingerprintOf, isIdempotencyRefusal, storeAnswer } from "./idempotency.ts";
+import { claimFor, fingerprintOf, isIdempotencyRefusal, outwardKeyOf, storeAnswer } from "./idempotency.ts";
 import type { Observer, ToolCallOutcome } from "./observer.ts";
 
 export interface ToolCall {
@@ -23,7 +24,11 @@ export interface ToolCall {
   readonly requestId: string;
   /** The client's idempotency key, already checked by readIdempotencyKey. */
   readonly idempotencyKey?: string | undefined;
-  /** A signal that aborts if the client goes before its answer (a call waiting for the offload is dropped). */
+  /**
+   * A signal that aborts if the client goes before its answer: a call waiting for the offload is
+   * dropped, and a tool that waits is stopped (its signal fires), unless the call has an
+   * idempotency key: it then runs to its end, and its answer waits for the client's retry.
+   */
   readonly clientGone?: () => AbortSignal;
   /** Hears how this call ended, besides `deps.observer` (the transport's request log). */
   readonly observer?: Pick<Observer, "toolCall">;
@@ -32,7 +37,15 @@ export interface ToolCall {
 export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
   const tool = deps.registry.resolve(call.slug);
   checkSize(tool, call.body);
-  const compute = computeOf(deps, tool, call);
+  const keyed = call.idempotencyKey !== undefined;
+  const compute = computeOf(deps, tool, {
+    ...call,
+    run: {
+      requestId: call.requestId,
+      idempotencyKey: keyed ? outwardKeyOf(call.key.id, call.idempotencyKey) : undefined,
+      clientGone: keyed ? undefined : call.clientGone,
+    },
+  });
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);
   const claim = claimOf(deps, tool, call, price.now);
@@ -40,7 +53,8 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     async () => call.idempotencyKey === undefined && (await canPay(deps, call, price)),
   );
   const answerOf = answersOf(tool, price, call.requestId, claim?.fingerprint);
-  const outcome = await deps.store.runCall(
+  const way = tool.effects === "external" ? "runReservedCall" : "runCall";
+  const outcome = await deps.store[way](
     {
       callId: deps.newCallId(),
       requestId: call.requestId,

@@ -140,7 +140,7 @@ export const errorCatalog = {
     status: 499,
     title: "The client closed the connection before its call ran",
     explanation:
-      "The client closed the connection while its call waited for a worker thread (large bodies are computed off the main thread, one at a time), so the call was dropped: it did not run and nothing is charged. No client receives this answer; the request log and the HTTP metrics record it with status 499, as any request whose connection closed before its answer, and no usage row is written. Send the call again when you can wait for it.",
+      "The client closed the connection while its call waited for a worker thread (large bodies are computed off the main thread, one at a time), so the call was dropped: it did not run and nothing is charged, and no usage row is written. Or it closed the connection while a tool with effects outside ran (an HTTP tool, say) and the call had no `Idempotency-Key`: the tool was stopped (its signal fired) and the call refunded, recorded in the usage with status 499. No client receives this answer; the request log and the HTTP metrics record it with status 499, as any request whose connection closed before its answer. Send the call again when you can wait for it, with an `Idempotency-Key` when it acts outside.",
   },
   processing_error: {
     status: 500,

@@ -1,9 +1,9 @@
 /**
- * Checks a tool definition against the public contract (src/tools/contract.ts) when it is loaded,
+ * Checks a tool definition against the public contract (src/tools/tool.ts) when it is loaded,
  * so a bad one stops start-up naming the problem instead of failing a call later. The schemas are
  * compiled by the same validator the calls use, and every example must be a valid input.
  */
-import type { JsonSchema, ToolDefinition, ToolEffects } from "../../tools/contract.ts";
+import type { JsonSchema, ToolDefinition, ToolEffects } from "../../tools/tool.ts";
 import { compileInputValidator, compileOutputValidator } from "../call/validation.ts";
 
 /** A definition that passed the checks, with its defaults filled in. */

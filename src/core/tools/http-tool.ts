@@ -7,7 +7,7 @@
  * did and never echoes its body, the URL or a header value.
  */
 import type { Upstream, UpstreamMethod, UpstreamResult } from "../../ports/upstream.ts";
-import { type JsonSchema, type ToolContext, UnprocessableInputError } from "../../tools/contract.ts";
+import { type JsonSchema, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
 import {
   CATALOG_MEMBERS,
   type CheckedTool,

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { isAbsolute, join, delimiter as platformDelimiter, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Upstream } from "../../ports/upstream.ts";
-import { type CheckedTool, checkDefinition, firstLine } from "./check-definition.ts";
+import { type CheckedTool, checkDefinition, type DefinitionCheck, firstLine } from "./check-definition.ts";
 import { resolveSecrets } from "./env-references.ts";
 import { bindHttpTool, checkHttpTool, resolveHeaders } from "./http-tool.ts";
 
@@ -35,10 +35,18 @@ export interface LoadToolsOptions {
   readonly httpTools?: { readonly declarations: unknown; readonly configPath: string } | undefined;
   /** The configuration file's `tools.<slug>.secrets`, by slug, values unexpanded. */
   readonly secrets?: Readonly<Record<string, unknown>> | undefined;
+  /** The slugs the configuration file's `tools` sets: each must name a tool. */
+  readonly configured?: readonly string[] | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Where relative paths and package names in `TOOLRUN_TOOLS` are resolved from. */
   readonly cwd: string;
-  readonly upstream: Upstream;
+  /** Where HTTP tools send their requests; needed only with `httpTools`. */
+  readonly upstream?: Upstream | undefined;
+  /**
+   * `TOOLRUN_CALL_ABANDON_S` in milliseconds: an `external` tool's timeout must be below it, or the
+   * sweep would release the reservation of a call still running. Unchecked when not given.
+   */
+  readonly abandonAfterMs?: number | undefined;
   /** Separates the entries of `TOOLRUN_TOOLS`: the platform's path delimiter unless given. */
   readonly delimiter?: string;
   /** How long one module may take to load (its top-level code, awaits included); default 30 s. */
@@ -76,9 +84,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
   };
 
   options.builtIns.forEach((definition, index) => {
-    const slug = (definition as { slug?: unknown } | null)?.slug;
-    const where = `built-in tool ${typeof slug === "string" ? slug : `#${index}`}`;
-    const check = checkDefinition(definition);
+    const { where, check } = checkBuiltIn(definition, index);
     if (check.ok) add(where, check.tool, { kind: "built-in" });
     else problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
   });
@@ -87,18 +93,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
   problems.push(...found.problems);
   for (const module of found.modules) {
     const where = `TOOLRUN_TOOLS: ${module.package ? `${module.package} (${module.path})` : module.path}`;
-    let exported: unknown;
-    try {
-      exported = (await importWithin(module.path, options.loadTimeoutMs ?? LOAD_TIMEOUT_MS)).default;
-    } catch (error) {
-      problems.push(`${where}: cannot be loaded: ${firstLine(error)}`);
-      continue;
-    }
-    if (exported === undefined) {
-      problems.push(`${where}: has no default export (export default the tool definition)`);
-      continue;
-    }
-    const check = checkDefinition(exported);
+    const check = await loadModuleFile(module.path, options.loadTimeoutMs);
     if (check.ok) add(where, check.tool, { kind: "module", ...module });
     else problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
   }
@@ -120,6 +115,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
           problems.push(...headers.problems.map((problem) => `${where}: ${problem}`));
           return;
         }
+        if (options.upstream === undefined) throw new Error("loadTools: httpTools need an upstream");
         add(where, bindHttpTool(check.checked, headers.headers, options.upstream), {
           kind: "http",
           configPath,
@@ -128,11 +124,19 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
       });
   }
 
+  const slugs = loaded.map((tool) => tool.definition.slug);
+  for (const slug of options.configured ?? [])
+    if (!bySlug.has(slug))
+      problems.push(`TOOLRUN_CONFIG: tools.${slug} is not a known tool (known: ${slugs.join(", ")})`);
+
   for (const [slug, raw] of Object.entries(options.secrets ?? {})) {
     const where = `TOOLRUN_CONFIG: tools.${slug}.secrets`;
     const tool = bySlug.get(slug);
-    if (!tool) problems.push(`${where}: no tool has the slug "${slug}"`);
-    else if (tool.origin.kind === "http")
+    if (!tool) {
+      if (!options.configured?.includes(slug)) problems.push(`${where}: no tool has the slug "${slug}"`);
+      continue;
+    }
+    if (tool.origin.kind === "http")
       problems.push(`${where}: an HTTP tool reads its secrets in its headers, as \${NAME}`);
     else {
       const resolved = resolveSecrets(raw, options.env, where);
@@ -142,8 +146,58 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
     }
   }
 
+  if (options.abandonAfterMs !== undefined) {
+    for (const tool of loaded) {
+      const { effects, timeoutMs, slug } = tool.definition;
+      if (effects === "external" && timeoutMs >= options.abandonAfterMs)
+        problems.push(
+          `${describeOrigin(tool.origin)} ("${slug}"): timeoutMs (${timeoutMs}) must be below TOOLRUN_CALL_ABANDON_S (${options.abandonAfterMs / 1000} s), or the sweep of abandoned calls would release a call still running; lower timeoutMs or raise TOOLRUN_CALL_ABANDON_S`,
+        );
+    }
+  }
+
   if (problems.length > 0) throw new ToolLoadError(problems);
   return loaded;
+}
+
+/**
+ * Definitions given as values (the built-in tools, a test's tools), checked as loadTools checks
+ * them: the same tools, synchronously. Throws a ToolLoadError naming every problem.
+ */
+export function checkedTools(definitions: readonly unknown[]): LoadedTool[] {
+  const problems: string[] = [];
+  const loaded: LoadedTool[] = [];
+  definitions.forEach((definition, index) => {
+    const { where, check } = checkBuiltIn(definition, index);
+    if (check.ok) loaded.push({ ...check.tool, origin: { kind: "built-in" }, secrets: {} });
+    else problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
+  });
+  if (problems.length > 0) throw new ToolLoadError(problems);
+  return loaded;
+}
+
+function checkBuiltIn(definition: unknown, index: number): { where: string; check: DefinitionCheck } {
+  const slug = (definition as { slug?: unknown } | null)?.slug;
+  return {
+    where: `built-in tool ${typeof slug === "string" ? slug : `#${index}`}`,
+    check: checkDefinition(definition),
+  };
+}
+
+/** Imports one module file and checks its default export; what is wrong, each in one phrase. */
+export async function loadModuleFile(
+  path: string,
+  loadTimeoutMs = LOAD_TIMEOUT_MS,
+): Promise<DefinitionCheck> {
+  let exported: unknown;
+  try {
+    exported = (await importWithin(path, loadTimeoutMs)).default;
+  } catch (error) {
+    return { ok: false, problems: [`cannot be loaded: ${firstLine(error)}`] };
+  }
+  if (exported === undefined)
+    return { ok: false, problems: ["has no default export (export default the tool definition)"] };
+  return checkDefinition(exported);
 }
 
 /** Where a tool came from, in a few words: `built-in`, its module's path, or its configuration entry. */

@@ -1,15 +1,32 @@
 /**
- * The tools the service offers, with the operator's settings applied: effective weight, body limit
- * and default switches, and a compiled validator per tool.
+ * The tools the service offers, as the loader gave them (built-in, modules, HTTP tools), with the
+ * operator's settings applied: effective weight, body limit and default switches, a compiled
+ * validator per tool, and the one way each is run.
  */
-import { type AnyTool, InvalidInputError, type ToolDefinition } from "../../tools/tool.ts";
+import type { ToolEffects } from "../../tools/tool.ts";
 import { compileInputValidator, type InputValidator } from "../call/validation.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { ToolSettings } from "../settings.ts";
+import type { CheckedDefinition } from "./check-definition.ts";
+import type { LoadedTool, ToolOrigin } from "./loader.ts";
+import { runToolCall, type ToolRunResult } from "./run.ts";
+
+/** What one run of a tool is told of its call. */
+export interface RunOptions {
+  readonly requestId: string;
+  /** The key derived for outward calls from the client's `Idempotency-Key`, when it sent one. */
+  readonly idempotencyKey?: string | undefined;
+  /** A signal that fires when the call's client has gone (the tool's signal fires with it); asked for only by a run that waits. */
+  readonly clientGone?: (() => AbortSignal) | undefined;
+}
 
 export interface RegisteredTool {
   readonly slug: string;
-  readonly definition: ToolDefinition<Record<string, unknown>, Record<string, unknown>>;
+  readonly definition: CheckedDefinition;
+  /** How its calls are charged: run then charge (`none`), or reserve, run, capture (`external`). */
+  readonly effects: ToolEffects;
+  /** Where it came from (`toolrun tools list`). */
+  readonly origin: ToolOrigin;
   readonly weight: number;
   readonly maxBodyBytes: number;
   /** Switch defaults from the configuration; the operator's stored switches override them. */
@@ -18,6 +35,11 @@ export interface RegisteredTool {
   /** Monthly call cap for keys on the free plan; null for none. */
   readonly freeTierMonthlyCalls: number | null;
   readonly validate: InputValidator;
+  /**
+   * Runs the tool once on validated input: its outputs checked against its output schema, or the
+   * status the refunded call ends with. Synchronous for a tool that answers synchronously.
+   */
+  run(input: Record<string, unknown>, options: RunOptions): ToolRunResult | Promise<ToolRunResult>;
 }
 
 export interface ToolRegistry {
@@ -30,23 +52,27 @@ export interface ToolRegistry {
 }
 
 export function createToolRegistry(
-  tools: readonly AnyTool[],
+  tools: readonly LoadedTool[],
   settings: Readonly<Record<string, ToolSettings>>,
 ): ToolRegistry {
   const bySlug = new Map<string, RegisteredTool>();
   for (const tool of tools) {
-    if (bySlug.has(tool.slug)) throw new Error(`Two tools share the slug ${tool.slug}`);
-    const definition = tool as unknown as RegisteredTool["definition"];
-    const own = settings[tool.slug] ?? {};
-    bySlug.set(tool.slug, {
-      slug: tool.slug,
+    const { definition } = tool;
+    if (bySlug.has(definition.slug)) throw new Error(`Two tools share the slug ${definition.slug}`);
+    const own = settings[definition.slug] ?? {};
+    const { secrets } = tool;
+    bySlug.set(definition.slug, {
+      slug: definition.slug,
       definition,
-      weight: own.weight ?? tool.defaults.weight,
-      maxBodyBytes: own.maxBodyBytes ?? tool.defaults.maxBodyBytes,
+      effects: definition.effects,
+      origin: tool.origin,
+      weight: own.weight ?? definition.defaults.weight,
+      maxBodyBytes: own.maxBodyBytes ?? definition.defaults.maxBodyBytes,
       enabledByDefault: own.enabled ?? true,
       apiByDefault: own.api ?? true,
       freeTierMonthlyCalls: own.freeTierMonthlyCalls ?? null,
       validate: inputValidator(definition),
+      run: (input, options) => runToolCall(tool, input, { ...options, secrets }),
     });
   }
   const all = [...bySlug.values()];
@@ -68,19 +94,15 @@ export function createToolRegistry(
  * (`checkInput`): either failure names the fields, so both answer the same 400 before anything is
  * charged, on this thread and on a worker alike.
  */
-function inputValidator(definition: RegisteredTool["definition"]): InputValidator {
+function inputValidator(definition: CheckedDefinition): InputValidator {
   const bySchema = compileInputValidator(definition.inputSchema);
   const { checkInput } = definition;
   if (checkInput === undefined) return bySchema;
   return (body) => {
     const result = bySchema(body);
     if (!result.ok) return result;
-    try {
-      checkInput.call(definition, result.value);
-    } catch (error) {
-      if (error instanceof InvalidInputError) return { ok: false, fields: { ...error.fields } };
-      throw error;
-    }
+    const fields = checkInput(result.value as never);
+    if (fields !== undefined && Object.keys(fields).length > 0) return { ok: false, fields: { ...fields } };
     return result;
   };
 }

@@ -2,15 +2,12 @@
  * One run of a checked tool, as the ledger takes it: the outputs, or the status the refunded call
  * ends with. The context's signal fires at the tool's timeout or when the client goes, and the run
  * ends then whether or not the tool heeds it. A tool that answers synchronously gets its result
- * back synchronously, with no timer, promise or signal made for it unless it asks for the signal:
- * the built-in computing tools keep the cost they had.
+ * back synchronously, with no timer, promise or signal made for it unless it asks for the signal
+ * (nor is the client's signal asked for): the built-in computing tools keep the cost they had.
+ * A tool with effects outside does not start for a client already gone.
  */
 import type { WorkResult } from "../../ports/store.ts";
-import {
-  isUnprocessableInputError,
-  type ToolContext,
-  UnprocessableInputError,
-} from "../../tools/contract.ts";
+import { isUnprocessableInputError, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
 import { type CheckedTool, isObject } from "./check-definition.ts";
 import { ToolFailure } from "./tool-failure.ts";
 
@@ -19,8 +16,8 @@ export interface ToolCallOptions {
   /** The key derived for outward calls from the client's `Idempotency-Key`, when it sent one. */
   readonly idempotencyKey?: string | undefined;
   readonly secrets?: Readonly<Record<string, string>> | undefined;
-  /** Fires when the call's client has gone. */
-  readonly clientGone?: AbortSignal | undefined;
+  /** A signal that fires when the call's client has gone; asked for only by a run that waits. */
+  readonly clientGone?: (() => AbortSignal) | undefined;
 }
 
 export type ToolRunResult = WorkResult<Record<string, unknown>>;
@@ -35,33 +32,14 @@ export function runToolCall(
   input: Record<string, unknown>,
   options: ToolCallOptions,
 ): ToolRunResult | Promise<ToolRunResult> {
-  const { clientGone } = options;
-  const gone = () => new ToolFailure("The client went away before the tool finished.");
-  if (clientGone?.aborted) return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: gone() };
+  const { effects, timeoutMs } = tool.definition;
+  let gone: AbortSignal | undefined;
+  if (effects === "external") {
+    gone = options.clientGone?.();
+    if (gone?.aborted) return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: clientWentAway() };
+  }
   const started = performance.now();
-  let controller: AbortController | undefined;
-  let abortedWith: Error | undefined;
-  const abort = (reason: Error) => {
-    abortedWith = reason;
-    controller?.abort(reason);
-  };
-  const signal = () => {
-    if (controller === undefined) {
-      controller = new AbortController();
-      if (abortedWith) controller.abort(abortedWith);
-    }
-    return controller.signal;
-  };
-  const context: ToolContext = {
-    get signal() {
-      return signal();
-    },
-    requestId: options.requestId,
-    secrets: options.secrets ?? NO_SECRETS,
-    idempotencyKey: options.idempotencyKey,
-    UnprocessableInputError,
-  };
-
+  const context = new RunContext(options);
   let value: unknown;
   try {
     value = tool.definition.run(input, context);
@@ -70,14 +48,14 @@ export function runToolCall(
   }
   if (!isThenable(value)) return checked(tool, value);
 
-  const { timeoutMs } = tool.definition;
+  gone ??= options.clientGone?.();
   return new Promise<ToolRunResult>((resolve) => {
     let settled = false;
     const finish = (result: ToolRunResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      clientGone?.removeEventListener("abort", onGone);
+      gone?.removeEventListener("abort", onGone);
       resolve(result);
     };
     const timer = setTimeout(
@@ -85,22 +63,63 @@ export function runToolCall(
         const error = new ToolFailure(
           tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
         );
-        abort(error);
+        RunContext.abort(context, error);
         finish({ ok: false, httpStatus: 500, error });
       },
       Math.max(0, timeoutMs - (performance.now() - started)),
     );
     const onGone = () => {
-      const error = gone();
-      abort(error);
+      const error = clientWentAway();
+      RunContext.abort(context, error);
       finish({ ok: false, httpStatus: CLIENT_GONE_STATUS, error });
     };
-    clientGone?.addEventListener("abort", onGone, { once: true });
+    if (gone?.aborted) onGone();
+    else gone?.addEventListener("abort", onGone, { once: true });
     (value as PromiseLike<unknown>).then(
       (outputs) => finish(checked(tool, outputs)),
       (error: unknown) => finish(failed(error)),
     );
   });
+}
+
+/**
+ * What `run` is given. A class, not an object literal with a getter, so that making one costs a
+ * synchronous tool next to nothing; its signal is made only when the tool asks for it.
+ */
+class RunContext implements ToolContext {
+  readonly requestId: string;
+  readonly secrets: Readonly<Record<string, string>>;
+  readonly idempotencyKey: string | undefined;
+  #controller: AbortController | undefined;
+  #abortedWith: Error | undefined;
+
+  constructor(options: ToolCallOptions) {
+    this.requestId = options.requestId;
+    this.secrets = options.secrets ?? NO_SECRETS;
+    this.idempotencyKey = options.idempotencyKey;
+  }
+
+  get UnprocessableInputError(): typeof UnprocessableInputError {
+    return UnprocessableInputError;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortedWith) this.#controller.abort(this.#abortedWith);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Fires the context's signal (now, or when the tool first asks for it). */
+  static abort(context: RunContext, reason: Error): void {
+    context.#abortedWith = reason;
+    context.#controller?.abort(reason);
+  }
+}
+
+function clientWentAway(): ToolFailure {
+  return new ToolFailure("The client went away before the tool finished.");
 }
 
 function checked(tool: CheckedTool, value: unknown): ToolRunResult {

@@ -72,3 +72,21 @@ export function fieldsOutsideTheirCase(input: RetainingWallInput): Record<string
     Object.entries(reasons).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
 }
+
+/**
+ * Thrown by `run` when it is called directly with fields outside their case: the service never
+ * does (it answers 400 from `checkInput` first), so a direct caller gets the same refusal by name,
+ * never a silent answer.
+ */
+export class MisplacedFieldsError extends Error {
+  override readonly name = "MisplacedFieldsError";
+  readonly fields: Readonly<Record<string, string>>;
+  constructor(fields: Readonly<Record<string, string>>) {
+    super(
+      Object.entries(fields)
+        .map(([field, reason]) => `${field} ${reason}`)
+        .join("; "),
+    );
+    this.fields = fields;
+  }
+}

@@ -3,8 +3,8 @@
  * check of which inputs combine, and a `run` that applies the documented defaults (the pipeline
  * does not) before the pure compute.
  */
-import { InvalidInputError, type ToolDefinition } from "../tool.ts";
-import { fieldsOutsideTheirCase } from "./combinations.ts";
+import type { ToolDefinition } from "../tool.ts";
+import { fieldsOutsideTheirCase, MisplacedFieldsError } from "./combinations.ts";
 import { computeWallPressure, type WallParameters } from "./compute.ts";
 import { formatOutput } from "./format.ts";
 import {
@@ -17,11 +17,6 @@ import {
 
 /** γw in each unit system: 9.81 kN/m³, 62.4 pcf. */
 const WATER_UNIT_WEIGHT: Readonly<Record<UnitSystem, number>> = { metric: 9.81, imperial: 62.4 };
-
-function checkInput(input: RetainingWallInput): void {
-  const fields = fieldsOutsideTheirCase(input);
-  if (Object.keys(fields).length > 0) throw new InvalidInputError(fields);
-}
 
 /** The input with its documented defaults, as the compute takes it. */
 function wallParameters(input: RetainingWallInput): WallParameters {
@@ -49,7 +44,7 @@ function wallParameters(input: RetainingWallInput): WallParameters {
   };
 }
 
-export const retainingWallPressureCalculator: ToolDefinition<RetainingWallInput, RetainingWallOutput> = {
+export const retainingWallPressureCalculator = {
   slug: "retaining-wall-pressure-calculator",
   name: "Retaining Wall Pressure Calculator",
   description:
@@ -170,11 +165,13 @@ export const retainingWallPressureCalculator: ToolDefinition<RetainingWallInput,
       },
     },
   ],
-  checkInput,
+  effects: "none",
+  checkInput: fieldsOutsideTheirCase,
   run(input) {
     // The pipeline has checked already; a direct caller gets the same refusal, never a silent answer.
-    checkInput(input);
+    const misplaced = fieldsOutsideTheirCase(input);
+    if (Object.keys(misplaced).length > 0) throw new MisplacedFieldsError(misplaced);
     const parameters = wallParameters(input);
     return formatOutput(computeWallPressure(parameters), parameters, input.units ?? "metric");
   },
-};
+} satisfies ToolDefinition<RetainingWallInput, RetainingWallOutput>;

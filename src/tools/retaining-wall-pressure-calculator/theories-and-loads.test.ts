@@ -7,14 +7,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { outputSchemaErrors } from "../../../test/helpers/tools/retaining-wall-pressure-calculator.ts";
-import { InvalidInputError, UnprocessableInputError } from "../tool.ts";
+import { UnprocessableInputError } from "../tool.ts";
 import {
   coulombActiveCoefficient,
   coulombPassiveCoefficient,
   mononobeOkabeActiveCoefficient,
   rankineCoefficients,
 } from "./coefficients.ts";
-import { fieldsOutsideTheirCase } from "./combinations.ts";
+import { fieldsOutsideTheirCase, MisplacedFieldsError } from "./combinations.ts";
 import { retainingWallPressureCalculator as tool } from "./index.ts";
 import type { RetainingWallInput, RetainingWallOutput } from "./schema.ts";
 
@@ -336,7 +336,7 @@ describe("run over the whole input domain", () => {
         try {
           output = tool.run(input);
         } catch (error) {
-          if (error instanceof InvalidInputError) {
+          if (error instanceof MisplacedFieldsError) {
             assert.deepEqual(error.fields, misplaced);
             return;
           }

@@ -96,7 +96,7 @@ const SLACK_FORM = [
   "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
 ].join("\r\n");
 
-export const webhookPayloadInspector: ToolDefinition<InspectorInput, InspectorOutput> = {
+export const webhookPayloadInspector = {
   slug: "webhook-payload-inspector",
   name: "Webhook Payload Inspector",
   description:
@@ -139,5 +139,6 @@ export const webhookPayloadInspector: ToolDefinition<InspectorInput, InspectorOu
       input: { payload: SLACK_FORM, secret: "8f742231b10e8888abcd99yyyzzz85a5" },
     },
   ],
+  effects: "none",
   run: (input) => inspect(input, Date.now()),
-};
+} satisfies ToolDefinition<InspectorInput, InspectorOutput>;

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import type { AnyTool } from "../../../src/tools/tool.ts";
+import type { AnyToolDefinition } from "../../../src/tools/tool.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
 
@@ -88,7 +88,7 @@ export async function startConsole(config: object = {}, more: Record<string, str
  * The application built in this process with these tools (ones `toolrun serve` does not have, such
  * as test fixtures), listening on a free loopback port, and a fresh browser.
  */
-export async function startToolsSite(tools: readonly AnyTool[]): Promise<Site> {
+export async function startToolsSite(tools: readonly AnyToolDefinition[]): Promise<Site> {
   const dir = mkdtempSync(join(tmpdir(), "toolrun-site-"));
   const closers: (() => Promise<void>)[] = [];
   const t = await createTestApp({ tools }, { after: (close) => void closers.push(close) });
@@ -96,6 +96,11 @@ export async function startToolsSite(tools: readonly AnyTool[]): Promise<Site> {
   return browse(new URL(address).origin, await t.key(), dir, async () => {
     for (const close of closers) await close();
   });
+}
+
+/** A fresh browser pointed at a service the test started itself (its `close` leaves the service running). */
+export async function browseService(origin: string, key: string): Promise<Site> {
+  return browse(origin, key, mkdtempSync(join(tmpdir(), "toolrun-browse-")), async () => {});
 }
 
 async function browse(origin: string, key: string, dir: string, stop: () => Promise<void>): Promise<Site> {

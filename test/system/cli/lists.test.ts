@@ -96,6 +96,7 @@ describe("toolrun CLI lists", () => {
         "CREDITS (free)",
         "CREDITS (builder)",
         "CREDITS (team)",
+        "FROM",
       ],
     );
     const bySlug = new Map(rows.map((r) => [r.get("SLUG"), r]));
@@ -113,9 +114,10 @@ describe("toolrun CLI lists", () => {
       ["7", "7", "7"],
     );
     assert.equal(inspector?.get("ENABLED"), "true");
+    assert.equal(inspector?.get("FROM"), "built-in");
   });
 
-  it("--json prints the same compact JSON as before the tables", async () => {
+  it("--json prints the same compact JSON as before the tables, with where each tool came from", async () => {
     const tools = await runCli(["tools", "list", "--json"], env);
     assert.equal(
       tools.stdout,
@@ -127,6 +129,7 @@ describe("toolrun CLI lists", () => {
           max_body_bytes: 16384,
           enabled: true,
           api: true,
+          from: "built-in",
         },
         {
           slug: "webhook-payload-inspector",
@@ -135,6 +138,7 @@ describe("toolrun CLI lists", () => {
           max_body_bytes: 1048576,
           enabled: true,
           api: true,
+          from: "built-in",
         },
       ])}\n`,
     );
