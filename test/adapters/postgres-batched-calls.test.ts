@@ -53,17 +53,26 @@ async function asBatch(
   await client.query("BEGIN");
   try {
     await client.query("SET LOCAL track_functions = 'pl'");
+    // The view may still hold calls of this connection's earlier transactions whose statistics
+    // PostgreSQL has not flushed yet (it flushes at most once a second): count what this one adds.
+    const recordCalls = async () =>
+      Number(
+        (
+          await client.query<{ calls: string }>(
+            "SELECT calls FROM pg_stat_xact_user_functions WHERE funcname = 'toolrun_record_call'",
+          )
+        ).rows[0]?.calls ?? 0,
+      );
+    const before = await recordCalls();
     const columns = Array.from({ length: 10 }, (_, i) => calls.map((c) => args(c)[i] ?? null));
     const { rows } = await client.query<Row>(
       `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[],
          $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::integer[], $9::timestamptz[], $10::integer[])`,
       columns,
     );
-    const counted = await client.query<{ calls: string }>(
-      "SELECT calls FROM pg_stat_xact_user_functions WHERE funcname = 'toolrun_record_call'",
-    );
+    const oneByOne = (await recordCalls()) - before;
     await client.query("COMMIT");
-    return { rows, oneByOne: Number(counted.rows[0]?.calls ?? 0) };
+    return { rows, oneByOne };
   } catch (error) {
     await client.query("ROLLBACK");
     throw error;
