@@ -56,7 +56,7 @@ export async function createDeps(config: Config, options: BackendOptions = {}): 
   const { blockOnLocks, ...extra } = options;
   const { store, limiter } = await createBackends(config, { blockOnLocks });
   const { tools } = await import("./tools/index.ts");
-  const offload = createComputePool({ runner: computeRunner() });
+  const offload = createComputePool({ runner: computeRunner(), limits: config.compute });
   return assembleDeps({ store, limiter, settings: config.settings, tools, offload, ...extra });
 }
 

@@ -148,6 +148,7 @@ describe("plan names that Object.prototype also has", () => {
     allowedOrigins: [],
     idempotencyTtlS: 86_400,
     adminKeyPrefix: "tr_admin",
+    adminRpm: 600,
   };
   for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`"${plan}" is no plan: a key cannot be created on it`, () => {

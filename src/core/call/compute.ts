@@ -31,6 +31,8 @@ export interface CallCompute {
 
 /** What of a call decides where it computes. */
 export interface ComputeContext {
+  /** Whose call it is: the offload gives keys turns and bounds what each may queue. */
+  readonly key: { readonly id: string };
   readonly body: CallBody;
   readonly idempotencyKey?: string | undefined;
   /** A signal that aborts if the client goes away; asked for only by a call that waits for the offload. */
@@ -44,7 +46,7 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
   const { body } = call;
   if (offload && "raw" in body && body.raw.length >= offload.minBytes) {
     const claimed = call.idempotencyKey !== undefined;
-    return offloaded(offload, tool, body.raw, claimed, call.clientGone?.());
+    return offloaded(offload, tool, { raw: body.raw, owner: call.key.id }, claimed, call.clientGone?.());
   }
   const json = "raw" in body ? parseJsonBody(body.raw) : body.parsed;
   return {
@@ -69,7 +71,7 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
 function offloaded(
   offload: ComputeOffload,
   tool: RegisteredTool,
-  raw: Buffer,
+  { raw, owner }: { readonly raw: Buffer; readonly owner: string },
   claimed: boolean,
   signal: AbortSignal | undefined,
 ): CallCompute {
@@ -77,11 +79,14 @@ function offloaded(
   return {
     readJson: () => void parseJsonBody(raw),
     async validate(runNow) {
-      const answer = await offload.compute({ slug, raw, run: await runNow() }, signal);
+      const answer = await offload.compute({ slug, raw, owner, run: await runNow() }, signal);
       if (answer.kind === "refused") throw invalidBody(answer);
       if (answer.kind === "valid") {
         return async () =>
-          resultOf(tool, await offload.compute({ slug, raw, run: true }, claimed ? undefined : signal));
+          resultOf(
+            tool,
+            await offload.compute({ slug, raw, owner, run: true }, claimed ? undefined : signal),
+          );
       }
       const result = resultOf(tool, answer);
       return () => result;

@@ -136,6 +136,12 @@ export const errorCatalog = {
     explanation:
       "Too many concurrent file-conversion jobs. This applies to the website only; API tools never return it.",
   },
+  too_many_large_calls: {
+    status: 429,
+    title: "Too many large calls at once",
+    explanation:
+      "The key already has as many large calls waiting or running as it may (2 unless the operator set `TOOLRUN_COMPUTE_PER_KEY`). Large calls, with a request body of 64 KiB or more, are computed off the main thread one at a time, keys taking turns. Wait for the answers of your earlier calls, or `retry_after` seconds (also in the `Retry-After` header), and send the call again. Nothing is charged.",
+  },
   client_closed_request: {
     status: 499,
     title: "The client closed the connection before its call ran",
@@ -176,6 +182,12 @@ export const errorCatalog = {
     title: "A backend is unavailable",
     explanation:
       "The service cannot reach its database or rate-limit store right now. No tool ran and nothing is charged. Retry with backoff; the service recovers by itself when the backend returns.",
+  },
+  server_busy: {
+    status: 503,
+    title: "The service is too busy for this call",
+    explanation:
+      "Either the queue of large calls (a request body of 64 KiB or more) waiting for the worker thread holds as many calls or bytes as the operator allows (`TOOLRUN_COMPUTE_QUEUE`, `TOOLRUN_COMPUTE_QUEUE_BYTES`), so the call did not run; or the call took longer than the operator allows a call to take before its charge (`TOOLRUN_CALL_ABANDON_S`), so its credits were given back and its result is not given. `detail` says which. Nothing is charged. Retry after `Retry-After` seconds.",
   },
   shutting_down: {
     status: 503,
