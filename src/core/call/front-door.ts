@@ -22,7 +22,7 @@ export interface Admitted {
 export interface FrontDoor {
   /** Readiness, then the key: a request that fails here has cost nothing, not even a slot. */
   authenticate(authorization: string | undefined): Promise<ApiKeyRecord>;
-  /** Takes `count` slots for a key (one per JSON-RPC message on MCP); throws 429 past the limit. */
+  /** Takes `count` slots for a key (one per JSON-RPC message on MCP) in one step, all or none; throws 429 past the limit. */
   takeSlots(key: ApiKeyRecord, count?: number): Promise<Readonly<Record<string, string>>>;
   /** The whole door: authenticate, run the route's no-slot checks, take one slot. */
   admit(authorization: string | undefined, beforeSlot?: (key: ApiKeyRecord) => void): Promise<Admitted>;
@@ -39,9 +39,7 @@ export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoo
     },
     async takeSlots(key, count = 1) {
       const rpm = planOf(key, deps.settings).rpm;
-      let slot = await takeSlot(deps.limiter, key.id, rpm, deps.now());
-      for (let i = 1; i < count; i++) slot = await takeSlot(deps.limiter, key.id, rpm, deps.now());
-      return slot.headers;
+      return (await takeSlot(deps.limiter, key.id, rpm, deps.now(), count)).headers;
     },
     async admit(authorization, beforeSlot) {
       const key = await door.authenticate(authorization);
