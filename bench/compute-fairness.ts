@@ -1,9 +1,10 @@
 /**
- * `node bench/compute-fairness.ts [--before DIR] [--rounds N] [--flood N] [--flood-keys N]`: one
+ * `node bench/compute-fairness.ts [--before DIR] [--rounds N] [--flood N] [--flood-keys N]
+ * [--flood-ms MS] [--no-attack]`: one
  * key against the others on the compute offload (bench/lib/fairness.ts), on a real `toolrun
  * serve` with a fresh SQLite database: a plain 1 MiB inspector call's time alone and beside six of
  * another key's slowest calls, then the server's resident memory and the answers under a flood of
- * 1 MiB calls from many keys. With `--before DIR` (another checkout, its `npm ci` done) the same
+ * 1 MiB calls from many keys, sent over `--flood-ms` (faster than the worker computes them). With `--before DIR` (another checkout, its `npm ci` done) the same
  * runs alternate between that build and this one, round by round, so both meet the same machine.
  *
  * `node bench/compute-fairness.ts --inspector [--before DIR]`: the inspector's own time, in this
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
     flood: { type: "string", default: "150" },
     "flood-keys": { type: "string", default: "50" },
+    "flood-ms": { type: "string", default: "3000" },
+    "no-attack": { type: "boolean", default: false },
     inspector: { type: "boolean", default: false },
   },
 });
@@ -101,17 +104,12 @@ async function onServer(build: { name: string; dir: string }, round: number): Pr
         admin.key,
         2 + Number(values["flood-keys"]),
       );
-      const hit = await attack(url, attacker as string, victim as string);
       const label = `round ${round} ${build.name}`;
+      if (!values["no-attack"]) await attackRun(url, attacker as string, victim as string, label);
+      const spreadMs = Number(values["flood-ms"]);
+      const flooded = await flood(url, child.pid as number, others, Number(values.flood), spreadMs);
       print(
-        `${label}: victim's plain 1 MiB call alone ${ms(hit.victimAlone.ms)} (${hit.victimAlone.status}), beside 6 slow calls of another key ${ms(hit.victimUnderAttack.ms)} (${hit.victimUnderAttack.status})`,
-      );
-      print(
-        `${label}: the attacker's 6 calls: ${hit.attacker.map((a) => `${a.status}${a.code ? ` ${a.code}` : ""} in ${ms(a.ms)}`).join(", ")}`,
-      );
-      const flooded = await flood(url, child.pid as number, others, Number(values.flood));
-      print(
-        `${label}: flood of ${values.flood} 1 MiB calls from ${others.length} keys: RSS ${Math.round(flooded.rssBeforeMiB)} -> peak ${Math.round(flooded.rssPeakMiB)} MiB, all answered in ${ms(flooded.drainMs)}: ${JSON.stringify(flooded.answers)}`,
+        `${label}: flood of ${values.flood} 1 MiB calls from ${others.length} keys over ${spreadMs} ms: RSS ${Math.round(flooded.rssBeforeMiB)} -> peak ${Math.round(flooded.rssPeakMiB)} MiB, all answered in ${ms(flooded.drainMs)}: ${JSON.stringify(flooded.answers)}`,
       );
     } finally {
       child.removeAllListeners("exit");
@@ -121,6 +119,16 @@ async function onServer(build: { name: string; dir: string }, round: number): Pr
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function attackRun(url: string, attacker: string, victim: string, label: string): Promise<void> {
+  const hit = await attack(url, attacker, victim);
+  print(
+    `${label}: victim's plain 1 MiB call alone ${ms(hit.victimAlone.ms)} (${hit.victimAlone.status}), beside 6 slow calls of another key ${ms(hit.victimUnderAttack.ms)} (${hit.victimUnderAttack.status})`,
+  );
+  print(
+    `${label}: the attacker's 6 calls: ${hit.attacker.map((a) => `${a.status}${a.code ? ` ${a.code}` : ""} in ${ms(a.ms)}`).join(", ")}`,
+  );
 }
 
 print(`compute-fairness, ${new Date().toISOString()}, Node ${process.version}`);

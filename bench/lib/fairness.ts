@@ -6,8 +6,8 @@
  * - the attack: a key sends several of the inspector's slowest calls at once (a 1 MiB Stripe
  *   delivery whose header holds 4,000 signatures, with a secret), and another key sends a plain
  *   1 MiB push meanwhile: how long the victim waits, beside how long it waits alone;
- * - the flood: many keys send 1 MiB pushes at once: what the server's resident memory grows to
- *   while they wait, and how each is answered.
+ * - the flood: many keys send 1 MiB pushes, faster than the worker computes them: what the
+ *   server's resident memory grows to while they wait, and how each is answered.
  */
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -80,12 +80,16 @@ export function rssMiB(pid: number): number {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
-/** `calls` 1 MiB pushes at once, spread over `keys`, while the server's memory is sampled. */
+/**
+ * `calls` 1 MiB pushes spread over `keys`, sent one every `spreadMs / calls` milliseconds (all at
+ * once for 0), while the server's memory is sampled.
+ */
 export async function flood(
   url: string,
   pid: number,
   keys: readonly string[],
   calls: number,
+  spreadMs = 0,
 ): Promise<FloodResult> {
   const body = githubPushNear();
   const rssBeforeMiB = rssMiB(pid);
@@ -98,9 +102,12 @@ export async function flood(
     }
   })();
   const started = performance.now();
-  const answers = await Promise.all(
-    Array.from({ length: calls }, (_, i) => inspect(url, keys[i % keys.length] as string, body)),
-  );
+  const sent: Promise<Answer>[] = [];
+  for (let i = 0; i < calls; i++) {
+    sent.push(inspect(url, keys[i % keys.length] as string, body));
+    if (spreadMs > 0) await sleep(spreadMs / calls);
+  }
+  const answers = await Promise.all(sent);
   const drainMs = performance.now() - started;
   sampling = false;
   await sampler;

@@ -71,7 +71,7 @@ export interface KeyStore {
   revokeKey(id: string, at: string, audit?: NewAuditEntry): Promise<boolean>;
   /** Replaces the secret; the old one stops matching at once. False when no such active key. */
   rotateKey(id: string, secretHash: string, displayPrefix: string, audit?: NewAuditEntry): Promise<boolean>;
-  /** Applies the members of `change` in one statement. False when no such key. */
+  /** Applies the members of `change` in one statement. False when no such active key. */
   updateKey(id: string, change: KeyChange, audit?: NewAuditEntry): Promise<boolean>;
   /**
    * Adds `credits` to the key's grant for `period`, in one statement: a grant left from an earlier

@@ -99,7 +99,7 @@ export async function existing(store: Pick<Store, "getKey">, id: string): Promis
   return record;
 }
 
-/** A change to a key's plan, name, own allowance, metadata or expiry (`change` already parsed). */
+/** A change to a key's plan, name, own allowance, metadata or expiry (`change` already parsed); 409 for a revoked key. */
 export async function updateApiKey(
   deps: AdminDeps,
   by: ActedBy,
@@ -107,7 +107,7 @@ export async function updateApiKey(
   change: KeyChange,
 ): Promise<ApiKeyRecord> {
   const entry = auditEntry(by, deps.now(), "keys.update", id, changeDetails(change));
-  if (!(await deps.store.updateKey(id, change, entry))) await existing(deps.store, id);
+  if (!(await deps.store.updateKey(id, change, entry))) await refuseInactive(deps.store, id);
   return existing(deps.store, id);
 }
 

@@ -64,9 +64,10 @@ export const KEYED_ERRORS: readonly ErrorCode[] = [
   "internal_error",
 ];
 
-/** What every admin endpoint can answer, before its own route runs (no slot, so never 429). */
+/** What every admin endpoint can answer, before its own route runs (the admin key's own window: 429). */
 export const ADMIN_ERRORS: readonly ErrorCode[] = [
   "invalid_api_key",
+  "rate_limited",
   "api_unconfigured",
   "backend_unavailable",
   "internal_error",

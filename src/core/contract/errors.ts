@@ -80,7 +80,7 @@ export const errorCatalog = {
     status: 409,
     title: "The key is revoked",
     explanation:
-      "Admin API: the key was revoked, so it can no longer be rotated, revoked again or granted credits. Create a new key instead. Nothing was changed.",
+      "Admin API: the key was revoked, so it can no longer be updated, rotated, revoked again or granted credits. Create a new key instead. Nothing was changed.",
   },
   method_not_allowed: {
     status: 405,
