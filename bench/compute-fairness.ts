@@ -1,10 +1,11 @@
 /**
  * `node bench/compute-fairness.ts [--before DIR] [--rounds N] [--flood N] [--flood-keys N]
- * [--flood-ms MS] [--no-attack]`: one
+ * [--flood-ms MS] [--flood-body plain|slow] [--flood-window-ms MS] [--no-attack]`: one
  * key against the others on the compute offload (bench/lib/fairness.ts), on a real `toolrun
  * serve` with a fresh SQLite database: a plain 1 MiB inspector call's time alone and beside six of
  * another key's slowest calls, then the server's resident memory and the answers under a flood of
- * 1 MiB calls from many keys, sent over `--flood-ms` (faster than the worker computes them). With `--before DIR` (another checkout, its `npm ci` done) the same
+ * 1 MiB calls from many keys, sent over `--flood-ms` (faster than the worker computes them): plain
+ * pushes, or the slowest calls (`--flood-body slow`), watched for `--flood-window-ms` at most. With `--before DIR` (another checkout, its `npm ci` done) the same
  * runs alternate between that build and this one, round by round, so both meet the same machine.
  *
  * `node bench/compute-fairness.ts --inspector [--before DIR]`: the inspector's own time, in this
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     "flood-keys": { type: "string", default: "50" },
     "flood-ms": { type: "string", default: "3000" },
     "no-attack": { type: "boolean", default: false },
+    "flood-body": { type: "string", default: "plain" },
+    "flood-window-ms": { type: "string" },
     inspector: { type: "boolean", default: false },
   },
 });
@@ -107,9 +110,17 @@ async function onServer(build: { name: string; dir: string }, round: number): Pr
       const label = `round ${round} ${build.name}`;
       if (!values["no-attack"]) await attackRun(url, attacker as string, victim as string, label);
       const spreadMs = Number(values["flood-ms"]);
-      const flooded = await flood(url, child.pid as number, others, Number(values.flood), spreadMs);
+      const slow = values["flood-body"] === "slow";
+      const windowMs =
+        values["flood-window-ms"] === undefined ? undefined : Number(values["flood-window-ms"]);
+      const flooded = await flood(url, child.pid as number, others, Number(values.flood), {
+        spreadMs,
+        body: slow ? stripeManySignatures() : githubPushNear(),
+        ...(windowMs !== undefined && { windowMs }),
+      });
+      const what = slow ? "slow calls (4,000 signatures, 1 MiB)" : "1 MiB pushes";
       print(
-        `${label}: flood of ${values.flood} 1 MiB calls from ${others.length} keys over ${spreadMs} ms: RSS ${Math.round(flooded.rssBeforeMiB)} -> peak ${Math.round(flooded.rssPeakMiB)} MiB, all answered in ${ms(flooded.drainMs)}: ${JSON.stringify(flooded.answers)}`,
+        `${label}: flood of ${values.flood} ${what} from ${others.length} keys over ${spreadMs} ms: RSS ${Math.round(flooded.rssBeforeMiB)} -> peak ${Math.round(flooded.rssPeakMiB)} MiB, ${Math.round(flooded.rssEndMiB)} MiB after ${ms(flooded.elapsedMs)}: ${JSON.stringify(flooded.answers)}`,
       );
     } finally {
       child.removeAllListeners("exit");

@@ -20,12 +20,13 @@ export interface Answer {
 }
 
 /** POSTs a body to the inspector with `key`, and how it was answered, in how long. */
-export async function inspect(url: string, key: string, body: string): Promise<Answer> {
+export async function inspect(url: string, key: string, body: string, signal?: AbortSignal): Promise<Answer> {
   const started = performance.now();
   const res = await fetch(`${url}/v1/tool/${INSPECTOR_SLUG}`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body,
+    ...(signal && { signal }),
   });
   const text = await res.text();
   let code: string | null = null;
@@ -68,9 +69,11 @@ export async function attack(
 export interface FloodResult {
   readonly rssBeforeMiB: number;
   readonly rssPeakMiB: number;
-  /** From the first call sent to the last answer. */
-  readonly drainMs: number;
-  /** How many answers of each status (and code). */
+  /** At the end of the window (or once every call was answered, when sooner). */
+  readonly rssEndMiB: number;
+  /** From the first call sent to the last answer, or to the window's end. */
+  readonly elapsedMs: number;
+  /** How many answers of each status (and code); `waiting` for calls unanswered when the window ended. */
   readonly answers: Readonly<Record<string, number>>;
 }
 
@@ -80,18 +83,25 @@ export function rssMiB(pid: number): number {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
-/**
- * `calls` 1 MiB pushes spread over `keys`, sent one every `spreadMs / calls` milliseconds (all at
- * once for 0), while the server's memory is sampled.
- */
+export interface FloodOptions {
+  /** The calls go out one every `spreadMs / calls` milliseconds (all at once for 0). */
+  readonly spreadMs?: number;
+  /** The body of every call (default a plain 1 MiB push). */
+  readonly body?: string;
+  /** How long to watch from the first call; calls unanswered then are given up on (default: until all answer). */
+  readonly windowMs?: number;
+}
+
+/** `calls` inspector calls spread over `keys`, while the server's memory is sampled. */
 export async function flood(
   url: string,
   pid: number,
   keys: readonly string[],
   calls: number,
-  spreadMs = 0,
+  options: FloodOptions = {},
 ): Promise<FloodResult> {
-  const body = githubPushNear();
+  const body = options.body ?? githubPushNear();
+  const spreadMs = options.spreadMs ?? 0;
   const rssBeforeMiB = rssMiB(pid);
   let rssPeakMiB = rssBeforeMiB;
   let sampling = true;
@@ -102,21 +112,35 @@ export async function flood(
     }
   })();
   const started = performance.now();
-  const sent: Promise<Answer>[] = [];
+  const giveUp = new AbortController();
+  const sent: Promise<Answer | null>[] = [];
   for (let i = 0; i < calls; i++) {
-    sent.push(inspect(url, keys[i % keys.length] as string, body));
+    sent.push(inspect(url, keys[i % keys.length] as string, body, giveUp.signal).catch(() => null));
     if (spreadMs > 0) await sleep(spreadMs / calls);
   }
-  const answers = await Promise.all(sent);
-  const drainMs = performance.now() - started;
+  const all = Promise.all(sent);
+  const window =
+    options.windowMs === undefined ? null : sleep(options.windowMs - (performance.now() - started));
+  const settled = await Promise.race([all, ...(window ? [window.then(() => null)] : [])]);
+  const elapsedMs = performance.now() - started;
+  const rssEndMiB = rssMiB(pid);
   sampling = false;
   await sampler;
   const counts: Record<string, number> = {};
-  for (const answer of answers) {
-    const name = answer.code === null ? String(answer.status) : `${answer.status} ${answer.code}`;
+  const answered =
+    settled ?? (await Promise.all(sent.map((call) => Promise.race([call, sleep(0).then(() => null)]))));
+  giveUp.abort();
+  await all;
+  for (const answer of answered) {
+    const name =
+      answer === null
+        ? "waiting"
+        : answer.code === null
+          ? String(answer.status)
+          : `${answer.status} ${answer.code}`;
     counts[name] = (counts[name] ?? 0) + 1;
   }
-  return { rssBeforeMiB, rssPeakMiB, drainMs, answers: counts };
+  return { rssBeforeMiB, rssPeakMiB, rssEndMiB, elapsedMs, answers: counts };
 }
 
 /** `n` builder keys made through the admin API with `adminKey`. */

@@ -24,6 +24,7 @@ import {
   parseKeyCreate,
   parseKeyUpdate,
   parseSwitch,
+  refuseNulCharacters,
   switchSchema,
 } from "../../core/admin/input.ts";
 import { keyView, listKeyViews } from "../../core/admin/key-view.ts";
@@ -118,7 +119,9 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
 }
 
 function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
-  const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
+  const args = { ...queryArgs(parameters, request.query), ...(request.params as Args) };
+  refuseNulCharacters(args, "The parameters are invalid.");
+  const checked = check(args);
   if (!checked.ok) {
     throw new ApiError("validation_error", "The parameters are invalid.", {
       extras: { fields: checked.fields },
