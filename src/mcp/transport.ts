@@ -20,7 +20,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FrontDoor } from "../core/call/front-door.ts";
-import { readJsonBody } from "../core/call/json-body.ts";
+import { MAX_JSON_DEPTH, readJsonBody } from "../core/call/json-body.ts";
 import type { Observer } from "../core/call/observer.ts";
 import { type EndpointSpec, JSON_TYPE } from "../core/contract/endpoint.ts";
 import type { CoreDeps } from "../core/deps.ts";
@@ -62,7 +62,7 @@ export const mcpEndpoint: EndpointSpec = {
     ...[400, 406, 415].map((status) => ({
       status,
       description:
-        "A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type.",
+        `A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than ${MAX_JSON_DEPTH} levels, or missing Accept or Content-Type.`,
       contentType: JSON_TYPE,
       schema: jsonRpc,
     })),
@@ -147,6 +147,7 @@ export function registerMcpEndpoint(
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
       reply.headers(await door.takeSlots(key, body.messages));
+      if (body.refusal !== undefined) return reply.code(400).type(JSON_TYPE).send(body.refusal);
 
       // A client that hangs up aborts the exchange inside the SDK too.
       const hangUp = new AbortController();
@@ -181,12 +182,21 @@ interface ReadBody {
   readonly parsed: unknown;
   /** Messages in the body; a body that holds none still costs one slot, like any keyed request. */
   readonly messages: number;
+  /** The JSON-RPC error answered instead of the SDK, for a body nested too deep to be walked. */
+  readonly refusal?: object;
 }
 
 function readJsonRpcBody(raw: Buffer): ReadBody {
   const body = readJsonBody(raw);
-  if (!body.ok) return { parsed: undefined, messages: 1 };
-  return { parsed: body.value, messages: Array.isArray(body.value) ? Math.max(1, body.value.length) : 1 };
+  if (body.ok)
+    return { parsed: body.value, messages: Array.isArray(body.value) ? Math.max(1, body.value.length) : 1 };
+  if (!body.tooDeep) return { parsed: undefined, messages: 1 };
+  const message = `Invalid Request: the message nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`;
+  return {
+    parsed: undefined,
+    messages: 1,
+    refusal: { jsonrpc: "2.0", id: null, error: { code: -32600, message } },
+  };
 }
 
 interface McpDispatcher {
