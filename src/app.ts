@@ -85,7 +85,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const answeredEarly: AnsweredEarly = new WeakSet();
   const app = Fastify({
     logger: requestLogOptions(options.logger ?? false),
-    genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
+    genReqId: (request) =>
+      requestIdFrom(request.headers["x-request-id"], [deps.settings.keyPrefix, deps.settings.adminKeyPrefix]),
     requestIdHeader: false,
     bodyLimit: deps.registry.maxBodyBytes,
     // registerClosingGuard answers with a problem document instead.

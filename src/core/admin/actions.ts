@@ -95,7 +95,7 @@ function newApiKey(
 /** The key, or 404 `key_not_found`. */
 export async function existing(store: Pick<Store, "getKey">, id: string): Promise<ApiKeyRecord> {
   const record = await store.getKey(id);
-  if (!record) throw new ApiError("key_not_found", `No key has the id "${id}".`);
+  if (!record) throw new ApiError("key_not_found", "No key has this id.");
   return record;
 }
 
@@ -182,7 +182,7 @@ export async function setToolSwitch(
 ): Promise<void> {
   if (!deps.registry.get(slug)) {
     const known = deps.registry.all().map((t) => t.slug);
-    throw new ApiError("tool_not_found", `No tool is named "${slug}" (known: ${known.join(", ")}).`);
+    throw new ApiError("tool_not_found", `No tool has this slug (known: ${known.join(", ")}).`);
   }
   await deps.store.setSwitch(slug, change, auditEntry(by, deps.now(), "tools.set", slug, { ...change }));
 }

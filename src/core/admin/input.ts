@@ -202,7 +202,7 @@ export function parseAdminKeyCreate(body: unknown): { name: string } {
 
 function knownPlan(plan: string, settings: ServiceSettings): string {
   if (!Object.hasOwn(settings.plans, plan)) {
-    throw invalid(`Unknown plan "${plan}".`, {
+    throw invalid("Unknown plan.", {
       plan: `must be one of: ${Object.keys(settings.plans).join(", ")}`,
     });
   }
