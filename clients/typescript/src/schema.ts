@@ -113,13 +113,13 @@ export interface paths {
         };
         /**
          * List keys
-         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes no rate-limit slot.
+         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminListKeys"];
         put?: never;
         /**
          * Create a key
-         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes no rate-limit slot.
+         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminCreateKey"];
         delete?: never;
@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * Read a key
-         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes no rate-limit slot.
+         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminGetKey"];
         put?: never;
@@ -147,7 +147,7 @@ export interface paths {
         head?: never;
         /**
          * Update a key
-         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`. Needs an admin key; takes no rate-limit slot.
+         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. A revoked key cannot be changed. Audited as `keys.update`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminUpdateKey"];
         trace?: never;
@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key
-         * @description Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`. Needs an admin key; takes no rate-limit slot.
+         * @description Gives the key a new secret, answered once in `key`; the old secret stops working at once. Same account, same balance. Audited as `keys.rotate`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminRotateKey"];
         delete?: never;
@@ -183,7 +183,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a key
-         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes no rate-limit slot.
+         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminRevokeKey"];
         delete?: never;
@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Grant credits
-         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes no rate-limit slot.
+         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminGrantCredits"];
         delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * A key's usage
-         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes no rate-limit slot.
+         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminKeyUsage"];
         put?: never;
@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * Tool switches
-         * @description Every tool with its operator switches as stored now. Needs an admin key; takes no rate-limit slot.
+         * @description Every tool with its operator switches as stored now. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminListToolSwitches"];
         put?: never;
@@ -267,7 +267,7 @@ export interface paths {
         head?: never;
         /**
          * Set a tool's switches
-         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes no rate-limit slot.
+         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminSetToolSwitch"];
         trace?: never;
@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * Audit log
-         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes no rate-limit slot.
+         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminAuditLog"];
         put?: never;
@@ -487,7 +487,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -595,10 +595,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -757,6 +766,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -768,10 +786,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -808,9 +826,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -877,10 +897,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -981,10 +1010,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1078,10 +1116,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1191,10 +1238,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1312,6 +1368,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1361,7 +1437,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
                 };
             };
@@ -1423,6 +1499,26 @@ export interface operations {
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1550,6 +1646,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1602,7 +1718,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
                 };
             };
@@ -1679,9 +1795,38 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,6 +1963,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1942,6 +2107,26 @@ export interface operations {
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2272,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2226,6 +2431,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2307,6 +2532,26 @@ export interface operations {
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2673,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2532,6 +2797,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2593,6 +2878,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2669,6 +2963,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2718,6 +3021,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2781,6 +3093,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2830,6 +3151,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2913,6 +3243,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2971,6 +3310,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -3022,7 +3370,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3052,7 +3400,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. */
             406: {
                 headers: {
                     [name: string]: unknown;
@@ -3079,7 +3427,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,10 +3436,19 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3476,6 +3833,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -3487,10 +3853,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3527,9 +3893,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3775,6 +4143,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -3786,10 +4163,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3826,9 +4203,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -21,7 +21,7 @@ export const errorCatalog = {
     status: 400,
     title: "The request is not valid HTTP",
     explanation:
-      "The request line, the path or the headers could not be read: a path that is not valid percent-encoding, an unknown method, a body framed by both `Content-Length` and `Transfer-Encoding`, a missing `Host` header. Fix the client or the proxy in front of it. Nothing is charged.",
+      "The request line, the path or the headers could not be read: a path that is not valid percent-encoding, an unknown method (or `CONNECT`: this server is not a proxy), a body framed by both `Content-Length` and `Transfer-Encoding`, a missing `Host` header. Fix the client or the proxy in front of it. Nothing is charged.",
   },
   invalid_api_key: {
     status: 401,
@@ -99,6 +99,12 @@ export const errorCatalog = {
     title: "A request with this Idempotency-Key is still running",
     explanation:
       "Another request with the same `Idempotency-Key` (for the same API key's account) has not finished yet. Wait `Retry-After` seconds (1) and send the same request again with the same key: once the first one has finished you get its answer, and you are charged for it only once. Nothing is charged for this answer.",
+  },
+  expectation_failed: {
+    status: 417,
+    title: "The Expect header cannot be met",
+    explanation:
+      "The request has an `Expect` header asking for something other than `100-continue`, the one expectation this server meets, so the request was not read and the connection is closed. Send it again without that header. Nothing is charged.",
   },
   payload_too_large: {
     status: 413,
