@@ -9,6 +9,7 @@ import { before, describe, it } from "node:test";
 import { MAX_JSON_DEPTH } from "../../src/core/call/json-body.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { assertProblem } from "../helpers/problem.ts";
+import { injectRpc } from "./helpers.ts";
 
 /** `{"a":{"a":...1...}}`, `levels` objects deep, written as text (JSON.stringify would overflow too). */
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
@@ -17,17 +18,7 @@ describe("JSON nested without bound", () => {
   let t: TestApp;
   let key: string;
   const suite = untilSuiteEnds();
-  const rpc = (payload: string) =>
-    t.app.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: {
-        ...json(bearer(key)),
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-06-18",
-      },
-      payload,
-    });
+  const rpc = (payload: string) => injectRpc(t, key, payload);
   const credits = async () =>
     (await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })).json().credits_used;
 
