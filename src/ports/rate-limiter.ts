@@ -7,9 +7,9 @@ export interface RateLimiter {
   /**
    * Counts `slots` hits (default 1) for `key` in the window that starts at `windowStartMs` and lasts
    * `windowMs`, atomically, unless they would take the window's count past `limit` (default none):
-   * then it counts none of them. Returns the window's count with these hits, counted or not, so a
-   * result above `limit` says they were refused. A batch of requests takes its slots in one call,
-   * all or none.
+   * then it counts none of them. Returns the window's count with these hits when they were
+   * counted, and a number above `limit` when they were not: the count they would have made, as
+   * far as the adapter saw it. A batch of requests takes its slots in one call, all or none.
    */
   hit(key: string, windowStartMs: number, windowMs: number, slots?: number, limit?: number): Promise<number>;
   /** Throws when the backend cannot be reached. */

@@ -114,8 +114,9 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
           "rate-limiter",
           new Error("the hit reached PostgreSQL after its deadline"),
         );
-      // Refused: the count the window had (as of this statement's snapshot) with these slots.
-      return Number(row.counted_before) + slots;
+      // Refused. The count it found is as of the statement's snapshot, which may predate the hits
+      // it then waited for: the answer says "refused" (past the limit) whatever that count was.
+      return Math.max(Number(row.counted_before) + slots, limit + 1);
     },
     async ping() {
       await bounded(run(pool, PING, [], "rate-limiter"), Date.now() + timeoutMs);
