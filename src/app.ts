@@ -11,6 +11,7 @@ import { withAccessTokens } from "./core/oauth/mcp-door.ts";
 import type { OAuthSettings } from "./core/oauth/settings.ts";
 import {
   type AnsweredEarly,
+  answerWhatNodeWould,
   clientErrorHandler,
   DEFAULT_REQUEST_TIMEOUT_MS,
   frameworkErrors,
@@ -85,7 +86,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const answeredEarly: AnsweredEarly = new WeakSet();
   const app = Fastify({
     logger: requestLogOptions(options.logger ?? false),
-    genReqId: (request) => requestIdFrom(request.headers["x-request-id"]),
+    genReqId: (request) =>
+      requestIdFrom(request.headers["x-request-id"], [deps.settings.keyPrefix, deps.settings.adminKeyPrefix]),
     requestIdHeader: false,
     bodyLimit: deps.registry.maxBodyBytes,
     // registerClosingGuard answers with a problem document instead.
@@ -117,6 +119,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
+  answerWhatNodeWould(app.server, docsUrl);
   registerProblemHandlers(app, docsUrl, deps.observer);
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);

@@ -11,7 +11,14 @@ import {
   type OAuthSettings,
   oauthSettings,
 } from "./core/oauth/settings.ts";
-import { DEFAULT_PLANS, type Plan, type ServiceSettings, type ToolSettings } from "./core/settings.ts";
+import {
+  DEFAULT_ADMIN_RPM,
+  DEFAULT_PLANS,
+  type Plan,
+  type ServiceSettings,
+  type ToolSettings,
+} from "./core/settings.ts";
+import { type ComputeLimits, DEFAULT_COMPUTE_LIMITS } from "./ports/compute-offload.ts";
 import { MAX_ALLOWANCE } from "./ports/store.ts";
 
 export type DatabaseConfig =
@@ -57,6 +64,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** How long a stopping server waits for requests in flight before it closes their connections. */
   readonly shutdownTimeoutMs: number;
+  /** What may wait for the worker that computes large calls (TOOLRUN_COMPUTE_*). */
+  readonly compute: ComputeLimits;
   readonly settings: ServiceSettings;
   readonly toolSources: ToolSources;
   /** OAuth for the MCP endpoint; null when off (TOOLRUN_OAUTH=off, or no URL it can work on). */
@@ -106,6 +115,10 @@ export const KNOWN_VARIABLES = [
   "TOOLRUN_REQUEST_TIMEOUT_MS",
   "TOOLRUN_IDEMPOTENCY_TTL_S",
   "TOOLRUN_CALL_ABANDON_S",
+  "TOOLRUN_COMPUTE_PER_KEY",
+  "TOOLRUN_COMPUTE_QUEUE",
+  "TOOLRUN_COMPUTE_QUEUE_BYTES",
+  "TOOLRUN_ADMIN_RPM",
   "TOOLRUN_OAUTH",
   "TOOLRUN_OAUTH_ACCESS_TTL_S",
   "TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH",
@@ -268,6 +281,26 @@ export function loadConfig(env: Env): Config {
       `TOOLRUN_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000 (milliseconds), got "${shutdownRaw}"`,
     );
 
+  const integer = (name: KnownVariable, fallback: number, min: number, max: number, unit: string) => {
+    const raw = value(name) ?? String(fallback);
+    const n = parseInteger(raw, min, max);
+    if (n === undefined)
+      problems.push(`${name} must be an integer from ${min} to ${max} (${unit}), got "${raw}"`);
+    return n ?? fallback;
+  };
+  const compute: ComputeLimits = {
+    perOwner: integer("TOOLRUN_COMPUTE_PER_KEY", DEFAULT_COMPUTE_LIMITS.perOwner, 1, 1_000, "calls"),
+    queuedTasks: integer("TOOLRUN_COMPUTE_QUEUE", DEFAULT_COMPUTE_LIMITS.queuedTasks, 0, 100_000, "calls"),
+    queuedBytes: integer(
+      "TOOLRUN_COMPUTE_QUEUE_BYTES",
+      DEFAULT_COMPUTE_LIMITS.queuedBytes,
+      0,
+      2 ** 40,
+      "bytes",
+    ),
+  };
+  const adminRpm = integer("TOOLRUN_ADMIN_RPM", DEFAULT_ADMIN_RPM, 1, 1_000_000, "requests per minute");
+
   const configPath = value("TOOLRUN_CONFIG");
   const file = readConfigFile(configPath, problems);
   const oauth = readOAuth(value, publicUrl, problems);
@@ -286,6 +319,7 @@ export function loadConfig(env: Env): Config {
     callAbandonS: callAbandonS ?? 120,
     metricsToken,
     shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
+    compute,
     settings: {
       plans: file.plans,
       tools: file.tools,
@@ -295,6 +329,7 @@ export function loadConfig(env: Env): Config {
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set(allowedOrigins)],
       idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
+      adminRpm,
     },
     toolSources: {
       modules: value("TOOLRUN_TOOLS"),

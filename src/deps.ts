@@ -82,7 +82,7 @@ export async function createDeps(
   const { blockOnLocks, ...extra } = options;
   const { store, limiter } = await createBackends(config, { blockOnLocks });
   // The worker thread imports the computing tools it may run: the built-in ones and the modules'.
-  const offload = createComputePool({ runner: computeRunner(runnerToolsOf(tools)) });
+  const offload = createComputePool({ runner: computeRunner(runnerToolsOf(tools)), limits: config.compute });
   return assembleDeps({ store, limiter, settings: config.settings, tools, offload, ...extra });
 }
 

@@ -92,3 +92,27 @@ export function githubPushNear(limit = INSPECTOR_LIMIT_BYTES): string {
   }
   return withCommits(low);
 }
+
+/**
+ * The slow call of issue 33: a Stripe event grown to just under `limit` bytes of request body, its
+ * `Stripe-Signature` header holding `entries` `v1=` digests (none of them right), and a secret, so
+ * that the inspector checks every signature it is willing to check.
+ */
+export function stripeManySignatures(entries = 4_000, limit = INSPECTOR_LIMIT_BYTES): string {
+  const digests = Array.from({ length: entries }, (_, i) => `v1=${i.toString(16).padStart(64, "0")}`);
+  const head = [
+    "POST /stripe HTTP/1.1",
+    "Content-Type: application/json; charset=utf-8",
+    `Stripe-Signature: t=${Math.floor(Date.now() / 1000)},${digests.join(",")}`,
+    "",
+    "",
+  ].join("\n");
+  // A final line break makes the inspector try the body again without it: twice the work.
+  const wrap = (body: string) =>
+    JSON.stringify({ payload: `${head}${body}\n`, secret: "whsec_dGVzdF9zZWNyZXQ=" });
+  const event = (padding: number) =>
+    JSON.stringify({ id: "evt_1", object: "event", type: "charge.succeeded", padding: "x".repeat(padding) });
+  const room = limit - Buffer.byteLength(wrap(event(0)));
+  if (room < 0) throw new Error(`${entries} signatures do not fit in ${limit} bytes`);
+  return wrap(event(room));
+}

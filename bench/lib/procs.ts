@@ -54,12 +54,14 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+/** Runs `toolrun args` (this checkout's, or the one `bin` names) and collects its output. */
 export function runToolrun(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
+  bin = TOOLRUN_BIN,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TOOLRUN_BIN, ...args], { env: cleanEnv(env) });
+    const child = spawn(process.execPath, [bin, ...args], { env: cleanEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {

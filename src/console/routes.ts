@@ -163,7 +163,7 @@ export function registerConsole(
 
   app.get<{ Params: { file: string } }>("/console/:file", async (request, reply) => {
     const asset = assets.get(request.params.file);
-    if (!asset) throw new ApiError("not_found", `No console file is named "${request.params.file}".`);
+    if (!asset) throw new ApiError("not_found", "No file of the console has this name.");
     secure(reply).header("etag", asset.etag).header("cache-control", "no-cache").type(asset.type);
     if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
     return reply.send(asset.body);

@@ -34,7 +34,12 @@ export interface ServiceSettings {
   readonly allowedOrigins: readonly string[];
   /** How long an idempotency key's answer is kept (`TOOLRUN_IDEMPOTENCY_TTL_S`). */
   readonly idempotencyTtlS: number;
+  /** Requests per minute each admin key may make of the admin API (`TOOLRUN_ADMIN_RPM`). */
+  readonly adminRpm: number;
 }
+
+/** Enough for scripts that provision keys in bulk; an admin key that is leaked still cannot hammer the store. */
+export const DEFAULT_ADMIN_RPM = 600;
 
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
   free: { id: "free", label: "Free member", rpm: 60, monthlyCredits: 1000, minCredits: 2 },

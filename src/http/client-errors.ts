@@ -2,10 +2,12 @@
  * Answers written before a request reaches a route, as problem documents with a code and an
  * `x-request-id` like every other answer: Node's HTTP parser errors (a malformed request line,
  * `Content-Length` with `Transfer-Encoding`, a header block over 16 KiB, headers or a body slower
- * than TOOLRUN_REQUEST_TIMEOUT_MS), Fastify's router errors (a path that is not valid
+ * than TOOLRUN_REQUEST_TIMEOUT_MS), what Node would otherwise answer or drop itself (an `Expect`
+ * other than `100-continue`, a `CONNECT`), Fastify's router errors (a path that is not valid
  * percent-encoding, a path segment over 100 characters) and a request without `Host`. None of them
  * echoes what the client sent.
  */
+import type { Server } from "node:http";
 import { type ServerOptions, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -62,21 +64,51 @@ export function clientErrorHandler(
       socket.destroy();
       return;
     }
-    const problem = parserProblem(error.code);
-    const id = requestIdFrom(undefined);
-    const body = JSON.stringify(problemDocument(problem, docsUrl, id));
-    socket.end(
-      [
-        `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ""}`,
-        `content-type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
-        `content-length: ${Buffer.byteLength(body)}`,
-        `x-request-id: ${id}`,
-        "connection: close",
-        "",
-        body,
-      ].join("\r\n"),
-    );
+    answerAndClose(socket, parserProblem(error.code), docsUrl);
   };
+}
+
+/** Writes `problem` on a socket no response has begun on, as the whole answer, and closes it. */
+function answerAndClose(socket: Duplex, problem: ApiError, docsUrl: string): void {
+  const id = requestIdFrom(undefined);
+  const body = JSON.stringify(problemDocument(problem, docsUrl, id));
+  socket.end(
+    [
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ""}`,
+      `content-type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+      `content-length: ${Buffer.byteLength(body)}`,
+      `x-request-id: ${id}`,
+      "connection: close",
+      "",
+      body,
+    ].join("\r\n"),
+  );
+}
+
+/**
+ * What Node answers itself, or not at all, answered as problem documents: an `Expect` it cannot
+ * meet (Node's own 417 has no body, no content type, no `x-request-id`) and `CONNECT` (Node closes
+ * the connection without a word when nothing listens for it). Both before any route, like the
+ * parser's errors: this server is no proxy, and `100-continue` is the one expectation it meets.
+ */
+export function answerWhatNodeWould(server: Server, docsUrl: string): void {
+  server.on("checkExpectation", (request, response) => {
+    answerAndClose(
+      response.socket ?? request.socket,
+      new ApiError(
+        "expectation_failed",
+        "The request's Expect header asks for something other than 100-continue, the one expectation this server meets. Send the request without it.",
+      ),
+      docsUrl,
+    );
+  });
+  server.on("connect", (_request, socket: Duplex) => {
+    answerAndClose(
+      socket,
+      new ApiError("malformed_request", "CONNECT is a proxy's method, and this server is not a proxy."),
+      docsUrl,
+    );
+  });
 }
 
 /** Fastify's `frameworkErrors`: the router could not read the path. */

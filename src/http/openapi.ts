@@ -211,8 +211,15 @@ function headersOf(codes: readonly ErrorCode[]): Json | undefined {
   if (codes.includes("method_not_allowed")) {
     return { Allow: { description: "The methods the path accepts.", schema: { type: "string" } } };
   }
-  if (codes.includes("rate_limited")) {
-    return { "Retry-After": { description: "Seconds until the window ends.", schema: { type: "integer" } } };
+  const waits = [
+    codes.includes("rate_limited") && "until the window ends (`rate_limited`)",
+    codes.includes("too_many_large_calls") &&
+      "until the key's large calls likely leave room (`too_many_large_calls`)",
+    codes.includes("server_busy") && "before the queue of large calls likely has room (`server_busy`)",
+  ].filter((wait): wait is string => wait !== false);
+  if (waits.length > 0) {
+    const description = `Seconds to wait: ${waits.join("; ")}.`;
+    return { "Retry-After": { description, schema: { type: "integer" } } };
   }
   if (codes.includes("idempotency_key_in_use")) {
     return { "Retry-After": { description: "Always 1: retry in a second.", schema: { type: "integer" } } };

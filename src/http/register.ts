@@ -58,10 +58,12 @@ export function registerRoutes(app: FastifyInstance, routes: readonly HttpRoute[
     });
     for (const route of routes.filter((r) => r.keyed)) add(keyed, route);
   });
-  // The admin API: its own door, an admin key and no slot, for every route declared `admin`.
+  // The admin API: its own door, an admin key and a slot of its own window, for every route declared `admin`.
   app.register(async (admin) => {
-    admin.addHook("onRequest", async (request: FastifyRequest) => {
-      request.adminKey = await door.admitAdmin(request.headers.authorization);
+    admin.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+      const admitted = await door.admitAdmin(request.headers.authorization);
+      request.adminKey = admitted.admin;
+      reply.headers(admitted.headers);
     });
     for (const route of routes.filter((r) => r.admin === true)) add(admin, route);
   });

@@ -28,7 +28,7 @@ export function checkOrigin(origin: string | undefined, policy: OriginPolicy): v
   if (!allowed) {
     throw new ApiError(
       "origin_not_allowed",
-      `Requests from the origin ${JSON.stringify(origin.slice(0, 200))} are not allowed. The operator lists allowed browser origins in TOOLRUN_ALLOWED_ORIGINS.`,
+      "Requests from this origin are not allowed. The operator lists allowed browser origins in TOOLRUN_ALLOWED_ORIGINS.",
     );
   }
 }
@@ -43,7 +43,7 @@ export function checkHost(host: string | undefined, policy: OriginPolicy): void 
   if (!allowed) {
     throw new ApiError(
       "origin_not_allowed",
-      `This server listens on loopback and answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to the host of an allowed origin, not ${JSON.stringify((host ?? "").slice(0, 200))} (DNS rebinding protection).`,
+      "This server listens on loopback and answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to the host of an allowed origin, not to this Host (DNS rebinding protection).",
     );
   }
 }

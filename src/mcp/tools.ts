@@ -137,7 +137,7 @@ export async function callTool(
   const read = reads.get(name);
   if (read === undefined && deps.registry.get(name) === undefined) {
     // Not a tool that ran and failed: the request names nothing we have (a protocol error).
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list lists them.`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list lists them.");
   }
   const input = args ?? {};
   try {

@@ -20,11 +20,12 @@ import {
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FrontDoor } from "../core/call/front-door.ts";
-import { readJsonBody } from "../core/call/json-body.ts";
+import { MAX_JSON_DEPTH, readJsonBody } from "../core/call/json-body.ts";
 import type { Observer } from "../core/call/observer.ts";
 import { type EndpointSpec, JSON_TYPE } from "../core/contract/endpoint.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
+import { withoutEchoes } from "./echoes.ts";
 import { invalidParamsAsSuch } from "./invalid-params.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
 import { createToolServer } from "./server.ts";
@@ -61,8 +62,7 @@ export const mcpEndpoint: EndpointSpec = {
     { status: 202, description: "A notification or response was accepted.", contentType: JSON_TYPE },
     ...[400, 406, 415].map((status) => ({
       status,
-      description:
-        "A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type.",
+      description: `A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than ${MAX_JSON_DEPTH} levels, or missing Accept or Content-Type.`,
       contentType: JSON_TYPE,
       schema: jsonRpc,
     })),
@@ -111,7 +111,8 @@ export function registerMcpEndpoint(
     maxBodyBytes: bodyLimit,
     onError: (error) => {
       // The SDK reports both a client's protocol mistakes (answered 4xx) and its own failures (500).
-      if (isClientMistake(error)) app.log.debug({ err: error }, "MCP request refused by the SDK");
+      if (isClientMistake(error))
+        app.log.debug({ refusal: mistakeKind(error) }, "MCP request refused by the SDK");
       else app.log.error({ err: error }, "MCP request failed inside the SDK");
     },
   });
@@ -147,6 +148,7 @@ export function registerMcpEndpoint(
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const body = readJsonRpcBody(raw);
       reply.headers(await door.takeSlots(key, body.messages));
+      if (body.refusal !== undefined) return reply.code(400).type(JSON_TYPE).send(body.refusal);
 
       // A client that hangs up aborts the exchange inside the SDK too.
       const hangUp = new AbortController();
@@ -160,9 +162,14 @@ export function registerMcpEndpoint(
         note: (note) => requestLog.note(request, note),
         observer: requestLog.observer(request),
       });
-      return sendWebResponse(reply, response);
+      return sendWebResponse(reply, response, [header(request, "mcp-protocol-version")]);
     },
   );
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function isClientMistake(error: Error): boolean {
@@ -173,6 +180,17 @@ function isClientMistake(error: Error): boolean {
   );
 }
 
+/**
+ * What kind of mistake the SDK refused, for the debug log: its own words for the kind, never its
+ * message, which may quote what the client sent.
+ */
+function mistakeKind(error: Error): string {
+  const rejected = /^Rejected inbound request \(([a-z0-9-]+)\)/.exec(error.message);
+  if (rejected?.[1]) return rejected[1];
+  if (error instanceof ProtocolError) return `protocol error ${error.code}`;
+  return error.message.startsWith("Unsupported Media Type") ? "unsupported media type" : "refused";
+}
+
 // Counting messages: each takes one rate-limit slot, so a batch array of N takes N. Everything else
 // about the body is the SDK's job.
 
@@ -181,12 +199,21 @@ interface ReadBody {
   readonly parsed: unknown;
   /** Messages in the body; a body that holds none still costs one slot, like any keyed request. */
   readonly messages: number;
+  /** The JSON-RPC error answered instead of the SDK, for a body nested too deep to be walked. */
+  readonly refusal?: object;
 }
 
 function readJsonRpcBody(raw: Buffer): ReadBody {
   const body = readJsonBody(raw);
-  if (!body.ok) return { parsed: undefined, messages: 1 };
-  return { parsed: body.value, messages: Array.isArray(body.value) ? Math.max(1, body.value.length) : 1 };
+  if (body.ok)
+    return { parsed: body.value, messages: Array.isArray(body.value) ? Math.max(1, body.value.length) : 1 };
+  if (!body.tooDeep) return { parsed: undefined, messages: 1 };
+  const message = `Invalid Request: the message nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`;
+  return {
+    parsed: undefined,
+    messages: 1,
+    refusal: { jsonrpc: "2.0", id: null, error: { code: -32600, message } },
+  };
 }
 
 interface McpDispatcher {
@@ -263,7 +290,12 @@ function urlOf(request: FastifyRequest): string {
   }
 }
 
-async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+/** Sends the SDK's answer; `sent` are header values its errors must not quote back (echoes.ts). */
+async function sendWebResponse(
+  reply: FastifyReply,
+  response: Response,
+  sent: readonly (string | undefined)[],
+): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== "content-length") reply.header(name, value);
@@ -274,5 +306,5 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   }
   const body = Buffer.from(await response.arrayBuffer());
   if (!response.headers.get("content-type")?.startsWith("application/json")) return reply.send(body);
-  return reply.send(Buffer.from(invalidParamsAsSuch(body.toString("utf8"))));
+  return reply.send(Buffer.from(withoutEchoes(invalidParamsAsSuch(body.toString("utf8")), sent)));
 }

@@ -21,3 +21,15 @@ export class SchemaNotReadyError extends Error {
 export class InvalidCursorError extends Error {
   override readonly name = "InvalidCursorError";
 }
+
+/**
+ * A call whose charge came after the abandon sweep had refunded its reservation: it took longer
+ * than the store's abandon time (TOOLRUN_CALL_ABANDON_S), so it stays refunded and its result is
+ * not given. Its backend answered; nothing is wrong with it.
+ */
+export class CallAbandonedError extends Error {
+  override readonly name = "CallAbandonedError";
+  constructor() {
+    super("the call's reservation was refunded by the abandon sweep before its charge");
+  }
+}

@@ -99,7 +99,7 @@ export interface KeyStore {
    * secret at most. Without, no old secret matches. False when no such active key.
    */
   rotateKey(id: string, rotation: KeyRotation, audit?: NewAuditEntry): Promise<boolean>;
-  /** Applies the members of `change` in one statement. False when no such key. */
+  /** Applies the members of `change` in one statement. False when no such active key. */
   updateKey(id: string, change: KeyChange, audit?: NewAuditEntry): Promise<boolean>;
   /**
    * Adds `credits` to the key's grant for `period`, in one statement: a grant left from an earlier

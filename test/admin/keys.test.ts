@@ -120,6 +120,23 @@ describe("admin API: keys", () => {
     assertProblem(await admin.post(`/keys/${created.id}/grants`, { credits: 5 }), 409, "key_revoked");
   });
 
+  it("refuses to update a revoked key: 409 key_revoked, nothing changed, nothing audited", async (t) => {
+    const app = await createTestApp({}, t);
+    const admin = await adminClient(app);
+    const created = (await admin.post("/keys", { plan: "free", name: "before" })).json();
+    assert.equal((await admin.post(`/keys/${created.id}/revoke`)).statusCode, 200);
+    const refused = await admin.patch(`/keys/${created.id}`, { name: "after", plan: "builder" });
+    assertProblem(refused, 409, "key_revoked");
+    const read = (await admin.get(`/keys/${created.id}`)).json();
+    assert.equal(read.name, "before");
+    assert.equal(read.plan, "free");
+    const audit = (await admin.get(`/audit?target=${created.id}`)).json();
+    assert.deepEqual(
+      (audit.entries as { action: string }[]).map((entry) => entry.action),
+      ["keys.revoke", "keys.create"],
+    );
+  });
+
   it("grants raise this month's allowance in /v1/me/credits, lapse next month, and the usage read agrees", async (t) => {
     const app = await createTestApp(
       { plans: { free: { id: "free", label: "Free", rpm: 100, monthlyCredits: 6, minCredits: 2 } } },

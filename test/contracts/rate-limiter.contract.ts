@@ -65,6 +65,34 @@ export function describeRateLimiterContract(
       );
     });
 
+    it("takes several slots in one hit, and none of a hit that would pass the limit", async () => {
+      const key = `k-${randomUUID()}`;
+      const window = Math.floor(Date.now() / 60_000) * 60_000;
+      assert.equal(await limiter.hit(key, window, 60_000, 3, 6), 3);
+      // Four more would make 7: refused, and the count it would have made is answered.
+      assert.equal(await limiter.hit(key, window, 60_000, 4, 6), 7);
+      assert.equal(await limiter.hit(key, window, 60_000, 3, 6), 6);
+      assert.equal(await limiter.hit(key, window, 60_000, 1, 6), 7);
+      // A batch larger than the limit never fits, even in a fresh window.
+      assert.equal(await limiter.hit(`${key}-fresh`, window, 60_000, 7, 6), 7);
+      assert.equal(await limiter.hit(`${key}-fresh`, window, 60_000, 6, 6), 6);
+    });
+
+    it("admits exactly the limit among concurrent hits, counting none of the refused", async () => {
+      const key = `k-${randomUUID()}`;
+      const window = Math.floor(Date.now() / 60_000) * 60_000;
+      const counts = await Promise.all(
+        Array.from({ length: 30 }, () => limiter.hit(key, window, 60_000, 2, 25)),
+      );
+      const admitted = counts.filter((count) => count <= 25);
+      assert.equal(admitted.length, 12);
+      assert.deepEqual(
+        [...admitted].sort((a, b) => a - b),
+        Array.from({ length: 12 }, (_, i) => 2 * (i + 1)),
+      );
+      assert.equal(await limiter.hit(key, window, 60_000, 1, 25), 25);
+    });
+
     it("answers a ping", async () => {
       await limiter.ping();
     });

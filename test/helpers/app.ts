@@ -14,6 +14,7 @@ import { hashKey } from "../../src/core/call/keys.ts";
 import type { Observer } from "../../src/core/call/observer.ts";
 import type { CoreDeps } from "../../src/core/deps.ts";
 import {
+  DEFAULT_ADMIN_RPM,
   DEFAULT_PLANS,
   type Plan,
   type ServiceSettings,
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   metering?: boolean;
   /** TOOLRUN_IDEMPOTENCY_TTL_S (default a day). */
   idempotencyTtlS?: number;
+  /** TOOLRUN_ADMIN_RPM (default 600). */
+  adminRpm?: number;
   store?: Store;
   limiter?: RateLimiter;
   /** Starting time; move it with `clock.set`/`clock.advance`. */
@@ -113,6 +116,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
     idempotencyTtlS: options.idempotencyTtlS ?? 86_400,
+    adminRpm: options.adminRpm ?? DEFAULT_ADMIN_RPM,
   };
   const deps = assembleDeps({
     store,

@@ -4,7 +4,8 @@ import type { TestAppOptions } from "./app.ts";
 
 type Line = Record<string, unknown>;
 
-export function collectLog() {
+/** `level`: the least level logged (default info; debug for what only debugging shows). */
+export function collectLog(level = "info") {
   const lines: Line[] = [];
   const waiting: { readonly match: (line: Line) => boolean; readonly found: (line: Line) => void }[] = [];
   const stream = new Writable({
@@ -20,7 +21,7 @@ export function collectLog() {
       done();
     },
   });
-  const options = { appOptions: { logger: { level: "info", stream } } } satisfies TestAppOptions;
+  const options = { appOptions: { logger: { level, stream } } } satisfies TestAppOptions;
   return {
     lines,
     options,

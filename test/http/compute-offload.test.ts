@@ -222,7 +222,9 @@ describe("tool calls computed through the compute offload", () => {
     const offload = watchedOffload(t);
     const raw = (i: number) => Buffer.from(`{"value":${i}}`);
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => offload.compute({ slug: "echo", raw: raw(i), run: true })),
+      Array.from({ length: 8 }, (_, i) =>
+        offload.compute({ slug: "echo", raw: raw(i), run: true, owner: `key-${i}` }),
+      ),
     );
     assert.deepEqual(
       offload.answered,
@@ -232,14 +234,19 @@ describe("tool calls computed through the compute offload", () => {
 
   it("drops a waiting task whose client has gone, without running it, and serves the rest in order", async (t) => {
     const offload = watchedOffload(t);
-    const task = (body: string) => ({ slug: "echo", raw: Buffer.from(body), run: true });
+    const task = (body: string, owner = "key") => ({
+      slug: "echo",
+      raw: Buffer.from(body),
+      run: true,
+      owner,
+    });
     const busyTurn = offload.hold("in-turn", echoBody('{"value":30}'));
     const finished: string[] = [];
     const busy = offload.compute(task('{"value":30}')).then(() => finished.push("busy"));
     await busyTurn.reached;
     const left = new AbortController();
-    const dropped = offload.compute(task('{"value":1}'), left.signal);
-    const next = offload.compute(task('{"value":2}')).then(() => finished.push("next"));
+    const dropped = offload.compute(task('{"value":1}', "leaving"), left.signal);
+    const next = offload.compute(task('{"value":2}', "next")).then(() => finished.push("next"));
     await setImmediate();
     left.abort();
     await assert.rejects(dropped, ComputeDroppedError);

@@ -4,6 +4,7 @@
  * listening in-process, since `app.inject` never meets Node's parser.
  */
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { connect } from "node:net";
 import { before, describe, it } from "node:test";
 import { createTestApp, DOCS_URL, untilSuiteEnds } from "../helpers/app.ts";
@@ -123,6 +124,52 @@ describe("answers written before a route runs", () => {
       "POST /v1/tool/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
     ]);
     assertProblemAnswer(answer, 401, "invalid_api_key");
+  });
+
+  it("an Expect other than 100-continue: 417 expectation_failed, without the header's value", async () => {
+    const answer = await raw(port, [
+      `POST /v1/tool/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 13\r\nExpect: secret-expectation\r\n\r\n`,
+    ]);
+    assertProblemAnswer(answer, 417, "expectation_failed");
+    assert.ok(!answer.text.includes("secret-expectation"), answer.text);
+  });
+
+  it("Expect: 100-continue still works: the body is asked for and the call answered", async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/v1/tool/echo",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "content-length": "13",
+            expect: "100-continue",
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("continue", () => req.end('{"value": 21}'));
+      req.on("error", reject);
+    });
+    assert.equal(status, 200, body);
+    assert.equal(JSON.parse(body).outputs.doubled, 42);
+  });
+
+  it("CONNECT: 400 malformed_request, this is no proxy, and the connection is closed", async () => {
+    for (const target of ["127.0.0.1:443", "/v1/tools/list"]) {
+      const answer = await raw(port, [`CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`]);
+      assertProblemAnswer(answer, 400, "malformed_request");
+      assert.match(String(answer.body.detail), /CONNECT/);
+    }
   });
 
   it("a declared body that never arrives: 408 request_timeout, and the connection is closed", async () => {

@@ -113,6 +113,21 @@ export function postRpcWithHost(
   });
 }
 
+/** POSTs a JSON-RPC body (a message, or raw text) to the app's /mcp in-process, with `key`, as a 2025 client. */
+export function injectRpc(t: TestApp, key: string, payload: unknown, version = "2025-06-18") {
+  return t.app.inject({
+    method: "POST",
+    url: "/mcp",
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": version,
+    },
+    payload: typeof payload === "string" ? payload : JSON.stringify(payload),
+  });
+}
+
 export function initializeMessage(id: number | string = 1, protocolVersion = "2025-11-25"): unknown {
   return {
     jsonrpc: "2.0",

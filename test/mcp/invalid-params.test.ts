@@ -4,23 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
+import { injectRpc } from "./helpers.ts";
 
 describe("MCP params that do not fit their method", () => {
   let t: TestApp;
   let key: string;
   const suite = untilSuiteEnds();
-  const rpc = (message: unknown, version = "2025-06-18") =>
-    t.app.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: {
-        ...json(bearer(key)),
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": version,
-      },
-      payload: JSON.stringify(message),
-    });
+  const rpc = (message: unknown, version?: string) => injectRpc(t, key, message, version);
 
   before(async () => {
     t = await createTestApp({}, suite);

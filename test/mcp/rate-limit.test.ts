@@ -96,6 +96,36 @@ describe("MCP rate limits", () => {
     });
     assert.equal(tooBig.status, 429);
     assert.equal((tooBig.body as { code: string }).code, "rate_limited");
+    assert.match(String((tooBig.body as { detail: string }).detail), /batch of 3 messages.*2 are left/);
+    // Nothing of the refused batch ran, so it took no slot: the two left are still there.
+    assert.equal(remaining(tooBig), 2);
+    const next = await postRpc(t.mcp, ping(8), auth);
+    assert.equal(next.status, 200);
+    assert.equal(remaining(next), 1);
+  });
+
+  it("takes a batch's slots in one step of the limiter, so a batch waits on its backend as long as one request", async () => {
+    t.clock.set("2026-11-15T12:40:15.400Z");
+    const key = await t.key("free");
+    const record = await t.recordOf(key);
+    const hits: number[] = [];
+    const limiter = t.deps.limiter;
+    const hit = limiter.hit.bind(limiter);
+    limiter.hit = (id, ...rest) => {
+      if (id === record.id) hits.push(1);
+      return hit(id, ...rest);
+    };
+    try {
+      const batch = await postRpc(t.mcp, [ping(1), ping(2), ping(3), ping(4)], {
+        authorization: `Bearer ${key}`,
+        "mcp-protocol-version": "2025-03-26",
+      });
+      assert.equal(batch.status, 200);
+      assert.equal(remaining(batch), LIMIT - 4);
+      assert.deepEqual(hits, [1]);
+    } finally {
+      limiter.hit = hit;
+    }
   });
 
   it("puts the RateLimit headers on every keyed answer: results, 202 notifications, JSON-RPC errors", async () => {

@@ -264,6 +264,28 @@ describe("configuration mistakes", () => {
     ]);
   });
 
+  it("reads what may wait for the worker and the admin API's rate limit, naming bad values", () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(defaults.compute, { perOwner: 2, queuedTasks: 32, queuedBytes: 32 * 1024 * 1024 });
+    assert.equal(defaults.settings.adminRpm, 600);
+    const config = loadConfig({
+      TOOLRUN_COMPUTE_PER_KEY: "4",
+      TOOLRUN_COMPUTE_QUEUE: "0",
+      TOOLRUN_COMPUTE_QUEUE_BYTES: "1048576",
+      TOOLRUN_ADMIN_RPM: "30",
+    });
+    assert.deepEqual(config.compute, { perOwner: 4, queuedTasks: 0, queuedBytes: 1_048_576 });
+    assert.equal(config.settings.adminRpm, 30);
+    assert.deepEqual(
+      problemsOf({ TOOLRUN_COMPUTE_PER_KEY: "0", TOOLRUN_COMPUTE_QUEUE: "lots", TOOLRUN_ADMIN_RPM: "-1" }),
+      [
+        'TOOLRUN_COMPUTE_PER_KEY must be an integer from 1 to 1000 (calls), got "0"',
+        'TOOLRUN_COMPUTE_QUEUE must be an integer from 0 to 100000 (calls), got "lots"',
+        'TOOLRUN_ADMIN_RPM must be an integer from 1 to 1000000 (requests per minute), got "-1"',
+      ],
+    );
+  });
+
   it("warns about unknown TOOLRUN_ variables with the closest known name", () => {
     assert.deepEqual(
       unknownVariableWarnings({

@@ -112,13 +112,13 @@ export interface paths {
         };
         /**
          * List keys
-         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes no rate-limit slot.
+         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminListKeys"];
         put?: never;
         /**
          * Create a key
-         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes no rate-limit slot.
+         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminCreateKey"];
         delete?: never;
@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * Read a key
-         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes no rate-limit slot.
+         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminGetKey"];
         put?: never;
@@ -146,7 +146,7 @@ export interface paths {
         head?: never;
         /**
          * Update a key
-         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`. Needs an admin key; takes no rate-limit slot.
+         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. A revoked key cannot be changed. Audited as `keys.update`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminUpdateKey"];
         trace?: never;
@@ -162,7 +162,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key
-         * @description Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace). Needs an admin key; takes no rate-limit slot.
+         * @description Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminRotateKey"];
         delete?: never;
@@ -182,7 +182,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a key
-         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes no rate-limit slot.
+         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminRevokeKey"];
         delete?: never;
@@ -202,7 +202,7 @@ export interface paths {
         put?: never;
         /**
          * Grant credits
-         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes no rate-limit slot.
+         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminGrantCredits"];
         delete?: never;
@@ -220,7 +220,7 @@ export interface paths {
         };
         /**
          * A key's usage
-         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes no rate-limit slot.
+         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminKeyUsage"];
         put?: never;
@@ -240,7 +240,7 @@ export interface paths {
         };
         /**
          * Tool switches
-         * @description Every tool with its operator switches as stored now. Needs an admin key; takes no rate-limit slot.
+         * @description Every tool with its operator switches as stored now. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminListToolSwitches"];
         put?: never;
@@ -266,7 +266,7 @@ export interface paths {
         head?: never;
         /**
          * Set a tool's switches
-         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes no rate-limit slot.
+         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminSetToolSwitch"];
         trace?: never;
@@ -280,7 +280,7 @@ export interface paths {
         };
         /**
          * Audit log
-         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes no rate-limit slot.
+         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminAuditLog"];
         put?: never;
@@ -486,7 +486,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -594,10 +594,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -756,6 +765,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -767,10 +785,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -807,9 +825,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -876,10 +896,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -980,10 +1009,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1077,10 +1115,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1190,10 +1237,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1315,6 +1371,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1364,7 +1440,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
                 };
             };
@@ -1430,6 +1506,26 @@ export interface operations {
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,6 +1657,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1613,7 +1729,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
                 };
             };
@@ -1694,9 +1810,38 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1844,6 +1989,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1972,6 +2137,26 @@ export interface operations {
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,6 +2306,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2260,6 +2465,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2341,6 +2566,26 @@ export interface operations {
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2462,6 +2707,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2566,6 +2831,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2627,6 +2912,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2703,6 +2997,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2752,6 +3055,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2815,6 +3127,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2864,6 +3185,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2947,6 +3277,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -3005,6 +3344,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -3056,7 +3404,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3086,7 +3434,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. */
             406: {
                 headers: {
                     [name: string]: unknown;
@@ -3113,7 +3461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3122,10 +3470,19 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3510,6 +3867,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -3521,10 +3887,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3561,9 +3927,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +4177,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -3820,10 +4197,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3860,9 +4237,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -113,13 +113,13 @@ export interface paths {
         };
         /**
          * List keys
-         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes no rate-limit slot.
+         * @description Every customer key, oldest first, a page at a time (never their secrets). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminListKeys"];
         put?: never;
         /**
          * Create a key
-         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes no rate-limit slot.
+         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminCreateKey"];
         delete?: never;
@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * Read a key
-         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes no rate-limit slot.
+         * @description One customer key: plan, allowance this month with its grants, status, expiry, metadata. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminGetKey"];
         put?: never;
@@ -147,7 +147,7 @@ export interface paths {
         head?: never;
         /**
          * Update a key
-         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`. Needs an admin key; takes no rate-limit slot.
+         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. A revoked key cannot be changed. Audited as `keys.update`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminUpdateKey"];
         trace?: never;
@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key
-         * @description Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace). Needs an admin key; takes no rate-limit slot.
+         * @description Gives the key a new secret, answered once in `key`. Same account, same balance. Without a body (or without `grace_seconds`) the old secret stops working at once; with `grace_seconds` it keeps working beside the new one until `previous_secret_expires_at`, and a secret an earlier rotation left working stops at once (one old secret at most). Either way the key's OAuth authorizations end at once. Revoking the key ends the old secret too, and the key's expiry applies to both. Audited as `keys.rotate` (with the grace). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminRotateKey"];
         delete?: never;
@@ -183,7 +183,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a key
-         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes no rate-limit slot.
+         * @description Revokes the key at once: its next request answers 401. Audited as `keys.revoke`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminRevokeKey"];
         delete?: never;
@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Grant credits
-         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes no rate-limit slot.
+         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminGrantCredits"];
         delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * A key's usage
-         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes no rate-limit slot.
+         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminKeyUsage"];
         put?: never;
@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * Tool switches
-         * @description Every tool with its operator switches as stored now. Needs an admin key; takes no rate-limit slot.
+         * @description Every tool with its operator switches as stored now. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminListToolSwitches"];
         put?: never;
@@ -267,7 +267,7 @@ export interface paths {
         head?: never;
         /**
          * Set a tool's switches
-         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes no rate-limit slot.
+         * @description Stores the switches sent (`enabled`, `api`); every instance applies them within seconds. Audited as `tools.set`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminSetToolSwitch"];
         trace?: never;
@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * Audit log
-         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes no rate-limit slot.
+         * @description Every admin API and CLI action, newest first: who (an admin key, or `cli` with the operating-system user), what, on what, when, and the admin request's id. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminAuditLog"];
         put?: never;
@@ -487,7 +487,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -595,10 +595,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -757,6 +766,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -768,10 +786,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -808,9 +826,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -877,10 +897,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -981,10 +1010,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1078,10 +1116,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1191,10 +1238,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1316,6 +1372,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1365,7 +1441,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
                 };
             };
@@ -1431,6 +1507,26 @@ export interface operations {
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1562,6 +1658,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1614,7 +1730,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. */
+                    /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
                 };
             };
@@ -1695,9 +1811,38 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`key_revoked`](/docs/errors/key_revoked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1845,6 +1990,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -1973,6 +2138,26 @@ export interface operations {
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2307,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2261,6 +2466,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2342,6 +2567,26 @@ export interface operations {
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2463,6 +2708,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2567,6 +2832,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2628,6 +2913,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2704,6 +2998,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2753,6 +3056,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2816,6 +3128,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -2865,6 +3186,15 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2948,6 +3278,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -3006,6 +3345,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
             431: {
                 headers: {
@@ -3057,7 +3405,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. Or a problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3087,7 +3435,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. */
             406: {
                 headers: {
                     [name: string]: unknown;
@@ -3114,7 +3462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC, or missing Accept or Content-Type. */
+            /** @description A JSON-RPC error from the transport: a body that is not JSON-RPC or nests deeper than 64 levels, or missing Accept or Content-Type. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3123,10 +3471,19 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3511,6 +3868,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -3522,10 +3888,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3562,9 +3928,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3810,6 +4178,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A problem: [`unprocessable_input`](/docs/errors/unprocessable_input), [`idempotency_key_mismatch`](/docs/errors/idempotency_key_mismatch). */
             422: {
                 headers: {
@@ -3821,10 +4198,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends. */
+                    /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3861,9 +4238,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            /** @description A problem: [`tool_disabled`](/docs/errors/tool_disabled), [`server_busy`](/docs/errors/server_busy), [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
             503: {
                 headers: {
+                    /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,15 +6,16 @@
  * background part of the main thread's): at the main thread's priority, a worker's collection
  * would take the CPU from it as much as its compute.
  *
- * Tasks wait for the worker here (turns.ts), not in piscina's queue: a task whose client has gone
- * while it waits is dropped there without running, which piscina can only do by stopping the
- * worker once the task has started.
+ * Tasks wait for the worker here (turns.ts), not in piscina's queue: keys take turns there, what
+ * waits is bounded, and a task whose client has gone while it waits is dropped without running,
+ * which piscina can only do by stopping the worker once the task has started.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { Piscina } from "piscina";
 import type {
   ComputeAnswer,
+  ComputeLimits,
   ComputeOffload,
   ComputeRunnerModule,
   ComputeTask,
@@ -29,6 +30,8 @@ export interface ComputePoolOptions {
   /** What answers the tasks, loaded in the worker. */
   readonly runner: ComputeRunnerModule;
   readonly minBytes?: number;
+  /** What may wait for the worker (default DEFAULT_COMPUTE_LIMITS). */
+  readonly limits?: ComputeLimits;
 }
 
 /**
@@ -74,7 +77,12 @@ export function createComputePool(options: ComputePoolOptions): ComputeOffload {
     const transferList = task.run && whole && raw.buffer instanceof ArrayBuffer ? [raw.buffer] : [];
     return pool.run(task, { transferList });
   };
-  return offloadInTurns(options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES, runOnWorker, async () => {
-    await pool?.destroy();
-  });
+  return offloadInTurns(
+    options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
+    runOnWorker,
+    async () => {
+      await pool?.destroy();
+    },
+    options.limits,
+  );
 }

@@ -6,6 +6,7 @@
  */
 import type {
   ComputeAnswer,
+  ComputeLimits,
   ComputeOffload,
   ComputeRunnerModule,
   ComputeTask,
@@ -21,6 +22,8 @@ export interface SameThreadOffloadOptions {
   /** The runner module the worker pool would load, or a runner of its own. */
   readonly runner: ComputeRunnerModule | SameThreadRunner;
   readonly minBytes?: number;
+  /** What may wait for a turn (default DEFAULT_COMPUTE_LIMITS, as on the worker pool). */
+  readonly limits?: ComputeLimits;
 }
 
 export function createSameThreadOffload(options: SameThreadOffloadOptions): ComputeOffload {
@@ -31,7 +34,12 @@ export function createSameThreadOffload(options: SameThreadOffloadOptions): Comp
     const run = await loaded;
     return run(task);
   };
-  return offloadInTurns(options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES, runHere, async () => {});
+  return offloadInTurns(
+    options.minBytes ?? DEFAULT_MIN_OFFLOAD_BYTES,
+    runHere,
+    async () => {},
+    options.limits,
+  );
 }
 
 async function load(runner: ComputeRunnerModule): Promise<SameThreadRunner> {

@@ -8,7 +8,7 @@ export function createMemoryRateLimiter(): RateLimiter {
   const counts = new Map<string, number>();
   let currentWindow = 0;
   return {
-    async hit(key, windowStartMs) {
+    async hit(key, windowStartMs, _windowMs, slots = 1, limit = Number.POSITIVE_INFINITY) {
       if (windowStartMs > currentWindow) {
         // Fixed windows: once a newer one starts, older counts can never be asked for again.
         for (const entry of counts.keys()) {
@@ -17,8 +17,8 @@ export function createMemoryRateLimiter(): RateLimiter {
         currentWindow = windowStartMs;
       }
       const id = `${windowStartMs}|${key}`;
-      const count = (counts.get(id) ?? 0) + 1;
-      counts.set(id, count);
+      const count = (counts.get(id) ?? 0) + slots;
+      if (count <= limit) counts.set(id, count);
       return count;
     },
     async ping() {},

@@ -68,7 +68,7 @@ const UPDATE = statement(
      monthly_allowance = CASE WHEN $5 THEN $6::bigint ELSE monthly_allowance END,
      metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
      expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END
-   WHERE id = $11 RETURNING id`,
+   WHERE id = $11 AND revoked_at IS NULL RETURNING id`,
 );
 const GRANT = statement(
   "key_grant",

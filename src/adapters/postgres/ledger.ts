@@ -15,7 +15,8 @@
  *
  * A statement whose answer does not come (TOOLRUN_DB_TIMEOUT_MS) ends the call in 503 and hands
  * its id to unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database
- * answers again; a settle that finds its call already refunded by the sweep answers 503 too. So the
+ * answers again; a settle that finds its call already refunded by the sweep answers 503 too
+ * (CallAbandonedError: the call took longer than the abandon time). So the
  * credits of the 200s a key received are exactly what the ledger holds. Every step is one plpgsql
  * function called with ONE statement in autocommit, so the function body is the whole transaction
  * (no BEGIN/COMMIT round trips).
@@ -29,7 +30,7 @@
  * functions in the migration (counters before balances, each set sorted).
  */
 import type { Pool } from "pg";
-import { BackendUnavailableError } from "../../ports/errors.ts";
+import { BackendUnavailableError, CallAbandonedError } from "../../ports/errors.ts";
 import type {
   CallOutcome,
   IdempotentRecord,
@@ -241,8 +242,7 @@ async function runReservedCall<T>(
     throw error;
   }
   // The sweep refunded the reservation first: the result was never paid for, so it is not given.
-  if (!settled)
-    throw new BackendUnavailableError("database", "the call's reservation was refunded before its charge");
+  if (!settled) throw new CallAbandonedError();
   return outcome;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The RateLimiter port on PostgreSQL, for scale-out without Redis: one atomic upsert per hit on
- * the UNLOGGED `rate_windows` table (created by the store's migrations), so concurrent hits from
+ * the UNLOGGED `rate_windows` table, conditional on the window's limit, (created by the store's migrations), so concurrent hits from
  * any number of instances each get their own count. Expired windows are pruned now and then
  * (at most once per `pruneIntervalMs` per instance), never on the request path's critical work.
  *
@@ -33,12 +33,23 @@ export type PostgresRateLimiterOptions =
   | (LimiterOptions & PostgresConnectionOptions);
 
 // $4: the hit's deadline, ms since the epoch; a hit arriving later inserts and updates nothing.
+// $5: the slots to take; $6: the window's limit (null for none): slots that would pass it are not
+// counted. `counted` is the new count, null when nothing was counted; then `counted_before` and
+// `in_time` tell a refusal (the count it found) from a late arrival.
 const HIT = statement(
   "rl_hit",
-  `INSERT INTO rate_windows (key, window_start, expires_at, count)
-   SELECT $1, $2, $3, 1 WHERE extract(epoch FROM clock_timestamp()) * 1000 < $4::bigint
-   ON CONFLICT (key, window_start) DO UPDATE SET count = rate_windows.count + 1
-   RETURNING count`,
+  `WITH hit AS (
+     INSERT INTO rate_windows (key, window_start, expires_at, count)
+     SELECT $1, $2, $3, $5::integer
+     WHERE extract(epoch FROM clock_timestamp()) * 1000 < $4::bigint
+       AND ($6::bigint IS NULL OR $5::integer <= $6::bigint)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_windows.count + $5::integer
+       WHERE $6::bigint IS NULL OR rate_windows.count + $5::integer <= $6::bigint
+     RETURNING count
+   )
+   SELECT (SELECT count FROM hit) AS counted,
+          coalesce((SELECT count FROM rate_windows WHERE key = $1 AND window_start = $2), 0) AS counted_before,
+          extract(epoch FROM clock_timestamp()) * 1000 < $4::bigint AS in_time`,
 );
 const PRUNE = statement("rl_prune", "DELETE FROM rate_windows WHERE expires_at < $1");
 const PING = statement("rl_ping", "SELECT 1");
@@ -78,24 +89,34 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
   }
 
   return {
-    async hit(key, windowStartMs, windowMs) {
+    async hit(key, windowStartMs, windowMs, slots = 1, limit = Number.POSITIVE_INFINITY) {
       const deadline = Date.now() + timeoutMs;
       const [row] = await bounded(
-        run<{ count: number }>(
+        run<{ counted: number | null; counted_before: number; in_time: boolean }>(
           pool,
           HIT,
-          [key, windowStartMs, windowStartMs + windowMs, deadline],
+          [
+            key,
+            windowStartMs,
+            windowStartMs + windowMs,
+            deadline,
+            slots,
+            Number.isFinite(limit) ? limit : null,
+          ],
           "rate-limiter",
         ),
         deadline,
       );
       maybePrune(Date.now());
-      if (!row)
+      if (row?.counted != null) return Number(row.counted);
+      if (!row?.in_time)
         throw new BackendUnavailableError(
           "rate-limiter",
           new Error("the hit reached PostgreSQL after its deadline"),
         );
-      return row.count;
+      // Refused. The count it found is as of the statement's snapshot, which may predate the hits
+      // it then waited for: the answer says "refused" (past the limit) whatever that count was.
+      return Math.max(Number(row.counted_before) + slots, limit + 1);
     },
     async ping() {
       await bounded(run(pool, PING, [], "rate-limiter"), Date.now() + timeoutMs);

@@ -1,6 +1,7 @@
 /**
- * The RateLimiter port on Redis, shared by every instance: one Lua script per hit does INCR and,
- * on the window's first hit, PEXPIRE, atomically (never read-then-write). Keys are
+ * The RateLimiter port on Redis, shared by every instance: one Lua script per hit checks the
+ * limit, does INCRBY and, on the window's first hit, PEXPIRE, atomically (Redis runs a script
+ * alone, so its read and its write are one step). Keys are
  * `${prefix}rl:${key}:${windowStartMs}` and expire at the window's end plus a small margin.
  *
  * Failure behaviour: fail fast and heal. A hit or ping rejects with
@@ -34,24 +35,36 @@ export interface RedisRateLimiterOptions {
 const EXPIRY_MARGIN_MS = 1_000;
 
 // KEYS[1] the window's key; ARGV[1] its time to live in ms; ARGV[2] the hit's deadline (ms since
-// the epoch). The TTL is computed by the caller from the same clock that chose the window. The
-// deadline is when the caller stops waiting and answers 503: a hit that reaches Redis later (it sat
-// in a stalled connection or the offline queue) is not counted, and returns -1. That comparison
-// uses Redis's clock, so the two clocks must agree (NTP) to within the command timeout.
+// the epoch); ARGV[3] the slots to take; ARGV[4] the window's limit, -1 for none. The TTL is
+// computed by the caller from the same clock that chose the window. The deadline is when the caller
+// stops waiting and answers 503: a hit that reaches Redis later (it sat in a stalled connection or
+// the offline queue) is not counted, and returns -1. That comparison uses Redis's clock, so the two
+// clocks must agree (NTP) to within the command timeout. Slots that would pass the limit are not
+// counted either; the count they would have made is returned.
 const HIT_SCRIPT = `
 local now = redis.call('TIME')
 if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) >= tonumber(ARGV[2]) then
   return -1
 end
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then
+local slots = tonumber(ARGV[3])
+local limit = tonumber(ARGV[4])
+if limit >= 0 then
+  local wanted = tonumber(redis.call('GET', KEYS[1]) or '0') + slots
+  if wanted > limit then
+    return wanted
+  end
+end
+local count = redis.call('INCRBY', KEYS[1], slots)
+if count == slots then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 return count
 `;
 
 /** ioredis adds `rateLimitHit` from defineCommand (EVALSHA, falling back to EVAL once). */
-type ScriptedRedis = Redis & { rateLimitHit(key: string, ttlMs: number, deadline: number): Promise<number> };
+type ScriptedRedis = Redis & {
+  rateLimitHit(key: string, ttlMs: number, deadline: number, slots: number, limit: number): Promise<number>;
+};
 
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   const prefix = options.prefix ?? "toolrun:";
@@ -89,12 +102,19 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   }
 
   return {
-    async hit(key, windowStartMs, windowMs) {
+    async hit(key, windowStartMs, windowMs, slots = 1, limit = Number.POSITIVE_INFINITY) {
       const now = Date.now();
       const deadline = now + commandTimeoutMs;
       const ttlMs = Math.max(windowStartMs + windowMs - now, 0) + EXPIRY_MARGIN_MS;
       const count = await call(
-        () => redis.rateLimitHit(`${prefix}rl:${key}:${windowStartMs}`, Math.ceil(ttlMs), deadline),
+        () =>
+          redis.rateLimitHit(
+            `${prefix}rl:${key}:${windowStartMs}`,
+            Math.ceil(ttlMs),
+            deadline,
+            slots,
+            Number.isFinite(limit) ? limit : -1,
+          ),
         deadline,
       );
       if (count < 0)

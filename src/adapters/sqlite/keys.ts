@@ -56,7 +56,7 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
        monthly_allowance = CASE WHEN ? THEN ? ELSE monthly_allowance END,
        metadata = CASE WHEN ? THEN ? ELSE metadata END,
        expires_at = CASE WHEN ? THEN ? ELSE expires_at END
-     WHERE id = ?`,
+     WHERE id = ? AND revoked_at IS NULL`,
   );
   const grant = db.statement(
     `UPDATE api_keys SET

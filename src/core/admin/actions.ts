@@ -95,11 +95,11 @@ function newApiKey(
 /** The key, or 404 `key_not_found`. */
 export async function existing(store: Pick<Store, "getKey">, id: string): Promise<ApiKeyRecord> {
   const record = await store.getKey(id);
-  if (!record) throw new ApiError("key_not_found", `No key has the id "${id}".`);
+  if (!record) throw new ApiError("key_not_found", "No key has this id.");
   return record;
 }
 
-/** A change to a key's plan, name, own allowance, metadata or expiry (`change` already parsed). */
+/** A change to a key's plan, name, own allowance, metadata or expiry (`change` already parsed); 409 for a revoked key. */
 export async function updateApiKey(
   deps: AdminDeps,
   by: ActedBy,
@@ -107,7 +107,7 @@ export async function updateApiKey(
   change: KeyChange,
 ): Promise<ApiKeyRecord> {
   const entry = auditEntry(by, deps.now(), "keys.update", id, changeDetails(change));
-  if (!(await deps.store.updateKey(id, change, entry))) await existing(deps.store, id);
+  if (!(await deps.store.updateKey(id, change, entry))) await refuseInactive(deps.store, id);
   return existing(deps.store, id);
 }
 
@@ -205,7 +205,7 @@ export async function setToolSwitch(
 ): Promise<void> {
   if (!deps.registry.get(slug)) {
     const known = deps.registry.all().map((t) => t.slug);
-    throw new ApiError("tool_not_found", `No tool is named "${slug}" (known: ${known.join(", ")}).`);
+    throw new ApiError("tool_not_found", `No tool has this slug (known: ${known.join(", ")}).`);
   }
   await deps.store.setSwitch(slug, change, auditEntry(by, deps.now(), "tools.set", slug, { ...change }));
 }

@@ -45,7 +45,7 @@ export async function revokeAdminKey(deps: AdminKeyDeps, by: ActedBy, id: string
   const now = deps.now();
   const entry = auditEntry(by, now, "admin_keys.revoke", id, {});
   if (!(await deps.store.revokeAdminKey(id, now.toISOString(), entry))) {
-    throw new ApiError("key_not_found", `No active admin key has the id "${id}".`);
+    throw new ApiError("key_not_found", "No active admin key has this id.");
   }
 }
 

@@ -12,6 +12,43 @@ import type { ServiceSettings } from "../settings.ts";
 /** The largest own allowance, or single grant, an operator may set (within the stores' MAX_ALLOWANCE). */
 export const MAX_CREDITS = 1_000_000_000;
 
+/** The times both stores hold alike: from 1970 to the end of 9999, UTC. */
+const EARLIEST_TIME_MS = 0;
+const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** `ms` as the stores keep a time (a UTC ISO string), or null when it is outside what they hold. */
+export function storableTime(ms: number): string | null {
+  return Number.isFinite(ms) && ms >= EARLIEST_TIME_MS && ms <= LATEST_TIME_MS
+    ? new Date(ms).toISOString()
+    : null;
+}
+
+const NUL = "\u0000";
+const NUL_MESSAGE = "must not contain the NUL character (U+0000)";
+
+/**
+ * 400 naming every field whose text holds a NUL character, names included (`metadata.team`), for
+ * any admin input: bodies, path and query parameters. PostgreSQL cannot store one in text, so
+ * refusing it here, before any store, keeps both stores' answers alike.
+ */
+export function refuseNulCharacters(input: unknown, detail: string): void {
+  const fields: Record<string, string> = {};
+  const walk = (value: unknown, path: string) => {
+    if (typeof value === "string") {
+      if (value.includes(NUL)) fields[path || "body"] = NUL_MESSAGE;
+    } else if (typeof value === "object" && value !== null) {
+      for (const [name, member] of Object.entries(value)) {
+        const at = path === "" ? name : `${path}.${name}`;
+        // A name with a NUL is named without it: the field's name would carry the character back.
+        if (name.includes(NUL)) fields[path === "" ? "body" : path] = NUL_MESSAGE;
+        else walk(member, at);
+      }
+    }
+  };
+  walk(input, "");
+  if (Object.keys(fields).length > 0) throw invalid(detail, fields);
+}
+
 const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";
 
 const keyProperties: Record<string, JsonSchema> = {
@@ -40,7 +77,7 @@ const keyProperties: Record<string, JsonSchema> = {
     type: ["string", "null"],
     pattern: TIMESTAMP_PATTERN,
     description:
-      "RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once.",
+      "RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.",
   },
 };
 
@@ -131,6 +168,7 @@ type Body = Record<string, unknown>;
 function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
   const validate = lazyInputValidator(schema);
   return (body) => {
+    refuseNulCharacters(body, `The ${what} is invalid.`);
     const checked = validate(body);
     if (!checked.ok) throw invalid(`The ${what} is invalid.`, checked.fields);
     return checked.value;
@@ -192,7 +230,7 @@ export function parseAdminKeyCreate(body: unknown): { name: string } {
 
 function knownPlan(plan: string, settings: ServiceSettings): string {
   if (!Object.hasOwn(settings.plans, plan)) {
-    throw invalid(`Unknown plan "${plan}".`, {
+    throw invalid("Unknown plan.", {
       plan: `must be one of: ${Object.keys(settings.plans).join(", ")}`,
     });
   }
@@ -215,5 +253,11 @@ function timestamp(value: unknown): string | null {
   if (!Number.isFinite(ms) || !isCalendarDate(text)) {
     throw invalid("The expiry is not a real date and time.", { expires_at: "must be a valid date-time" });
   }
-  return new Date(ms).toISOString();
+  const stored = storableTime(ms);
+  if (stored === null) {
+    throw invalid("The expiry is out of range.", {
+      expires_at: "must be a date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z",
+    });
+  }
+  return stored;
 }

@@ -5,8 +5,9 @@
 import type { ApiKeyRecord, KeyStore } from "../../ports/store.ts";
 import { baseAllowance, grantedIn, periodOf, planOf } from "../call/credits.ts";
 import { hasExpired, previousSecretWorks } from "../call/keys.ts";
-import { decodeCursor, encodeCursor } from "../contract/cursor.ts";
+import { decodeCursor, encodeCursor, invalidCursor } from "../contract/cursor.ts";
 import type { ServiceSettings } from "../settings.ts";
+import { storableTime } from "./input.ts";
 
 export interface KeyView {
   id: string;
@@ -62,7 +63,8 @@ export interface KeyListView {
 }
 
 const KEYS_CURSOR = "k1";
-const KEYS_POSITION = /^[0-9T:.Z+-]{20,35}\|[A-Za-z0-9_-]{1,100}$/;
+/** A creation time as the stores give it (a UTC ISO string), then a key id. */
+const KEYS_POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\|[A-Za-z0-9_-]{1,100}$/;
 
 /** One page of keys, oldest first; the cursor holds the last key's creation time and id. */
 export async function listKeyViews(
@@ -77,7 +79,10 @@ export async function listKeyViews(
   if (page.cursor !== null) {
     const position = decodeCursor(KEYS_CURSOR, page.cursor, KEYS_POSITION);
     const bar = position.indexOf("|");
-    after = { createdAt: position.slice(0, bar), id: position.slice(bar + 1) };
+    const createdAt = position.slice(0, bar);
+    // A time the stores could have given: a real one, within what they hold, written as they write it.
+    if (storableTime(Date.parse(createdAt)) !== createdAt) throw invalidCursor();
+    after = { createdAt, id: position.slice(bar + 1) };
   }
   // One more than asked tells whether another page follows without counting.
   const rows = await deps.store.listKeys({ limit: page.limit + 1, after });

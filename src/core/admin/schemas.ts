@@ -182,8 +182,17 @@ function parameters(properties: Record<string, JsonSchema>, required: readonly s
   return { $schema: SCHEMA_DIALECT, type: "object", additionalProperties: false, required, properties };
 }
 
+/** Ids and slugs are letters, digits, `_`, `-` (and `.`); anything else names nothing. */
+const NAME_PATTERN = "^[A-Za-z0-9_.-]+$";
+
 const keyId = {
-  id: { type: "string", minLength: 1, maxLength: 100, description: "The key's id (`key_...`)." },
+  id: {
+    type: "string",
+    minLength: 1,
+    maxLength: 100,
+    pattern: NAME_PATTERN,
+    description: "The key's id (`key_...`).",
+  },
 };
 
 export const keyIdParameters = parameters(keyId, ["id"]);
@@ -202,6 +211,7 @@ export const auditParameters = parameters({
     type: "string",
     minLength: 1,
     maxLength: 200,
+    pattern: NAME_PATTERN,
     description: "Only entries about this key id, admin key id or tool slug.",
   },
 });

@@ -38,6 +38,6 @@ export async function toolSwitchViews(deps: SwitchDeps): Promise<ToolSwitchView[
 
 export async function toolSwitchView(deps: SwitchDeps, slug: string): Promise<ToolSwitchView> {
   const tool = deps.registry.get(slug);
-  if (!tool) throw new ApiError("tool_not_found", `No tool is named "${slug}".`);
+  if (!tool) throw new ApiError("tool_not_found", "No tool has this slug.");
   return view(tool, (await deps.store.getSwitches()).get(slug));
 }

@@ -33,6 +33,8 @@ export interface CallCompute {
 
 /** What of a call decides where it computes, and what its run is told. */
 export interface ComputeContext {
+  /** Whose call it is: the offload gives keys turns and bounds what each may queue. */
+  readonly key: { readonly id: string };
   readonly body: CallBody;
   readonly requestId: string;
   /** The client's idempotency key. */
@@ -55,7 +57,13 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
   const { body } = call;
   if (offload && tool.effects === "none" && "raw" in body && body.raw.length >= offload.minBytes) {
     const claimed = call.idempotencyKey !== undefined;
-    return offloaded(offload, tool, body.raw, call.requestId, claimed, call.clientGone?.());
+    return offloaded(
+      offload,
+      tool,
+      { raw: body.raw, owner: call.key.id, requestId: call.requestId },
+      claimed,
+      call.clientGone?.(),
+    );
   }
   const json = "raw" in body ? parseJsonBody(body.raw) : body.parsed;
   return {
@@ -84,8 +92,7 @@ function computed(result: ToolRunResult): WorkResult<Computed> {
 function offloaded(
   offload: ComputeOffload,
   tool: RegisteredTool,
-  raw: Buffer,
-  requestId: string,
+  { raw, owner, requestId }: { readonly raw: Buffer; readonly owner: string; readonly requestId: string },
   claimed: boolean,
   signal: AbortSignal | undefined,
 ): CallCompute {
@@ -93,13 +100,13 @@ function offloaded(
   return {
     readJson: () => void parseJsonBody(raw),
     async validate(runNow) {
-      const answer = await offload.compute({ slug, raw, requestId, run: await runNow() }, signal);
+      const answer = await offload.compute({ slug, raw, owner, requestId, run: await runNow() }, signal);
       if (answer.kind === "refused") throw invalidBody(answer);
       if (answer.kind === "valid") {
         return async () =>
           resultOf(
             tool,
-            await offload.compute({ slug, raw, requestId, run: true }, claimed ? undefined : signal),
+            await offload.compute({ slug, raw, owner, requestId, run: true }, claimed ? undefined : signal),
           );
       }
       const result = resultOf(tool, answer);

@@ -3,7 +3,8 @@
  * fixes: the schema is there (503 `api_unconfigured`), the key (401), the route's own checks that
  * must not cost a slot (an unknown slug's 404), then the rate-limit slot(s) (429) whose headers
  * the answer carries. Transports call it; they never reorder or repeat these steps. The admin API
- * has its own entrance here: readiness, then an admin key (a customer key is 401), and no slot.
+ * has its own entrance here: readiness, then an admin key (a customer key is 401), then a slot of
+ * that admin key's own window (TOOLRUN_ADMIN_RPM), never a customer's.
  */
 import type { AdminKeyRecord, ApiKeyRecord } from "../../ports/store.ts";
 import { authenticateAdmin } from "../admin/admin-keys.ts";
@@ -19,15 +20,24 @@ export interface Admitted {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+export interface AdmittedAdmin {
+  readonly admin: AdminKeyRecord;
+  /** The RateLimit headers of the admin key's slot. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Admin keys' windows, apart from any customer key's. */
+const ADMIN_WINDOW_PREFIX = "admin:";
+
 export interface FrontDoor {
   /** Readiness, then the key: a request that fails here has cost nothing, not even a slot. */
   authenticate(authorization: string | undefined): Promise<ApiKeyRecord>;
-  /** Takes `count` slots for a key (one per JSON-RPC message on MCP); throws 429 past the limit. */
+  /** Takes `count` slots for a key (one per JSON-RPC message on MCP) in one step, all or none; throws 429 past the limit. */
   takeSlots(key: ApiKeyRecord, count?: number): Promise<Readonly<Record<string, string>>>;
   /** The whole door: authenticate, run the route's no-slot checks, take one slot. */
   admit(authorization: string | undefined, beforeSlot?: (key: ApiKeyRecord) => void): Promise<Admitted>;
-  /** Readiness, then an admin key; takes no customer slot. */
-  admitAdmin(authorization: string | undefined): Promise<AdminKeyRecord>;
+  /** Readiness, then an admin key, then a slot of its own window (429 past TOOLRUN_ADMIN_RPM). */
+  admitAdmin(authorization: string | undefined): Promise<AdmittedAdmin>;
 }
 
 export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoor {
@@ -39,9 +49,7 @@ export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoo
     },
     async takeSlots(key, count = 1) {
       const rpm = planOf(key, deps.settings).rpm;
-      let slot = await takeSlot(deps.limiter, key.id, rpm, deps.now());
-      for (let i = 1; i < count; i++) slot = await takeSlot(deps.limiter, key.id, rpm, deps.now());
-      return slot.headers;
+      return (await takeSlot(deps.limiter, key.id, rpm, deps.now(), count)).headers;
     },
     async admit(authorization, beforeSlot) {
       const key = await door.authenticate(authorization);
@@ -50,7 +58,10 @@ export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoo
     },
     async admitAdmin(authorization) {
       await ready.check();
-      return authenticateAdmin(deps.store, deps.adminKeyPattern, deps.keyPattern, authorization);
+      const admin = await authenticateAdmin(deps.store, deps.adminKeyPattern, deps.keyPattern, authorization);
+      const window = `${ADMIN_WINDOW_PREFIX}${admin.id}`;
+      const slot = await takeSlot(deps.limiter, window, deps.settings.adminRpm, deps.now());
+      return { admin, headers: slot.headers };
     },
   };
   return door;

@@ -66,9 +66,10 @@ export const KEYED_ERRORS: readonly ErrorCode[] = [
   "internal_error",
 ];
 
-/** What every admin endpoint can answer, before its own route runs (no slot, so never 429). */
+/** What every admin endpoint can answer, before its own route runs (the admin key's own window: 429). */
 export const ADMIN_ERRORS: readonly ErrorCode[] = [
   "invalid_api_key",
+  "rate_limited",
   "api_unconfigured",
   "backend_unavailable",
   "internal_error",
@@ -77,10 +78,11 @@ export const ADMIN_ERRORS: readonly ErrorCode[] = [
 /**
  * What any endpoint can answer: a draining instance refuses every new request, and the server
  * itself answers requests it cannot read (bad percent-encoding, no Host, headers over 16 KiB, a
- * client slower than TOOLRUN_REQUEST_TIMEOUT_MS) before any route runs.
+ * client slower than TOOLRUN_REQUEST_TIMEOUT_MS, an Expect it cannot meet) before any route runs.
  */
 export const EVERY_ENDPOINT_ERRORS: readonly ErrorCode[] = [
   "malformed_request",
+  "expectation_failed",
   "request_timeout",
   "request_header_fields_too_large",
   "shutting_down",

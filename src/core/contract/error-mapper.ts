@@ -6,8 +6,13 @@
  * recognised by shape so core imports no framework) become `validation_error` or
  * `payload_too_large`; everything else is a 500 whose internals are logged, never sent.
  */
-import { ComputeDroppedError } from "../../ports/compute-offload.ts";
-import { BackendUnavailableError, InvalidCursorError, SchemaNotReadyError } from "../../ports/errors.ts";
+import { ComputeBusyError, ComputeDroppedError } from "../../ports/compute-offload.ts";
+import {
+  BackendUnavailableError,
+  CallAbandonedError,
+  InvalidCursorError,
+  SchemaNotReadyError,
+} from "../../ports/errors.ts";
 import { isReplayedError } from "../call/idempotency.ts";
 import type { Observer } from "../call/observer.ts";
 import { invalidCursor } from "./cursor.ts";
@@ -44,11 +49,37 @@ export function toApiError(error: unknown): ApiError {
       { cause: error },
     );
   }
+  if (error instanceof ComputeBusyError) return computeBusy(error);
+  if (error instanceof CallAbandonedError) {
+    return new ApiError(
+      "server_busy",
+      "The call took longer than the service allows before its charge, so its credits were given back: it was not charged, and its result is not given. Retry.",
+      { cause: error, headers: { "retry-after": "1" } },
+    );
+  }
   // A cursor that decodes but that the store cannot have issued (every paged read: usage, keys, audit).
   if (error instanceof InvalidCursorError) return invalidCursor();
   const transport = transportRefusal(error);
   if (transport) return transport;
   return new ApiError("internal_error", INTERNAL_DETAIL, { cause: error });
+}
+
+/** A large call refused by the compute offload without waiting: 429 for its key's own calls, 503 for a full queue. */
+function computeBusy(error: ComputeBusyError): ApiError {
+  const seconds = error.retryAfterS;
+  const headers = { "retry-after": String(seconds) };
+  if (error.reason === "owner") {
+    return new ApiError(
+      "too_many_large_calls",
+      `This key already has ${error.limit} large calls waiting or running; large calls are computed one at a time, keys taking turns. Retry in ${seconds} s.`,
+      { cause: error, headers, extras: { retry_after: seconds } },
+    );
+  }
+  return new ApiError(
+    "server_busy",
+    `As many large calls are waiting as the service queues. Retry in ${seconds} s.`,
+    { cause: error, headers },
+  );
 }
 
 /** A request the transport (Fastify's body reading) refused before any route ran. */
@@ -85,6 +116,8 @@ export function problemFor(
   // A replayed 500 is a stored answer: it was logged when it first happened.
   if (apiError.code === "backend_unavailable") {
     context.log.warn({ err: apiError.cause, code: apiError.code }, "backend unavailable");
+  } else if (apiError.code === "server_busy") {
+    context.log.warn({ err: apiError.cause, code: apiError.code }, "too busy for a large call");
   } else if (apiError.status === 500 && !isReplayedError(apiError)) {
     context.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
   }

@@ -21,7 +21,7 @@ export const errorCatalog = {
     status: 400,
     title: "The request is not valid HTTP",
     explanation:
-      "The request line, the path or the headers could not be read: a path that is not valid percent-encoding, an unknown method, a body framed by both `Content-Length` and `Transfer-Encoding`, a missing `Host` header. Fix the client or the proxy in front of it. Nothing is charged.",
+      "The request line, the path or the headers could not be read: a path that is not valid percent-encoding, an unknown method (or `CONNECT`: this server is not a proxy), a body framed by both `Content-Length` and `Transfer-Encoding`, a missing `Host` header. Fix the client or the proxy in front of it. Nothing is charged.",
   },
   invalid_api_key: {
     status: 401,
@@ -80,7 +80,7 @@ export const errorCatalog = {
     status: 409,
     title: "The key is revoked",
     explanation:
-      "Admin API: the key was revoked, so it can no longer be rotated, revoked again or granted credits. Create a new key instead. Nothing was changed.",
+      "Admin API: the key was revoked, so it can no longer be updated, rotated, revoked again or granted credits. Create a new key instead. Nothing was changed.",
   },
   method_not_allowed: {
     status: 405,
@@ -99,6 +99,12 @@ export const errorCatalog = {
     title: "A request with this Idempotency-Key is still running",
     explanation:
       "Another request with the same `Idempotency-Key` (for the same API key's account) has not finished yet. Wait `Retry-After` seconds (1) and send the same request again with the same key: once the first one has finished you get its answer, and you are charged for it only once. Nothing is charged for this answer.",
+  },
+  expectation_failed: {
+    status: 417,
+    title: "The Expect header cannot be met",
+    explanation:
+      "The request has an `Expect` header asking for something other than `100-continue`, the one expectation this server meets, so the request was not read and the connection is closed. Send it again without that header. Nothing is charged.",
   },
   payload_too_large: {
     status: 413,
@@ -135,6 +141,12 @@ export const errorCatalog = {
     title: "Too many concurrent jobs",
     explanation:
       "Too many concurrent file-conversion jobs. This applies to the website only; API tools never return it.",
+  },
+  too_many_large_calls: {
+    status: 429,
+    title: "Too many large calls at once",
+    explanation:
+      "The key already has as many large calls waiting or running as it may (2 unless the operator set `TOOLRUN_COMPUTE_PER_KEY`). Large calls, with a request body of 64 KiB or more, are computed off the main thread one at a time, keys taking turns. Wait for the answers of your earlier calls, or `retry_after` seconds (also in the `Retry-After` header), and send the call again. Nothing is charged.",
   },
   client_closed_request: {
     status: 499,
@@ -176,6 +188,12 @@ export const errorCatalog = {
     title: "A backend is unavailable",
     explanation:
       "The service cannot reach its database or rate-limit store right now. No tool ran and nothing is charged. Retry with backoff; the service recovers by itself when the backend returns.",
+  },
+  server_busy: {
+    status: 503,
+    title: "The service is too busy for this call",
+    explanation:
+      "Either the queue of large calls (a request body of 64 KiB or more) waiting for the worker thread holds as many calls or bytes as the operator allows (`TOOLRUN_COMPUTE_QUEUE`, `TOOLRUN_COMPUTE_QUEUE_BYTES`), so the call did not run; or the call took longer than the operator allows a call to take before its charge (`TOOLRUN_CALL_ABANDON_S`), so its credits were given back and its result is not given. `detail` says which. Nothing is charged. Retry after `Retry-After` seconds.",
   },
   shutting_down: {
     status: 503,

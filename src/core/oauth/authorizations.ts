@@ -77,10 +77,7 @@ export async function deauthorize(
     auditEntry(by, deps.now(), "keys.deauthorize", key.id, { authorization_id: authorizationId }),
   );
   if (!revoked)
-    throw new ApiError(
-      "authorization_not_found",
-      `Key "${key.id}" has no OAuth authorization "${authorizationId}".`,
-    );
+    throw new ApiError("authorization_not_found", "The key has no OAuth authorization with this id.");
   return { key_id: key.id, authorization_id: authorizationId, revoked: true };
 }
 

@@ -2,7 +2,8 @@
  * The admin API (`/admin/v1`): customer keys, credit grants, usage, tool switches and the audit
  * log, for operators with an admin key. Each route is declared once here (the OpenAPI document and
  * the 405s come from it) and calls the same core functions as the CLI, which write the audit log.
- * Registered `admin`: the front door's admin entrance authenticates it, and it takes no slot.
+ * Registered `admin`: the front door's admin entrance authenticates it and takes a slot of the admin
+ * key's own window.
  */
 import type { FastifyRequest } from "fastify";
 import {
@@ -24,6 +25,7 @@ import {
   parseKeyUpdate,
   parseRotate,
   parseSwitch,
+  refuseNulCharacters,
   rotateSchema,
   switchSchema,
 } from "../../core/admin/input.ts";
@@ -94,7 +96,7 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
     path: `/admin/v1${spec.path}`,
     operationId: spec.operationId,
     summary: spec.summary,
-    description: `${spec.description} Needs an admin key; takes no rate-limit slot.`,
+    description: `${spec.description} Needs an admin key; takes a slot of the admin key's own per-minute window (\`TOOLRUN_ADMIN_RPM\`), never a customer key's.`,
     tag: "Admin",
     keyed: false,
     admin: true,
@@ -122,7 +124,9 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
 }
 
 function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
-  const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
+  const args = { ...queryArgs(parameters, request.query), ...(request.params as Args) };
+  refuseNulCharacters(args, "The parameters are invalid.");
+  const checked = check(args);
   if (!checked.ok) {
     throw new ApiError("validation_error", "The parameters are invalid.", {
       extras: { fields: checked.fields },
@@ -185,11 +189,11 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminUpdateKey",
       summary: "Update a key",
       description:
-        "Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. Audited as `keys.update`.",
+        "Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. A revoked key cannot be changed. Audited as `keys.update`.",
       parameters: keyIdParameters,
       body: keyUpdateSchema,
       response: keySchema,
-      errors: ["key_not_found"],
+      errors: ["key_not_found", "key_revoked"],
       run: async ({ by, args, body }) =>
         view(await updateApiKey(deps, by, id(args), parseKeyUpdate(body, deps.settings))),
     }),

@@ -112,7 +112,7 @@ export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] 
             reply,
             request,
             docsUrl,
-            new ApiError("not_found", `No error code is named "${code}".`),
+            new ApiError("not_found", "No error code has this name. `GET /docs/errors` lists them."),
           );
         }
         return page(reply, errorPage(docsUrl, code));
@@ -146,7 +146,7 @@ export function referenceAssetRoutes(docsUrl: string): HttpRoute[] {
             reply,
             request,
             docsUrl,
-            new ApiError("not_found", `No asset is named "${name}".`),
+            new ApiError("not_found", "No file of the reference has this name."),
           );
         }
         let body = cache.get(name);

@@ -29,6 +29,8 @@ const TOOL_CALL_ERRORS = [
   "idempotency_key_mismatch",
   "idempotency_key_in_use",
   "client_closed_request",
+  "too_many_large_calls",
+  "server_busy",
 ] as const;
 
 export function toolRoutes(deps: CoreDeps): HttpRoute[] {

@@ -9,12 +9,18 @@ import { buildSignals, detectProvider, eventType, firstHeader, indexHeaders } fr
 import { buildOverview, buildValues } from "./overview.ts";
 import { splitRequest } from "./parse.ts";
 import { type InspectorInput, type InspectorOutput, inputSchema, outputSchema } from "./schema.ts";
+import { type CheckBudget, timeBudget } from "./signature/budget.ts";
 import { verifySignature } from "./signature/verify.ts";
 import { findTimestamps } from "./timestamps.ts";
 
 const MAX_TIMESTAMP_ROWS = 1000;
 
-export function inspect(input: InspectorInput, nowMs: number): InspectorOutput {
+export interface InspectOptions {
+  /** What the signature check may spend (default: its time budget, from now). */
+  readonly signatureBudget?: CheckBudget;
+}
+
+export function inspect(input: InspectorInput, nowMs: number, options: InspectOptions = {}): InspectorOutput {
   const payload = input.payload;
   if (payload.trim() === "") {
     throw new UnprocessableInputError(
@@ -53,6 +59,7 @@ export function inspect(input: InspectorInput, nowMs: number): InspectorOutput {
       formFields: body.formFields,
     },
     nowMs,
+    options.signatureBudget ?? timeBudget(),
   );
   return {
     overview: buildOverview(values),

@@ -149,13 +149,13 @@ describe("toolrun CLI", () => {
     assert.match(noPlan.stderr, /--plan/);
     const badPlan = await runCli(["keys", "create", "--plan", "gold"], env);
     assert.equal(badPlan.code, 1);
-    assert.match(badPlan.stderr, /Unknown plan "gold"\. \(plan must be one of: free, builder\)/);
+    assert.match(badPlan.stderr, /Unknown plan\. \(plan must be one of: free, builder\)/);
     const badExpiry = await runCli(["keys", "create", "--plan", "free", "--expires", "soon"], env);
     assert.equal(badExpiry.code, 1);
     assert.match(badExpiry.stderr, /^toolrun: The new key is invalid\. \(expires_at must match the pattern/);
     const missing = await runCli(["keys", "grant", "key_missing", "5"], env);
     assert.equal(missing.code, 1);
-    assert.equal(missing.stderr, 'toolrun: No key has the id "key_missing".\n');
+    assert.equal(missing.stderr, "toolrun: No key has this id.\n");
     const badEnv = await runCli(["keys", "list"], { ...env, PORT: "http", TOOLRUN_METERING: "maybe" });
     assert.equal(badEnv.code, 2);
     assert.match(badEnv.stderr, /PORT/);

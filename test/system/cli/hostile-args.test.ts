@@ -19,7 +19,7 @@ describe("toolrun keys create with hostile arguments", () => {
     for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
       const result = await runCli(["keys", "create", "--plan", plan, "--json"], env);
       assert.notEqual(result.code, 0, `--plan ${plan} was accepted: ${result.stdout}`);
-      assert.match(result.stderr, new RegExp(`Unknown plan "${plan}"`));
+      assert.match(result.stderr, /Unknown plan\. \(plan must be one of: free, builder\)/);
       assert.equal(result.stdout, "");
     }
     const listed = await runCli(["keys", "list", "--json"], env);

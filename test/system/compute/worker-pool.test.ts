@@ -16,7 +16,7 @@ import { tools } from "../../../src/tools/index.ts";
 import { bearer, createTestApp, json } from "../../helpers/app.ts";
 import { fixtureRunner } from "../../helpers/offload.ts";
 
-const task = (body: string) => ({ slug: "echo", raw: Buffer.from(body), run: true });
+const task = (body: string, owner = "key") => ({ slug: "echo", raw: Buffer.from(body), run: true, owner });
 
 describe("the compute offload on a worker thread", () => {
   it("answers a 1 MiB inspector call with the same bytes as the main thread", async (t) => {
@@ -47,8 +47,8 @@ describe("the compute offload on a worker thread", () => {
     // Keeps the worker busy for 300 ms, long after the next lines have run.
     const busy = pool.compute(task('{"value":30,"mode":"slow"}')).then(() => finished.push("busy"));
     const left = new AbortController();
-    const dropped = pool.compute(task('{"value":1}'), left.signal);
-    const next = pool.compute(task('{"value":2}')).then(() => finished.push("next"));
+    const dropped = pool.compute(task('{"value":1}', "leaving"), left.signal);
+    const next = pool.compute(task('{"value":2}', "next")).then(() => finished.push("next"));
     left.abort();
     assert.deepEqual(finished, []);
     await assert.rejects(dropped, ComputeDroppedError);

@@ -2,13 +2,14 @@
  * Checks one signature scheme against a request with the caller's secret: decodes the secret and
  * the signature, rebuilds what was signed, compares, and judges the signed timestamp and any body
  * hash the signature covers. Says `valid` or `invalid` with the reason, or `unverifiable` when the
- * request lacks what the scheme signs.
+ * request lacks what the scheme signs or the check ran out of its budget (budget.ts).
  */
 import { Buffer } from "node:buffer";
 import { readTime } from "../detect.ts";
 import type { SignatureScheme, TimestampCheck } from "../providers/provider-types.ts";
 import { httpDate } from "../timestamps.ts";
 import { bodyHashProblem } from "./body-hash.ts";
+import { type CheckBudget, MAX_SIGNATURES_CHECKED, OUT_OF_BUDGET } from "./budget.ts";
 import {
   buildMessages,
   describeSource,
@@ -56,6 +57,7 @@ export function checkScheme(
   secret: string,
   request: SignedRequest,
   nowMs: number,
+  budget: CheckBudget,
 ): Outcome {
   switch (scheme.kind) {
     case "unverifiable":
@@ -102,20 +104,20 @@ export function checkScheme(
           reason: `The secret cannot be the key this scheme needs: \`secret\` must be ${wanted}.`,
         };
       }
-      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
-        publicKeyVerifies(scheme.kind, key, message, signature),
-      );
+      return compare(sender, scheme, present, secret, request, nowMs, budget, {
+        verifies: (message, signature) => publicKeyVerifies(scheme.kind, key, message, signature),
+      });
     }
     case "digest":
-      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
-        sameBytes(digest(scheme.algorithm, message), signature),
-      );
+      return compare(sender, scheme, present, secret, request, nowMs, budget, {
+        digestOf: (message) => digest(scheme.algorithm, message),
+      });
     case "hmac": {
       const key = secretKey(secret, scheme.secret ?? "text");
       if (!key.ok) return { status: "invalid", reason: key.reason };
-      return compare(sender, scheme, present, secret, request, nowMs, (message, signature) =>
-        sameBytes(hmac(scheme.algorithm, key.key, message), signature),
-      );
+      return compare(sender, scheme, present, secret, request, nowMs, budget, {
+        digestOf: (message) => hmac(scheme.algorithm, key.key, message),
+      });
     }
   }
 }
@@ -129,6 +131,36 @@ type ComparedScheme = Extract<
   { kind: "hmac" | "digest" | "ed25519" | "ecdsa-p256-sha256" | "rsa-sha1" }
 >;
 
+/**
+ * How a scheme tells a signature of a message: a digest (an HMAC, a hash) is computed once per
+ * message and compared with every signature; a public-key signature is verified one by one.
+ */
+type Matcher =
+  | { readonly digestOf: (message: Buffer) => Buffer }
+  | { readonly verifies: (message: Buffer, signature: Buffer) => boolean };
+
+/** Whether any signature is one of `messages`; null when the budget ran out first. */
+function anyMatches(
+  matcher: Matcher,
+  messages: readonly Buffer[],
+  signatures: readonly Buffer[],
+  budget: CheckBudget,
+): boolean | null {
+  for (const message of messages) {
+    if ("digestOf" in matcher) {
+      if (!budget.spend()) return null;
+      const expected = matcher.digestOf(message);
+      if (signatures.some((signature) => sameBytes(expected, signature))) return true;
+      continue;
+    }
+    for (const signature of signatures) {
+      if (!budget.spend()) return null;
+      if (matcher.verifies(message, signature)) return true;
+    }
+  }
+  return false;
+}
+
 /** A match of the signature with this body, and what is wrong with the body hash it covers, if anything. */
 type Attempt = Outcome | { readonly matched: boolean; readonly bodyProblem: string | null };
 
@@ -139,15 +171,19 @@ function compare(
   secret: string,
   request: SignedRequest,
   nowMs: number,
-  matches: (message: Buffer, signature: Buffer) => boolean,
+  budget: CheckBudget,
+  matcher: Matcher,
 ): Outcome {
   const format = "format" in scheme ? scheme.format : ({ type: "plain" } as const);
   const signatures: Buffer[] = [];
+  let sent = 0;
   let pairs: Pairs | null = null;
   for (const item of present) {
     const parsed = parseDigests(format, item.value);
     pairs ??= parsed.pairs;
+    sent += parsed.digests.length;
     for (const text of parsed.digests) {
+      if (signatures.length === MAX_SIGNATURES_CHECKED) break;
       const bytes = decodeDigest(text, scheme.encoding);
       if (bytes !== null) signatures.push(bytes);
     }
@@ -166,9 +202,8 @@ function compare(
   const attempt = (body: string): Attempt => {
     const built = buildMessages(scheme.content, request, secret, pairs, body);
     if (!built.ok) return { status: "unverifiable", reason: built.reason };
-    const matched = built.messages.some((message) =>
-      signatures.some((signature) => matches(message, signature)),
-    );
+    const matched = anyMatches(matcher, built.messages, signatures, budget);
+    if (matched === null) return { status: "unverifiable", reason: OUT_OF_BUDGET };
     const bodyProblem = matched && bodyHash !== undefined ? bodyHashProblem(bodyHash, request, body) : null;
     return { matched, bodyProblem };
   };
@@ -177,6 +212,8 @@ function compare(
   if ("matched" in result && (!result.matched || result.bodyProblem !== null)) {
     const trimmed = withoutFinalLineBreak(request.body);
     const retried = trimmed === null ? null : attempt(trimmed);
+    // Out of budget: whether the trimmed body matches is not known.
+    if (retried !== null && !("matched" in retried)) return retried;
     if (retried !== null && "matched" in retried && retried.matched && retried.bodyProblem === null) {
       result = retried;
       note =
@@ -184,12 +221,16 @@ function compare(
     }
   }
   if (!("matched" in result)) return result;
+  const partly =
+    sent > MAX_SIGNATURES_CHECKED
+      ? ` The header is unusual: only the first ${MAX_SIGNATURES_CHECKED} of its ${sent} signatures were checked.`
+      : "";
   if (freshness?.problem !== undefined) {
     return result.matched
       ? { status: "invalid", reason: `The signature matches${note}, but ${freshness.problem}` }
-      : { status: "invalid", reason: `${MISMATCH} Also, ${freshness.problem}` };
+      : { status: "invalid", reason: `${MISMATCH}${partly} Also, ${freshness.problem}` };
   }
-  if (!result.matched) return { status: "invalid", reason: MISMATCH };
+  if (!result.matched) return { status: "invalid", reason: `${MISMATCH}${partly}` };
   if (result.bodyProblem !== null) {
     return { status: "invalid", reason: `The signature matches, but ${result.bodyProblem}` };
   }

@@ -9,6 +9,7 @@
 import { Buffer } from "node:buffer";
 import { createSecretKey } from "node:crypto";
 import { HEADER_SCHEMES, type HeaderScheme } from "../providers/scheme-headers.ts";
+import { type CheckBudget, OUT_OF_BUDGET } from "./budget.ts";
 import { checkScheme, type Verification } from "./check-scheme.ts";
 import { presentSignatures, type Selected, type SignedRequest, signatureHeader } from "./signed-content.ts";
 import { decodeDigest, hmac, sameBytes } from "./signing.ts";
@@ -31,6 +32,7 @@ export function verifyUnknownSender(
   secret: string | undefined,
   request: SignedRequest,
   nowMs: number,
+  budget: CheckBudget,
 ): Verification {
   const named = namedScheme(request);
   const header = signatureHeader(named);
@@ -44,7 +46,7 @@ export function verifyUnknownSender(
         reason: `No secret was given. ${names} Send \`secret\` to check it.`,
       };
     }
-    const outcome = checkScheme("the sender", named.scheme, named.present, secret, request, nowMs);
+    const outcome = checkScheme("the sender", named.scheme, named.present, secret, request, nowMs, budget);
     return { scheme: named.scheme.id, header, status: outcome.status, reason: `${outcome.reason} ${names}` };
   }
   if (secret === undefined || secret === "") {
@@ -55,10 +57,10 @@ export function verifyUnknownSender(
       reason: "No secret was given, and the sender was not recognised.",
     };
   }
-  return guessGeneric(secret, request);
+  return guessGeneric(secret, request, budget);
 }
 
-function guessGeneric(secret: string, request: SignedRequest): Verification {
+function guessGeneric(secret: string, request: SignedRequest, budget: CheckBudget): Verification {
   const candidates = [...request.headers].filter(([name]) => /signature|hmac/.test(name));
   if (candidates.length === 0) {
     return {
@@ -70,7 +72,17 @@ function guessGeneric(secret: string, request: SignedRequest): Verification {
   }
   const body = Buffer.from(request.body, "utf8");
   const key = createSecretKey(Buffer.from(secret, "utf8"));
-  const macs = GUESS_ALGORITHMS.map((algorithm) => [algorithm, hmac(algorithm, key, body)] as const);
+  const macs: (readonly [string, Buffer])[] = [];
+  for (const algorithm of GUESS_ALGORITHMS) {
+    if (!budget.spend())
+      return {
+        scheme: null,
+        header: candidates[0]?.[0] ?? null,
+        status: "unverifiable",
+        reason: OUT_OF_BUDGET,
+      };
+    macs.push([algorithm, hmac(algorithm, key, body)]);
+  }
   for (const [name, values] of candidates) {
     const texts = values
       .flatMap((value) => value.split(/[,\s]+/))

@@ -2,10 +2,12 @@
  * Checks the detected provider's signature with the caller's secret and explains the outcome.
  * Statuses: `valid`; `invalid` (no match, a stale timestamp, a malformed signature, a secret that
  * cannot be the scheme's key); `unverifiable` (no signature in the request, a scheme that needs
- * what was not pasted, an unknown sender whose signature header does not name its scheme);
+ * what was not pasted, an unknown sender whose signature header does not name its scheme, a check
+ * that reached its budget);
  * `not_requested` (no secret given). Tolerances are measured against `now`.
  */
 import type { Provider } from "../providers/provider-types.ts";
+import { type CheckBudget, timeBudget } from "./budget.ts";
 import { checkScheme, type Verification } from "./check-scheme.ts";
 import { verifyUnknownSender } from "./generic-signature.ts";
 import {
@@ -31,8 +33,9 @@ export function verifySignature(
   secret: string | undefined,
   request: SignedRequest,
   nowMs: number,
+  budget: CheckBudget = timeBudget(),
 ): Verification {
-  if (provider === null) return verifyUnknownSender(secret, request, nowMs);
+  if (provider === null) return verifyUnknownSender(secret, request, nowMs, budget);
   const selected = selectScheme(provider, request);
   const header = signatureHeader(selected);
   const expected = [
@@ -65,6 +68,14 @@ export function verifySignature(
       reason: `The request has no ${provider.name} signature (${expected}), so there is nothing to check.`,
     };
   }
-  const outcome = checkScheme(provider.name, selected.scheme, selected.present, secret, request, nowMs);
+  const outcome = checkScheme(
+    provider.name,
+    selected.scheme,
+    selected.present,
+    secret,
+    request,
+    nowMs,
+    budget,
+  );
   return { scheme: selected.scheme.id, header, ...outcome };
 }
