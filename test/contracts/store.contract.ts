@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { BackendUnavailableError, InvalidCursorError } from "../../src/ports/errors.ts";
+import { CallAbandonedError, InvalidCursorError } from "../../src/ports/errors.ts";
 import {
   type ApiKeyRecord,
   type AuditPage,
@@ -1040,7 +1040,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 0, "released once");
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
         held.finish("too late");
-        await assert.rejects(call, BackendUnavailableError);
+        await assert.rejects(call, CallAbandonedError);
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
         const retry = await store.runReservedCall(

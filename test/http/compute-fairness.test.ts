@@ -2,7 +2,7 @@
  * What a client hears when the compute offload has no room for its large call: 429
  * `too_many_large_calls` when its key already holds its share, 503 `server_busy` when the queue is
  * full, both at once, with `Retry-After`, charging nothing; and a call the abandon sweep refunded
- * while it waited answers what happened (503 `server_busy`), not that the database is down. The
+ * while it waited answers what happened (503 `backend_unavailable` saying so), not that the database is down. The
  * offload runs on the test's thread, its tasks held by the test (test/helpers/offload.ts).
  */
 import assert from "node:assert/strict";
@@ -108,7 +108,7 @@ describe("large calls the compute offload has no room for", { timeout: 30_000 },
 
 describe("a call the abandon sweep refunded while it waited", () => {
   const postgres = storesToTest().find((s) => s.name === "PostgreSQL");
-  it("answers 503 server_busy saying it took too long, and stays refunded (PostgreSQL)", {
+  it("answers 503 backend_unavailable saying it took too long, not that the database is down, and stays refunded (PostgreSQL)", {
     skip: postgres === undefined && "TOOLRUN_TEST_DATABASE_URL is not set",
   }, async (t) => {
     const store: Store = await (postgres as NonNullable<typeof postgres>).make();
@@ -128,7 +128,7 @@ describe("a call the abandon sweep refunded while it waited", () => {
     assert.equal(await store.refundAbandoned?.(later), 1);
     run.open();
     const res = await call;
-    const body = assertProblem(res, 503, "server_busy");
+    const body = assertProblem(res, 503, "backend_unavailable");
     assert.match(String(body.detail), /took longer than the service allows/);
     assert.doesNotMatch(String(body.detail), /database/);
     assert.equal(res.headers["retry-after"], "1");

@@ -31,7 +31,7 @@
  * once it is older than the abandon time; its claim expires at that time too.
  */
 
-import { BackendUnavailableError } from "../../ports/errors.ts";
+import { CallAbandonedError } from "../../ports/errors.ts";
 import type {
   CallOutcome,
   IdempotencyClaim,
@@ -296,8 +296,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
       undo,
     );
     // The sweep released it first: the result was never paid for, so it is not given.
-    if (settled === null)
-      throw new BackendUnavailableError("database", "the call's reservation was released before its capture");
+    if (settled === null) throw new CallAbandonedError();
     return settled;
   }
 

@@ -51,8 +51,10 @@ export function toApiError(error: unknown): ApiError {
   }
   if (error instanceof ComputeBusyError) return computeBusy(error);
   if (error instanceof CallAbandonedError) {
+    // Still 503 backend_unavailable, as every unconfirmed charge is, but saying what happened:
+    // the backend answered, and nothing is wrong with it.
     return new ApiError(
-      "server_busy",
+      "backend_unavailable",
       "The call took longer than the service allows before its charge, so its credits were given back: it was not charged, and its result is not given. Retry.",
       { cause: error, headers: { "retry-after": "1" } },
     );

@@ -101,7 +101,7 @@ if (database.url === undefined) {
       const answer = await inFlight;
       records.push(answer);
       // What happened: the call outlasted TOOLRUN_CALL_ABANDON_S; the database itself is fine.
-      assertProblem(answer, 503, "server_busy", null);
+      assertProblem(answer, 503, "backend_unavailable", null);
       assert.equal(answer.headers?.get("retry-after"), "1");
       assert.deepEqual(
         records.map((r) => r.status),
