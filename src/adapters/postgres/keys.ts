@@ -1,7 +1,8 @@
 /**
  * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret, or of the secret
- * a rotation with a grace replaced (both UNIQUE, so a hash names at most one key). Boundary: the `api_keys` table only; remembering found keys is the
- * key cache's (adapters/key-cache.ts, told of changes by key-changes.ts).
+ * a rotation with a grace replaced (both UNIQUE, so a hash names at most one key). Boundary: the
+ * `api_keys` table only; remembering found keys is the key cache's (adapters/key-cache.ts, told of
+ * changes by key-changes.ts).
  */
 import type { Pool } from "pg";
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey, type NewAuditEntry } from "../../ports/store.ts";
