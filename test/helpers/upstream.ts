@@ -11,16 +11,15 @@
  * - `/huge-declared`: 200 announcing 10 MiB in `Content-Length` and sending a little of it;
  * - `/redirect`: 302 to `/echo`;
  * - `/idempotent`: 200 `{key, calls}`, counting the calls per `Idempotency-Key` (`callsFor`);
- * - `POST /tickets`: a help desk's API, the upstream of examples/tools/http-tools.json: with
- *   `Authorization: Bearer <ticketsToken>` and a JSON `{title, priority}`, 201 and the new ticket;
- *   a repeated `Idempotency-Key` gets the ticket it made, made once (`callsFor` counts these too);
- *   a wrong token, 401; a body without a title, 400.
+ * - `/tickets`: the example help desk (examples/help-desk/server.ts), the upstream of
+ *   examples/tools/http-tools.json, wanting `ticketsToken` (`callsFor` counts its keyed calls too).
  * Every request is recorded (`requests`) once its body has arrived. `hold()` makes the requests
  * that arrive wait, recorded, until the test lets them go on.
  */
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createHelpDesk } from "../../examples/help-desk/server.ts";
 
 export const UPSTREAM_BODY_SECRET = "upstream-body-must-not-leak";
 /** The token `POST /tickets` wants unless startUpstream is given another. */
@@ -57,8 +56,7 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
   const ticketsToken = options.ticketsToken ?? TICKETS_TOKEN;
   const requests: RecordedRequest[] = [];
   const calls = new Map<string, number>();
-  const tickets = new Map<string, unknown>();
-  let nextTicket = 1001;
+  const helpDesk = createHelpDesk(ticketsToken);
   const timers = new Set<NodeJS.Timeout>();
   let hugeBytes = 0;
   let inFlight = 0;
@@ -150,25 +148,14 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
         return json(response, 200, { key, calls: count });
       }
       case "/tickets": {
-        if (request.method !== "POST") return json(response, 405, { error: "POST only" });
-        if (request.headers.authorization !== `Bearer ${ticketsToken}`)
-          return json(response, 401, { error: "bad token" });
-        const input = parseJson(body) as { title?: unknown; priority?: unknown } | null;
-        if (typeof input?.title !== "string") return json(response, 400, { error: "title is required" });
         const key = request.headers["idempotency-key"];
-        if (typeof key === "string") {
-          calls.set(key, (calls.get(key) ?? 0) + 1);
-          const made = tickets.get(key);
-          if (made) return json(response, 201, made);
-        }
-        const ticket = {
-          id: `T-${nextTicket++}`,
-          title: input.title,
-          priority: typeof input.priority === "string" ? input.priority : "normal",
-          status: "open",
-        };
-        if (typeof key === "string") tickets.set(key, ticket);
-        return json(response, 201, ticket);
+        const answer = helpDesk.tickets(
+          request.method ?? "GET",
+          request.headers.authorization,
+          typeof key === "string" ? key : undefined,
+          body,
+        );
+        return json(response, answer.status, answer.body);
       }
       default:
         return json(response, 404, { error: "no such mode" });
@@ -180,7 +167,7 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
-    callsFor: (key) => calls.get(key) ?? 0,
+    callsFor: (key) => (calls.get(key) ?? 0) + helpDesk.callsFor(key),
     inFlight: () => inFlight,
     abandoned: () => abandoned,
     hugeBytesWritten: () => hugeBytes,

@@ -4,6 +4,8 @@
  * test upstream (the origin in the file replaced by the one the test started).
  */
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -102,5 +104,47 @@ describe("examples/tools", () => {
     assert.ok(!refused.ok);
     assert.equal(refused.httpStatus, 422);
     assert.equal((refused.error as Error).message, "The upstream service refused the input with HTTP 401.");
+  });
+
+  it("serves the help desk the README starts, which wants its token and opens tickets", async () => {
+    const script = fileURLToPath(new URL("../../examples/help-desk/server.ts", import.meta.url));
+    const missing = spawnSync(process.execPath, [script], {
+      env: { PATH: process.env.PATH },
+      encoding: "utf8",
+    });
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /Set TICKETS_TOKEN/);
+
+    const desk = spawn(process.execPath, [script], {
+      env: { PATH: process.env.PATH, TICKETS_TOKEN: "demo", PORT: "0" },
+    });
+    try {
+      const [line] = (await once(desk.stdout, "data")) as [Buffer];
+      const url = /http:\/\/\S+\/tickets/.exec(line.toString())?.[0];
+      assert.ok(url, line.toString());
+      const open = (token: string) =>
+        fetch(url, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "idempotency-key": "readme",
+            "content-type": "application/json",
+          },
+          body: JSON.stringify({ title: "Printer on fire" }),
+        });
+      const first = await open("demo");
+      assert.equal(first.status, 201);
+      const ticket = await first.json();
+      assert.deepEqual(ticket, {
+        id: "T-1001",
+        title: "Printer on fire",
+        priority: "normal",
+        status: "open",
+      });
+      assert.deepEqual(await (await open("demo")).json(), ticket);
+      assert.equal((await open("wrong")).status, 401);
+    } finally {
+      desk.kill();
+    }
   });
 });
