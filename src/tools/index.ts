@@ -1,5 +1,6 @@
 /**
- * The explicit list of tools, one line each. Adding a tool is one folder and one line here.
+ * The built-in tools, one line each. Operators add theirs without touching this list
+ * (TOOLRUN_TOOLS and `httpTools`, docs/tools/writing-a-tool.md).
  */
 import { retainingWallPressureCalculator } from "./retaining-wall-pressure-calculator/index.ts";
 import type { AnyToolDefinition } from "./tool.ts";

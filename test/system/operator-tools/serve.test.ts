@@ -203,4 +203,9 @@ describe("npm start with an operator's tools", () => {
       [],
     );
   });
+
+  it("never writes the HTTP tool's secret to its output", () => {
+    assert.ok(!server.stdout().includes(TICKETS_TOKEN), "the secret is in the log");
+    assert.ok(!server.stderr().includes(TICKETS_TOKEN), "the secret is on stderr");
+  });
 });
