@@ -1,10 +1,12 @@
 /**
  * The docs name what the code does: every error code of the catalog is in docs/errors.md, every
  * configuration variable the loader reads is in docs/configuration.md, and the tool table there
- * (the one place the docs give each tool's weight, body limit and cost) is the registry's.
+ * (the one place the docs give each tool's weight, body limit and cost) is the registry's; the
+ * index names every document, and no source comment sends a reader outside the repository.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { sep } from "node:path";
 import { describe, it } from "node:test";
 import { unknownVariableWarnings } from "../../src/config.ts";
 import { errorCatalog } from "../../src/core/contract/errors.ts";
@@ -57,6 +59,28 @@ describe("docs", () => {
       rows.map((row) => row.slice(1).map((cell) => cell?.trim())),
       expected,
     );
+  });
+
+  it("indexes every document in docs/README.md", () => {
+    const index = read("docs/README.md");
+    const documents = readdirSync(new URL("../../docs", import.meta.url), {
+      recursive: true,
+      encoding: "utf8",
+    })
+      .filter((path) => /\.(md|json)$/.test(path) && path !== "README.md")
+      .map((path) => path.split(sep).join("/"));
+    assert.ok(documents.length >= 10);
+    for (const path of documents)
+      assert.ok(index.includes(`](${path})`), `${path} is missing from docs/README.md`);
+  });
+
+  it("cites nothing outside the repository in source comments", () => {
+    const sources = readdirSync(new URL("../../src", import.meta.url), {
+      recursive: true,
+      encoding: "utf8",
+    }).filter((path) => path.endsWith(".ts"));
+    const citing = sources.filter((path) => /decisions\.md|\bissue #?\d+/i.test(read(`src/${path}`)));
+    assert.deepEqual(citing, []);
   });
 });
 
