@@ -21,9 +21,15 @@ export const SYSTEM_NODE_VERSION =
     ? undefined
     : execFileSync(SYSTEM_NODE, ["-p", "process.versions.node"]).toString().trim();
 
-/** Why these tests cannot run here, or false. */
-export const NO_SYSTEM_NODE: string | false =
-  SYSTEM_NODE === undefined ? "no Node.js of the machine's own (/usr/bin/node) to install with" : false;
+/** Why these tests cannot run here, or false. In CI a missing Node fails instead, as a missing browser does. */
+export const NO_SYSTEM_NODE: string | false = noSystemNode();
+
+function noSystemNode(): string | false {
+  if (SYSTEM_NODE !== undefined) return false;
+  const reason = "no Node.js of the machine's own (/usr/bin/node) to install with";
+  if (process.env.CI) throw new Error(reason);
+  return reason;
+}
 
 /** The environment for the machine's npm and node: the caller's variables on a clean PATH. */
 export function machineEnv(env: Record<string, string> = {}): Record<string, string> {
