@@ -4,7 +4,8 @@
  * first test) or, with `--test-isolation=none`, runs every file in one process one after another
  * (most of their time is spent waiting on timers, sockets and the databases). Shards of files, each
  * one process, give the overlap of the first and the start-up cost of the second. Each shard's
- * output is printed whole, in order, and the run fails when any shard fails.
+ * output is printed whole, in order, and the run fails when any shard fails. A hook at a file's top
+ * level would belong to its whole shard, so test/unit/test-files.test.ts forbids them.
  *
  * Usage: node test/shards.ts SHARDS GLOB...
  */

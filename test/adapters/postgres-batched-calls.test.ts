@@ -104,96 +104,98 @@ if (db.url === undefined) {
   it("PostgreSQL batches of calls", { skip: db.skip }, () => {});
 } else {
   const url = db.url;
-  const schemas = [uniqueSchema(), uniqueSchema()] as const;
-  let batched: PostgresStore;
-  let single: PostgresStore;
-  const keys = ["key_a", "key_b", "key_c"];
-  before(async () => {
-    batched = await createPostgresStore({ url, schema: schemas[0] });
-    single = await createPostgresStore({ url, schema: schemas[1] });
-    for (const store of [batched, single]) {
-      await store.migrate();
-      for (const id of keys) await store.createKey(newKey({ id }));
-    }
-  });
-  after(async () => {
-    await Promise.all([batched.close(), single.close()]);
-    await Promise.all(schemas.map((schema) => dropSchema(url, schema)));
-  });
-
-  describe("PostgreSQL batches of calls", () => {
-    it("records a batch that nothing can refuse set-wise, each call with its own running figures", async () => {
-      const call = (keyId: string, tool: string, credits: number, httpStatus = 200): Call => ({
-        callId: randomUUID(),
-        keyId,
-        tool,
-        period: "2026-10",
-        credits,
-        allowance: 100,
-        cap: 50,
-        httpStatus,
-      });
-      const calls = [
-        call("key_a", "calc", 2),
-        call("key_b", "calc", 5),
-        call("key_a", "other", 3),
-        call("key_a", "calc", 4, 500),
-        call("key_a", "calc", 1),
-      ];
-      const [a, b] = await Promise.all([batched.pool.connect(), single.pool.connect()]);
-      try {
-        const { rows, oneByOne: statements } = await asBatch(a, calls);
-        assert.equal(statements, 0, "no statement a call");
-        const expected = [
-          { outcome: "charged", credits_used: 2, active_calls: 1 },
-          { outcome: "charged", credits_used: 5, active_calls: 1 },
-          { outcome: "charged", credits_used: 5, active_calls: 1 },
-          { outcome: "refunded", credits_used: 5, active_calls: 1 },
-          { outcome: "charged", credits_used: 6, active_calls: 2 },
-        ];
-        assert.deepEqual(rows, expected);
-        assert.deepEqual(await oneByOne(b, calls), expected);
-      } finally {
-        a.release();
-        b.release();
+  describe("PostgreSQL batched calls", () => {
+    const schemas = [uniqueSchema(), uniqueSchema()] as const;
+    let batched: PostgresStore;
+    let single: PostgresStore;
+    const keys = ["key_a", "key_b", "key_c"];
+    before(async () => {
+      batched = await createPostgresStore({ url, schema: schemas[0] });
+      single = await createPostgresStore({ url, schema: schemas[1] });
+      for (const store of [batched, single]) {
+        await store.migrate();
+        for (const id of keys) await store.createKey(newKey({ id }));
       }
     });
+    after(async () => {
+      await Promise.all([batched.close(), single.close()]);
+      await Promise.all(schemas.map((schema) => dropSchema(url, schema)));
+    });
 
-    it("gives every call of random batches the outcome and figures it has alone, and ends with the same books", async () => {
-      const next = seededRandom(19);
-      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
-      const paths = { setWise: 0, oneByOne: 0 };
-      const [a, b] = await Promise.all([batched.pool.connect(), single.pool.connect()]);
-      try {
-        for (let batch = 0; batch < 80; batch++) {
-          // Allowances and caps from none to tight, so that some batches have calls refused.
-          const allowance = pick([null, 1_000_000, Math.floor(next() * 300)]);
-          const cap = pick([null, null, Math.floor(next() * 80)]);
-          const calls = Array.from(
-            { length: 1 + Math.floor(next() * 12) },
-            (): Call => ({
-              callId: randomUUID(),
-              keyId: pick(keys),
-              tool: pick(["calc", "other"]),
-              period: pick(["2026-11", "2026-11", "2026-12"]),
-              credits: Math.floor(next() * 6),
-              allowance,
-              cap,
-              httpStatus: pick([200, 200, 200, 500, 422]),
-            }),
-          );
-          const together = await asBatch(a, calls);
-          const alone = await oneByOne(b, calls);
-          assert.deepEqual(together.rows, alone, `batch ${batch}: ${JSON.stringify(calls)}`);
-          if (together.oneByOne === 0) paths.setWise++;
-          else paths.oneByOne++;
+    describe("PostgreSQL batches of calls", () => {
+      it("records a batch that nothing can refuse set-wise, each call with its own running figures", async () => {
+        const call = (keyId: string, tool: string, credits: number, httpStatus = 200): Call => ({
+          callId: randomUUID(),
+          keyId,
+          tool,
+          period: "2026-10",
+          credits,
+          allowance: 100,
+          cap: 50,
+          httpStatus,
+        });
+        const calls = [
+          call("key_a", "calc", 2),
+          call("key_b", "calc", 5),
+          call("key_a", "other", 3),
+          call("key_a", "calc", 4, 500),
+          call("key_a", "calc", 1),
+        ];
+        const [a, b] = await Promise.all([batched.pool.connect(), single.pool.connect()]);
+        try {
+          const { rows, oneByOne: statements } = await asBatch(a, calls);
+          assert.equal(statements, 0, "no statement a call");
+          const expected = [
+            { outcome: "charged", credits_used: 2, active_calls: 1 },
+            { outcome: "charged", credits_used: 5, active_calls: 1 },
+            { outcome: "charged", credits_used: 5, active_calls: 1 },
+            { outcome: "refunded", credits_used: 5, active_calls: 1 },
+            { outcome: "charged", credits_used: 6, active_calls: 2 },
+          ];
+          assert.deepEqual(rows, expected);
+          assert.deepEqual(await oneByOne(b, calls), expected);
+        } finally {
+          a.release();
+          b.release();
         }
-      } finally {
-        a.release();
-        b.release();
-      }
-      assert.deepEqual(await books(batched), await books(single));
-      assert.ok(paths.setWise > 10 && paths.oneByOne > 10, JSON.stringify(paths));
+      });
+
+      it("gives every call of random batches the outcome and figures it has alone, and ends with the same books", async () => {
+        const next = seededRandom(19);
+        const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+        const paths = { setWise: 0, oneByOne: 0 };
+        const [a, b] = await Promise.all([batched.pool.connect(), single.pool.connect()]);
+        try {
+          for (let batch = 0; batch < 80; batch++) {
+            // Allowances and caps from none to tight, so that some batches have calls refused.
+            const allowance = pick([null, 1_000_000, Math.floor(next() * 300)]);
+            const cap = pick([null, null, Math.floor(next() * 80)]);
+            const calls = Array.from(
+              { length: 1 + Math.floor(next() * 12) },
+              (): Call => ({
+                callId: randomUUID(),
+                keyId: pick(keys),
+                tool: pick(["calc", "other"]),
+                period: pick(["2026-11", "2026-11", "2026-12"]),
+                credits: Math.floor(next() * 6),
+                allowance,
+                cap,
+                httpStatus: pick([200, 200, 200, 500, 422]),
+              }),
+            );
+            const together = await asBatch(a, calls);
+            const alone = await oneByOne(b, calls);
+            assert.deepEqual(together.rows, alone, `batch ${batch}: ${JSON.stringify(calls)}`);
+            if (together.oneByOne === 0) paths.setWise++;
+            else paths.oneByOne++;
+          }
+        } finally {
+          a.release();
+          b.release();
+        }
+        assert.deepEqual(await books(batched), await books(single));
+        assert.ok(paths.setWise > 10 && paths.oneByOne > 10, JSON.stringify(paths));
+      });
     });
   });
 }

@@ -74,134 +74,139 @@ if (db.url === undefined) {
       const [row] = (await other.usage({ keyId, period: "2026-11", limit: 1, cursor: null })).recent;
       return row?.status === "refunded";
     });
-  before(async () => {
-    proxy = await startTcpProxy(new URL(url).hostname, Number(new URL(url).port || 5432));
-    other = await createPostgresStore({ url, schema, keyCache: false });
-    await other.migrate();
-  });
-  after(async () => {
-    proxy.release();
-    for (const store of stores) await store.close();
-    await other.close();
-    await proxy.close();
-    await dropSchema(url, schema);
-  });
-
-  describe("PostgreSQL ledger: a connection that stalls between reserve and settle", () => {
-    it("answers 503, not a result, when the sweep refunded the call before its settle arrived", async () => {
-      const { stalled, key } = await stalledWithKey(60_000);
-      const held = proxy.freezeOn(SETTLE, "request");
-      const call = keyedCall(stalled, key.id, "result");
-      const outcome = call.then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      );
-      await held;
-      // Another instance's sweep: the call is pending and (for this test) old enough.
-      assert.equal(await other.refundAbandoned(new Date(Date.now() + 60_000).toISOString()), 1);
+  describe("PostgreSQL ledger under a stall", () => {
+    before(async () => {
+      proxy = await startTcpProxy(new URL(url).hostname, Number(new URL(url).port || 5432));
+      other = await createPostgresStore({ url, schema, keyCache: false });
+      await other.migrate();
+    });
+    after(async () => {
       proxy.release();
-      const settled = await outcome;
-      assert.ok("error" in settled, `the call was delivered: ${JSON.stringify(settled)}`);
-      // Not the database's fault: the call took longer than the abandon time.
-      assert.ok(settled.error instanceof CallAbandonedError);
-      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
-      const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
-      assert.equal(usage.creditsUsed, 0);
-      assert.deepEqual(
-        usage.recent.map((c) => [c.status, c.credits]),
-        [["refunded", 0]],
-      );
+      for (const store of stores) await store.close();
+      await other.close();
+      await proxy.close();
+      await dropSchema(url, schema);
     });
 
-    it("refunds a call answered 503 whose charge did commit, once the database answers", async () => {
-      const { stalled, key } = await stalledWithKey(300);
-      // The call's one statement reaches the server and commits; its answer never comes back.
-      const held = proxy.freezeOn(CALL, "response");
-      const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
-        ok: true,
-        value: "result",
-      }));
-      await held;
-      await assert.rejects(call, BackendUnavailableError);
-      await untilRefunded(key.id);
-      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
-      proxy.release();
-    });
+    describe("PostgreSQL ledger: a connection that stalls between reserve and settle", () => {
+      it("answers 503, not a result, when the sweep refunded the call before its settle arrived", async () => {
+        const { stalled, key } = await stalledWithKey(60_000);
+        const held = proxy.freezeOn(SETTLE, "request");
+        const call = keyedCall(stalled, key.id, "result");
+        const outcome = call.then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        await held;
+        // Another instance's sweep: the call is pending and (for this test) old enough.
+        assert.equal(await other.refundAbandoned(new Date(Date.now() + 60_000).toISOString()), 1);
+        proxy.release();
+        const settled = await outcome;
+        assert.ok("error" in settled, `the call was delivered: ${JSON.stringify(settled)}`);
+        // Not the database's fault: the call took longer than the abandon time.
+        assert.ok(settled.error instanceof CallAbandonedError);
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+        const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(usage.creditsUsed, 0);
+        assert.deepEqual(
+          usage.recent.map((c) => [c.status, c.credits]),
+          [["refunded", 0]],
+        );
+      });
 
-    it("refunds every call of a batch answered 503 whose charges did commit", async () => {
-      const { stalled, key } = await stalledWithKey(300);
-      const held = proxy.freezeOn(CALL, "response");
-      // Queued in one turn: one statement for the four.
-      const calls = Array.from({ length: 4 }, (_, i) =>
-        stalled.runCall(reservation(key.id, { credits: 3, allowance: 100, tool: `t${i % 2}` }), () => ({
+      it("refunds a call answered 503 whose charge did commit, once the database answers", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        // The call's one statement reaches the server and commits; its answer never comes back.
+        const held = proxy.freezeOn(CALL, "response");
+        const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
           ok: true,
-          value: i,
-        })),
-      );
-      await held;
-      for (const call of calls) await assert.rejects(call, BackendUnavailableError);
-      await eventually("every unconfirmed charge is refunded", async () => {
-        const report = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
-        return report.recent.length === 4 && report.recent.every((c) => c.status === "refunded");
+          value: "result",
+        }));
+        await held;
+        await assert.rejects(call, BackendUnavailableError);
+        await untilRefunded(key.id);
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+        proxy.release();
       });
-      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
-      proxy.release();
-    });
 
-    it("records nothing of a call answered 503 whose statement reaches the database after its compensation", async () => {
-      const { stalled, key } = await stalledWithKey(300);
-      // The call's one statement waits in its connection; new connections (the compensation's) flow.
-      const held = proxy.freezeOn(CALL, "request");
-      const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
-        ok: true,
-        value: "result",
-      }));
-      await held;
-      await assert.rejects(call, BackendUnavailableError);
-      await eventually("the compensation is recorded", async () => {
-        const { rows } = await other.pool.query("SELECT 1 FROM voided_calls");
-        return rows.length > 0;
+      it("refunds every call of a batch answered 503 whose charges did commit", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        const held = proxy.freezeOn(CALL, "response");
+        // Queued in one turn: one statement for the four.
+        const calls = Array.from({ length: 4 }, (_, i) =>
+          stalled.runCall(reservation(key.id, { credits: 3, allowance: 100, tool: `t${i % 2}` }), () => ({
+            ok: true,
+            value: i,
+          })),
+        );
+        await held;
+        for (const call of calls) await assert.rejects(call, BackendUnavailableError);
+        await eventually("every unconfirmed charge is refunded", async () => {
+          const report = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+          return report.recent.length === 4 && report.recent.every((c) => c.status === "refunded");
+        });
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+        proxy.release();
       });
-      const backends = async () =>
-        (await other.pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [stalledName]))
-          .rows.length;
-      const open = await backends();
-      proxy.release();
-      // The held statement now reaches the server, which runs it and then closes that connection.
-      await eventually("the held statement has run", async () => (await backends()) < open);
-      assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
-      const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
-      assert.deepEqual([usage.creditsUsed, usage.calls, usage.recent], [0, 0, []]);
-    });
 
-    it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
-      const { stalled, key } = await stalledWithKey(300);
-      const held = proxy.freezeOn(SETTLE, "response");
-      const call = keyedCall(stalled, key.id, "result");
-      await held;
-      await assert.rejects(call, BackendUnavailableError);
-      await untilRefunded(key.id);
-      proxy.release();
-      // The stored answer was never delivered: a retry with the same key runs, and is charged once.
-      const retry = await keyedCall(other, key.id, "again");
-      assert.equal(retry.status, "charged");
-      assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
-    });
+      it("records nothing of a call answered 503 whose statement reaches the database after its compensation", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        // The call's one statement waits in its connection; new connections (the compensation's) flow.
+        const held = proxy.freezeOn(CALL, "request");
+        const call = stalled.runCall(reservation(key.id, { credits: 3, allowance: 100 }), () => ({
+          ok: true,
+          value: "result",
+        }));
+        await held;
+        await assert.rejects(call, BackendUnavailableError);
+        await eventually("the compensation is recorded", async () => {
+          const { rows } = await other.pool.query("SELECT 1 FROM voided_calls");
+          return rows.length > 0;
+        });
+        const backends = async () =>
+          (
+            await other.pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [
+              stalledName,
+            ])
+          ).rows.length;
+        const open = await backends();
+        proxy.release();
+        // The held statement now reaches the server, which runs it and then closes that connection.
+        await eventually("the held statement has run", async () => (await backends()) < open);
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+        const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual([usage.creditsUsed, usage.calls, usage.recent], [0, 0, []]);
+      });
 
-    it("bounds a statement's wait by queryTimeoutMs while the network is frozen", async () => {
-      const { stalled, key } = await stalledWithKey(300);
-      await stalled.ping();
-      proxy.freeze();
-      await assert.rejects(stalled.getKey(key.id), BackendUnavailableError);
-      await assert.rejects(
-        stalled.runCall(reservation(key.id), () => ({ ok: true, value: 1 })),
-        BackendUnavailableError,
-      );
-      proxy.release();
-      await eventually(
-        "the reservation made before the freeze is not held",
-        async () => (await other.creditsUsed(key.id, "2026-11")) === 0,
-      );
+      it("frees the Idempotency-Key of a call answered 503 whose charge and answer did commit", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        const held = proxy.freezeOn(SETTLE, "response");
+        const call = keyedCall(stalled, key.id, "result");
+        await held;
+        await assert.rejects(call, BackendUnavailableError);
+        await untilRefunded(key.id);
+        proxy.release();
+        // The stored answer was never delivered: a retry with the same key runs, and is charged once.
+        const retry = await keyedCall(other, key.id, "again");
+        assert.equal(retry.status, "charged");
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+      });
+
+      it("bounds a statement's wait by queryTimeoutMs while the network is frozen", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        await stalled.ping();
+        proxy.freeze();
+        await assert.rejects(stalled.getKey(key.id), BackendUnavailableError);
+        await assert.rejects(
+          stalled.runCall(reservation(key.id), () => ({ ok: true, value: 1 })),
+          BackendUnavailableError,
+        );
+        proxy.release();
+        await eventually(
+          "the reservation made before the freeze is not held",
+          async () => (await other.creditsUsed(key.id, "2026-11")) === 0,
+        );
+      });
     });
   });
 }

@@ -58,87 +58,93 @@ function books(path: string): unknown {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), "toolrun-units-"));
-const paths = [join(dir, "together.db"), join(dir, "alone.db")] as const;
-const batched = createSqliteStore(paths[0]);
-const single = createSqliteStore(paths[1]);
-before(async () => {
-  await batched.migrate();
-  await single.migrate();
-});
-after(async () => {
-  await Promise.all([batched.close(), single.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const FAILED: WorkResult<string> = { ok: false, httpStatus: 500, error: new Error("the tool failed") };
-
-describe("SQLite units of several calls", () => {
-  it("checks each call of a unit against the credits and capped calls of the calls before it", async () => {
-    for (const store of [batched, single]) await store.createKey(newKey({ id: "key_tight" }));
-    const call = (credits: number, result: WorkResult<string> = { ok: true, value: "ran" }): Call => ({
-      reservation: {
-        callId: randomUUID(),
-        requestId: "req_unit",
-        keyId: "key_tight",
-        tool: "calc",
-        period: "2026-11",
-        credits,
-        allowance: 10,
-        monthlyCallCap: 3,
-        at: "2026-11-26T12:00:00.000Z",
-      },
-      result,
-    });
-    // 4 + 5 fit the allowance of 10, 2 more do not; the failed call is refunded; the fourth
-    // charged call would pass the allowance but meets the cap of 3 calls first.
-    const calls = [call(4), call(5), call(2), call(1, FAILED), call(1), call(0)];
-    const expected = [
-      ["charged", 4],
-      ["charged", 9],
-      ["refused", 9, "insufficient_credits"],
-      ["refunded", 9],
-      ["charged", 10],
-      ["refused", 10, "tier_limit"],
-    ];
-    assert.deepEqual(await together(batched, calls), expected);
-    assert.deepEqual(await oneByOne(single, calls), expected);
-    assert.deepEqual(books(paths[0]), books(paths[1]));
+describe("SQLite units", () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolrun-units-"));
+  const paths = [join(dir, "together.db"), join(dir, "alone.db")] as const;
+  const batched = createSqliteStore(paths[0]);
+  const single = createSqliteStore(paths[1]);
+  before(async () => {
+    await batched.migrate();
+    await single.migrate();
+  });
+  after(async () => {
+    await Promise.all([batched.close(), single.close()]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it("gives every call of random units the outcome and figures it has alone, and ends with the same books", async () => {
-    const next = seededRandom(26);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
-    for (let unit = 0; unit < 60; unit++) {
-      // New keys each unit: no figures remembered from earlier units send a call to the reads
-      // made before running, so every check is the unit's own.
-      const keys = [`key_${unit}_a`, `key_${unit}_b`];
-      for (const store of [batched, single]) for (const id of keys) await store.createKey(newKey({ id }));
-      const allowance = pick([null, 1_000_000, Math.floor(next() * 30)]);
-      const cap = pick([null, null, Math.floor(next() * 8)]);
-      const calls = Array.from(
-        { length: 1 + Math.floor(next() * 12) },
-        (): Call => ({
-          reservation: {
-            callId: randomUUID(),
-            requestId: "req_unit",
-            keyId: pick(keys),
-            tool: pick(["calc", "other"]),
-            period: pick(["2026-11", "2026-11", "2026-12"]),
-            credits: Math.floor(next() * 6),
-            allowance,
-            monthlyCallCap: cap,
-            at: "2026-11-26T12:00:00.000Z",
-          },
-          result: pick<WorkResult<string>>([{ ok: true, value: "ran" }, { ok: true, value: "ran" }, FAILED]),
-        }),
-      );
-      assert.deepEqual(
-        await together(batched, calls),
-        await oneByOne(single, calls),
-        `unit ${unit}: ${JSON.stringify(calls.map((c) => c.reservation))}`,
-      );
-    }
-    assert.deepEqual(books(paths[0]), books(paths[1]));
+  const FAILED: WorkResult<string> = { ok: false, httpStatus: 500, error: new Error("the tool failed") };
+
+  describe("SQLite units of several calls", () => {
+    it("checks each call of a unit against the credits and capped calls of the calls before it", async () => {
+      for (const store of [batched, single]) await store.createKey(newKey({ id: "key_tight" }));
+      const call = (credits: number, result: WorkResult<string> = { ok: true, value: "ran" }): Call => ({
+        reservation: {
+          callId: randomUUID(),
+          requestId: "req_unit",
+          keyId: "key_tight",
+          tool: "calc",
+          period: "2026-11",
+          credits,
+          allowance: 10,
+          monthlyCallCap: 3,
+          at: "2026-11-26T12:00:00.000Z",
+        },
+        result,
+      });
+      // 4 + 5 fit the allowance of 10, 2 more do not; the failed call is refunded; the fourth
+      // charged call would pass the allowance but meets the cap of 3 calls first.
+      const calls = [call(4), call(5), call(2), call(1, FAILED), call(1), call(0)];
+      const expected = [
+        ["charged", 4],
+        ["charged", 9],
+        ["refused", 9, "insufficient_credits"],
+        ["refunded", 9],
+        ["charged", 10],
+        ["refused", 10, "tier_limit"],
+      ];
+      assert.deepEqual(await together(batched, calls), expected);
+      assert.deepEqual(await oneByOne(single, calls), expected);
+      assert.deepEqual(books(paths[0]), books(paths[1]));
+    });
+
+    it("gives every call of random units the outcome and figures it has alone, and ends with the same books", async () => {
+      const next = seededRandom(26);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+      for (let unit = 0; unit < 60; unit++) {
+        // New keys each unit: no figures remembered from earlier units send a call to the reads
+        // made before running, so every check is the unit's own.
+        const keys = [`key_${unit}_a`, `key_${unit}_b`];
+        for (const store of [batched, single]) for (const id of keys) await store.createKey(newKey({ id }));
+        const allowance = pick([null, 1_000_000, Math.floor(next() * 30)]);
+        const cap = pick([null, null, Math.floor(next() * 8)]);
+        const calls = Array.from(
+          { length: 1 + Math.floor(next() * 12) },
+          (): Call => ({
+            reservation: {
+              callId: randomUUID(),
+              requestId: "req_unit",
+              keyId: pick(keys),
+              tool: pick(["calc", "other"]),
+              period: pick(["2026-11", "2026-11", "2026-12"]),
+              credits: Math.floor(next() * 6),
+              allowance,
+              monthlyCallCap: cap,
+              at: "2026-11-26T12:00:00.000Z",
+            },
+            result: pick<WorkResult<string>>([
+              { ok: true, value: "ran" },
+              { ok: true, value: "ran" },
+              FAILED,
+            ]),
+          }),
+        );
+        assert.deepEqual(
+          await together(batched, calls),
+          await oneByOne(single, calls),
+          `unit ${unit}: ${JSON.stringify(calls.map((c) => c.reservation))}`,
+        );
+      }
+      assert.deepEqual(books(paths[0]), books(paths[1]));
+    });
   });
 });
