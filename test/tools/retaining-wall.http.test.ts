@@ -157,6 +157,11 @@ describe("retaining-wall-pressure-calculator over HTTP", () => {
         /passive wedge has no solution/,
       ],
       [{ frictionAngle: 30, waterDepth: 1, saturatedUnitWeight: 9 }, /less than the unit weight of water/],
+      // δ + θ + ψ = 50° + 30° + atan(0.2) = 91.31°: the active thrust would lie along the back.
+      [
+        { method: "coulomb", frictionAngle: 50, wallFriction: 50, wallInclination: 30, seismicKh: 0.2 },
+        /add up to 91\.31°: at 90° or more the active thrust would lie along the wall back/,
+      ],
     ];
     for (const [change, detail] of cases) {
       const before = await used();

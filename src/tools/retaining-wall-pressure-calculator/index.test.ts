@@ -169,6 +169,32 @@ describe("outputs", () => {
     assert.equal(rows(limit)["Passive Coefficient (Kp)"], Math.cos((25 * Math.PI) / 180).toFixed(4));
   });
 
+  // Only an earthquake reaches it: δ ≤ φ ≤ 50° and θ ≤ 30° keep a static δ + θ at 80° or less.
+  // φ = δ = 50°, θ = 30°: kh 0.2 gives ψ = atan(0.2) = 11.31° and δ + θ + ψ = 91.31°, refused;
+  // kh 0.17 gives ψ = 9.65° and 89.65°, answered.
+  it("δ + θ + ψ ≥ 90° is refused with a 422 that says why; just under 90° is answered", () => {
+    const wall = {
+      method: "coulomb",
+      height: 5,
+      unitWeight: 18,
+      frictionAngle: 50,
+      wallFriction: 50,
+      wallInclination: 30,
+    } as const;
+    assert.throws(
+      () => tool.run({ ...wall, seismicKh: 0.2 }),
+      (error: unknown) =>
+        error instanceof UnprocessableInputError &&
+        error.message ===
+          "The wall friction (50°), the back inclination (30°) and the seismic inertia angle (11.31°) " +
+            "add up to 91.31°: at 90° or more the active thrust would lie along the wall back, and the " +
+            "formula has no real value.",
+    );
+    const under = tool.run({ ...wall, seismicKh: 0.17 });
+    assert.equal((80 + under.values.seismicInertiaAngle).toFixed(2), "89.65");
+    assert.equal(outputSchemaErrors(under), "");
+  });
+
   it("a wall of zero height gives zeros, formatted without a minus sign", () => {
     const output = tool.run({ height: 0, unitWeight: 18, frictionAngle: 30 });
     assert.equal(rows(output)["Total Thrust (P)"], "0.00 kN/m");
