@@ -316,3 +316,42 @@ describe("Coulomb thrust with a surcharge (hand calculation)", () => {
     near(result.verticalThrust, result.thrust / 2, 1e-9, "Pv = P sin 30°");
   });
 });
+
+describe("the direction of a Coulomb passive thrust (hand calculation)", () => {
+  // Passive, φ = 30°, δ = 20°, θ = 10°, β = 0, H = 2 m, γ = 18 kN/m³. The wedge is pushed up the back,
+  // so wall friction turns the thrust up: θ − δ = −10°, i.e. 10° above the horizontal (not θ + δ,
+  // not δ − θ, not −δ, which a sign slip would give).
+  //   Kp = cos²40° / (cos²10° · cos 10° · [1 − √(sin 50° sin 30° / (cos 10° cos 10°))]²)
+  //      = 0.586824 / (0.969846 × 0.984808 × (1 − √0.394931)²)
+  //      = 0.586824 / (0.955112 × (1 − 0.628435)²) = 0.586824 / (0.955112 × 0.138060) = 4.4503;
+  //   Pp = ½ × 4.4503 × 18 × 2² = 160.21 kN/m, at H/3 = 0.67 m;
+  //   Ph = 160.21 cos 10° = 157.78 kN/m; Pv = 160.21 sin(−10°) = −27.82 kN/m (the soil pushes the
+  //   wall up); M = 157.78 × 2/3 = 105.18 kN·m/m.
+  it("δ > θ: thrustInclination θ − δ = −10° and verticalThrust negative", () => {
+    const output = tool.run({
+      method: "coulomb",
+      state: "passive",
+      height: 2,
+      unitWeight: 18,
+      frictionAngle: 30,
+      wallFriction: 20,
+      wallInclination: 10,
+    });
+    const { values } = output;
+    assert.equal(values.coefficient.toFixed(4), "4.4503");
+    assert.equal(values.thrust.toFixed(2), "160.21");
+    assert.equal(values.thrustInclination, -10);
+    assert.equal(values.horizontalThrust.toFixed(2), "157.78");
+    assert.equal(values.verticalThrust.toFixed(2), "-27.82");
+    assert.equal(values.overturningMoment.toFixed(2), "105.18");
+    assert.equal(rows(output)["Vertical Thrust (Pv)"], "-27.82 kN/m");
+    assert.equal(
+      rows(output)["Thrust Direction"],
+      "Inclined 10.00° above the horizontal (wall friction 20.00°, back inclination 10.00°)",
+    );
+    assert.equal(
+      output.status,
+      "Passive thrust 160.21 kN/m inclined 10.00° above the horizontal, acting 0.67 m above the base (Coulomb)",
+    );
+  });
+});
