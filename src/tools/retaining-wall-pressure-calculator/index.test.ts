@@ -67,6 +67,35 @@ describe("outputs", () => {
     assert.ok(Math.abs(output.values.overturningMoment - 500 / 3) < 1e-9);
     assert.deepEqual(output.diagram.at(0), { depth: 0, pressure: output.values.surchargePressure });
     assert.equal(output.diagram.at(-1)?.depth, 5);
+    // The response the doc prints, figure for figure (its abridged `units` and diagram as printed).
+    const { units, ...figures } = output.values;
+    assert.deepEqual(figures, {
+      coefficient: 0.3333333333333333,
+      surchargePressure: 3.333333333333333,
+      basePressure: 33.333333333333336,
+      thrust: 91.66666666666666,
+      horizontalThrust: 91.66666666666666,
+      verticalThrust: 0,
+      thrustInclination: 0,
+      thrustHeight: 1.8181818181818181,
+      overturningMoment: 166.66666666666666,
+      seismicCoefficient: 0.3333333333333333,
+      seismicInertiaAngle: 0,
+      staticThrust: 91.66666666666666,
+      dynamicIncrement: 0,
+      waterThrust: 0,
+      tensionCrackDepth: 0,
+      wallFrictionAngle: 0,
+      method: "rankine",
+    });
+    assert.deepEqual([units.thrust, units.thrustHeight, units.overturningMoment], ["kN/m", "m", "kN·m/m"]);
+    assert.deepEqual(
+      [output.diagram.at(0), output.diagram.at(-1)],
+      [
+        { depth: 0, pressure: 3.333333333333333 },
+        { depth: 5, pressure: 33.333333333333336 },
+      ],
+    );
   });
 
   it("imperial sloping backfill shows the components and names imperial units", () => {
@@ -157,7 +186,7 @@ describe("outputs", () => {
       () => tool.run({ height: 3, unitWeight: 18, frictionAngle: 25, backfillSlope: 26 }),
       (error: unknown) =>
         error instanceof UnprocessableInputError &&
-        /steeper than the soil's friction angle/.test(error.message),
+        error.message.startsWith("The backfill slope (26°) is steeper than the soil's friction angle (25°)"),
     );
     const limit = tool.run({
       state: "passive",
