@@ -11,6 +11,7 @@ import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, DOCS_URL, json, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
+import { misplacedFieldCases, plainWall } from "../helpers/tools/retaining-wall-pressure-calculator.ts";
 import { connect, type ListeningApp, postRpc, startMcpApp } from "./helpers.ts";
 
 type Json = Record<string, unknown>;
@@ -84,6 +85,21 @@ describe("MCP tool failures", () => {
     assert.deepEqual(problem.fields, { unitWeight: "is required", frictionAngle: "is required" });
     const noArguments = problemOf(await client.callTool({ name: "echo" }));
     assert.deepEqual(noArguments.fields, { value: "is required" });
+    assert.equal(await creditsUsed(key), 0);
+  });
+
+  it("a combination rule the schema cannot state is the same 400 naming the field, nothing charged", async () => {
+    const rule = misplacedFieldCases.find(([name]) => name === "wall friction under Rankine");
+    assert.ok(rule !== undefined);
+    const [, change, fields] = rule;
+    const problem = problemOf(
+      await client.callTool({
+        name: "retaining-wall-pressure-calculator",
+        arguments: { ...plainWall, ...change },
+      }),
+    );
+    assert.deepEqual([problem.status, problem.code], [400, "validation_error"]);
+    assert.deepEqual(problem.fields, fields);
     assert.equal(await creditsUsed(key), 0);
   });
 

@@ -67,6 +67,35 @@ describe("outputs", () => {
     assert.ok(Math.abs(output.values.overturningMoment - 500 / 3) < 1e-9);
     assert.deepEqual(output.diagram.at(0), { depth: 0, pressure: output.values.surchargePressure });
     assert.equal(output.diagram.at(-1)?.depth, 5);
+    // The response the doc prints, figure for figure (its abridged `units` and diagram as printed).
+    const { units, ...figures } = output.values;
+    assert.deepEqual(figures, {
+      coefficient: 0.3333333333333333,
+      surchargePressure: 3.333333333333333,
+      basePressure: 33.333333333333336,
+      thrust: 91.66666666666666,
+      horizontalThrust: 91.66666666666666,
+      verticalThrust: 0,
+      thrustInclination: 0,
+      thrustHeight: 1.8181818181818181,
+      overturningMoment: 166.66666666666666,
+      seismicCoefficient: 0.3333333333333333,
+      seismicInertiaAngle: 0,
+      staticThrust: 91.66666666666666,
+      dynamicIncrement: 0,
+      waterThrust: 0,
+      tensionCrackDepth: 0,
+      wallFrictionAngle: 0,
+      method: "rankine",
+    });
+    assert.deepEqual([units.thrust, units.thrustHeight, units.overturningMoment], ["kN/m", "m", "kN·m/m"]);
+    assert.deepEqual(
+      [output.diagram.at(0), output.diagram.at(-1)],
+      [
+        { depth: 0, pressure: 3.333333333333333 },
+        { depth: 5, pressure: 33.333333333333336 },
+      ],
+    );
   });
 
   it("imperial sloping backfill shows the components and names imperial units", () => {
@@ -157,7 +186,7 @@ describe("outputs", () => {
       () => tool.run({ height: 3, unitWeight: 18, frictionAngle: 25, backfillSlope: 26 }),
       (error: unknown) =>
         error instanceof UnprocessableInputError &&
-        /steeper than the soil's friction angle/.test(error.message),
+        error.message.startsWith("The backfill slope (26°) is steeper than the soil's friction angle (25°)"),
     );
     const limit = tool.run({
       state: "passive",
@@ -167,6 +196,32 @@ describe("outputs", () => {
       backfillSlope: 25,
     });
     assert.equal(rows(limit)["Passive Coefficient (Kp)"], Math.cos((25 * Math.PI) / 180).toFixed(4));
+  });
+
+  // Only an earthquake reaches it: δ ≤ φ ≤ 50° and θ ≤ 30° keep a static δ + θ at 80° or less.
+  // φ = δ = 50°, θ = 30°: kh 0.2 gives ψ = atan(0.2) = 11.31° and δ + θ + ψ = 91.31°, refused;
+  // kh 0.17 gives ψ = 9.65° and 89.65°, answered.
+  it("δ + θ + ψ ≥ 90° is refused with a 422 that says why; just under 90° is answered", () => {
+    const wall = {
+      method: "coulomb",
+      height: 5,
+      unitWeight: 18,
+      frictionAngle: 50,
+      wallFriction: 50,
+      wallInclination: 30,
+    } as const;
+    assert.throws(
+      () => tool.run({ ...wall, seismicKh: 0.2 }),
+      (error: unknown) =>
+        error instanceof UnprocessableInputError &&
+        error.message ===
+          "The wall friction (50°), the back inclination (30°) and the seismic inertia angle (11.31°) " +
+            "add up to 91.31°: at 90° or more the active thrust would lie along the wall back, and the " +
+            "formula has no real value.",
+    );
+    const under = tool.run({ ...wall, seismicKh: 0.17 });
+    assert.equal((80 + under.values.seismicInertiaAngle).toFixed(2), "89.65");
+    assert.equal(outputSchemaErrors(under), "");
   });
 
   it("a wall of zero height gives zeros, formatted without a minus sign", () => {

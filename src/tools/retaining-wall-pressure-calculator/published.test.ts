@@ -140,7 +140,11 @@ describe("Mononobe-Okabe", () => {
   // calculator's published example, not a textbook): vertical wall, level backfill, φ = 35°,
   // δ = 17.5°, γ = 18 kN/m³, H = 6 m, kh = 0.2, kv = 0. Printed: θ (our ψ) = 11.310°, KAE = 0.3797,
   // static KA = 0.2461, PAE = 123.04 kN/m, PA = 79.74 kN/m, ΔPAE = 43.29 kN/m, resultant 2.563 m above
-  // the base (PA at H/3, ΔPAE at 0.6H).
+  // the base (PA at H/3, ΔPAE at 0.6H). The doc's worked example 5 adds, by hand: the thrust inclined
+  // at δ = 17.5°, Ph = 123.04 cos 17.5° = 117.34 and Pv = 123.04 sin 17.5° = 37.00 kN/m;
+  // M = 117.34 × 2.563 = 300.75 kN·m/m; the diagram is the static triangle, 0 to γH·Ka = 26.58 kPa,
+  // plus the increment 1.6 × 43.29/6 = 11.54 kPa at the top and 0.4 × 43.29/6 = 2.89 kPa at the base:
+  // 11.54 at the top, 26.58 + 2.89 = 29.47 kPa at the base.
   it("reuven.tools worked example: φ 35°, δ 17.5°, H 6 m, kh 0.2", () => {
     const output = tool.run({
       method: "coulomb",
@@ -161,6 +165,28 @@ describe("Mononobe-Okabe", () => {
     assert.deepEqual(
       [rows(output)["Seismic Active Coefficient (KAE)"], rows(output)["Dynamic Thrust Increment (dPAE)"]],
       ["0.3797", "43.29 kN/m"],
+    );
+    assert.equal(values.thrustInclination, 17.5);
+    assert.deepEqual(
+      [values.horizontalThrust, values.verticalThrust, values.overturningMoment, values.basePressure].map(
+        (figure) => figure.toFixed(2),
+      ),
+      ["117.34", "37.00", "300.75", "26.58"],
+    );
+    assert.deepEqual(
+      [output.diagram.at(0), output.diagram.at(-1)].map((point) => [
+        point?.depth,
+        point?.pressure.toFixed(2),
+      ]),
+      [
+        [0, "11.54"],
+        [6, "29.47"],
+      ],
+    );
+    assert.equal(((0.4 * values.dynamicIncrement) / 6).toFixed(2), "2.89");
+    assert.equal(
+      output.status,
+      "Active thrust 123.04 kN/m inclined 17.50° below the horizontal, acting 2.56 m above the base (Mononobe-Okabe on Coulomb; earthquake kh 0.20, kv 0.00)",
     );
   });
 
@@ -188,6 +214,7 @@ describe("cohesion and the tension crack (hand calculation)", () => {
   //   σ′a at the base = 0.390462 × 17.4 × 6 − 17.946 = 40.764 − 17.946 = 22.818 kPa;
   //   Pa after the crack = ½ × 22.818 × (6 − 2.6415) = 38.32 kN/m, at (6 − 2.6415)/3 = 1.120 m;
   //   the same as Das's closed form ½γH²Ka − 2c′H√Ka + 2c′²/γ = 122.29 − 107.68 + 23.70 = 38.32.
+  //   M = 38.32 × 1.1195 = 42.90 kN·m/m. These are the figures of the doc's worked example 3.
   it("Das's 6-m c′–φ′ wall: crack 2.64 m, Pa 38.32 kN/m at 1.12 m", () => {
     const output = tool.run({ height: 6, unitWeight: 17.4, frictionAngle: 26, cohesion: 14.36 });
     const { values } = output;
@@ -196,6 +223,11 @@ describe("cohesion and the tension crack (hand calculation)", () => {
     assert.equal(values.basePressure.toFixed(3), "22.818");
     assert.equal(values.thrust.toFixed(2), "38.32");
     assert.equal(values.thrustHeight.toFixed(3), "1.120");
+    // The tension 2c′√Ka is what the base pressure lacks of Ka·γ·H.
+    assert.equal((values.coefficient * 17.4 * 6 - values.basePressure).toFixed(3), "17.946");
+    assert.equal(values.overturningMoment.toFixed(2), "42.90");
+    assert.equal(rows(output)["Overturning Moment About Base"], "42.90 kN·m/m");
+    assert.equal(rows(output)["Active Coefficient (Ka)"], "0.3905");
     const closedForm =
       0.5 * 17.4 * 36 * values.coefficient -
       2 * 14.36 * 6 * Math.sqrt(values.coefficient) +
@@ -252,6 +284,7 @@ describe("a water table (hand calculation)", () => {
   //   ȳ = 352.8711 / 185.6533 = 1.9007 m;
   //   the diagram at 3 m: (46 + 10.19 × 1)/3 + 9.81 = 18.73 + 9.81 = 28.54 kPa; at 4.5 m:
   //   (46 + 10.19 × 2.5)/3 + 24.525 = 23.825 + 24.525 = 48.35 kPa.
+  // These are the figures of the doc's worked example 4.
   it("H 6 m, zw 2 m, γ 18, γsat 20, φ 30°, q 10", () => {
     const output = tool.run({
       height: 6,
@@ -267,6 +300,7 @@ describe("a water table (hand calculation)", () => {
     assert.equal((values.thrust - values.waterThrust).toFixed(4), "107.1733");
     assert.equal(values.thrust.toFixed(4), "185.6533");
     assert.equal(values.overturningMoment.toFixed(4), "352.8711");
+    assert.equal((values.overturningMoment - (values.waterThrust * 4) / 3).toFixed(4), "248.2311");
     assert.equal(values.thrustHeight.toFixed(4), "1.9007");
     assert.equal(values.horizontalThrust, values.thrust);
     assert.deepEqual(
@@ -284,17 +318,30 @@ describe("a water table (hand calculation)", () => {
         [6, "68.1600", "39.2400"],
       ],
     );
+    // The earth part of the pressure at the top, the table and the base: 3.33, 15.33, 28.92 kPa.
+    assert.deepEqual(
+      output.diagram
+        .filter((point) => [0, 2, 6].includes(point.depth))
+        .map((point) => (point.pressure - (point.waterPressure ?? 0)).toFixed(2)),
+      ["3.33", "15.33", "28.92"],
+    );
     assert.equal(rows(output)["Water Thrust (Pw)"], "78.48 kN/m");
-    assert.match(output.status, /\(Rankine; surcharge 10\.00 kPa, water table 2\.00 m below the top\)$/);
+    assert.equal(
+      output.status,
+      "Active thrust 185.65 kN/m acting 1.90 m above the base (Rankine; surcharge 10.00 kPa, water table 2.00 m below the top)",
+    );
   });
 });
 
-describe("Coulomb thrust with a surcharge (hand calculation)", () => {
+describe("Coulomb thrust with a surcharge (hand calculation; the doc's worked example 2)", () => {
   // φ = 30°, δ = 20°, θ = 10°, β = 10°, H = 5 m, γ = 18 kN/m³, q = 10 kPa. Ka from the formula
-  // (computed, see the tables above for its checks); the surcharge term is
-  // Ka·q·H·cosθ·cosβ/cos(θ − β) = Ka × 10 × 5 × cos²10° = 48.4923·Ka, acting at H/2; the soil term
-  // ½·Ka·18·25 = 225·Ka at H/3; so ȳ = (225 × 5/3 + 48.4923 × 2.5)/(225 + 48.4923) = 496.2308/273.4923 = 1.8144 m and the
-  // thrust is inclined at δ + θ = 30°.
+  // (computed, see the tables above for its checks) = 0.43758; the surcharge on the back is
+  // q′ = q·cosθ·cosβ/cos(θ − β) = 10 × cos²10° = 9.69846 kPa, so Ka·q′ = 4.24 kPa and the base
+  // pressure Ka(18 × 5 + 9.69846) = 43.63 kPa. The soil term ½·Ka·18·25 = 225·Ka = 98.455 acts at H/3,
+  // the surcharge term Ka·q′·H = 48.4923·Ka = 21.219 at H/2: P = 119.67 kN/m,
+  // ȳ = (225 × 5/3 + 48.4923 × 2.5)/(225 + 48.4923) = 496.2308/273.4923 = 1.8144 m; the thrust is
+  // inclined at δ + θ = 30°: Ph = P cos 30° = 103.64, Pv = P sin 30° = 59.84 kN/m;
+  // M = 103.64 × 1.8144 = 188.05 kN·m/m.
   it("P = ½KγH² + KqH·cosθ·cosβ/cos(θ − β), at δ + θ", () => {
     const parameters = wall({
       method: "coulomb",
@@ -314,5 +361,79 @@ describe("Coulomb thrust with a surcharge (hand calculation)", () => {
     assert.equal(result.thrustHeight.toFixed(4), "1.8144");
     assert.equal(result.thrustInclination, 30);
     near(result.verticalThrust, result.thrust / 2, 1e-9, "Pv = P sin 30°");
+  });
+
+  it("the doc's figures and status line", () => {
+    const output = tool.run({
+      method: "coulomb",
+      height: 5,
+      unitWeight: 18,
+      frictionAngle: 30,
+      wallFriction: 20,
+      wallInclination: 10,
+      backfillSlope: 10,
+      surcharge: 10,
+    });
+    const { values } = output;
+    assert.equal(values.coefficient.toFixed(5), "0.43758");
+    assert.equal((values.surchargePressure / values.coefficient).toFixed(4), "9.6985");
+    assert.equal((225 * values.coefficient).toFixed(3), "98.455");
+    assert.equal((values.thrust - 225 * values.coefficient).toFixed(3), "21.219");
+    assert.deepEqual(
+      [
+        values.surchargePressure,
+        values.basePressure,
+        values.thrust,
+        values.horizontalThrust,
+        values.verticalThrust,
+        values.thrustHeight,
+        values.overturningMoment,
+      ].map((figure) => figure.toFixed(2)),
+      ["4.24", "43.63", "119.67", "103.64", "59.84", "1.81", "188.05"],
+    );
+    assert.equal(rows(output)["Active Coefficient (Ka)"], "0.4376");
+    assert.equal(
+      output.status,
+      "Active thrust 119.67 kN/m inclined 30.00° below the horizontal, acting 1.81 m above the base (Coulomb; surcharge 10.00 kPa)",
+    );
+  });
+});
+
+describe("the direction of a Coulomb passive thrust (hand calculation)", () => {
+  // Passive, φ = 30°, δ = 20°, θ = 10°, β = 0, H = 2 m, γ = 18 kN/m³. The wedge is pushed up the back,
+  // so wall friction turns the thrust up: θ − δ = −10°, i.e. 10° above the horizontal (not θ + δ,
+  // not δ − θ, not −δ, which a sign slip would give).
+  //   Kp = cos²40° / (cos²10° · cos 10° · [1 − √(sin 50° sin 30° / (cos 10° cos 10°))]²)
+  //      = 0.586824 / (0.969846 × 0.984808 × (1 − √0.394931)²)
+  //      = 0.586824 / (0.955112 × (1 − 0.628435)²) = 0.586824 / (0.955112 × 0.138060) = 4.4503;
+  //   Pp = ½ × 4.4503 × 18 × 2² = 160.21 kN/m, at H/3 = 0.67 m;
+  //   Ph = 160.21 cos 10° = 157.78 kN/m; Pv = 160.21 sin(−10°) = −27.82 kN/m (the soil pushes the
+  //   wall up); M = 157.78 × 2/3 = 105.18 kN·m/m.
+  it("δ > θ: thrustInclination θ − δ = −10° and verticalThrust negative", () => {
+    const output = tool.run({
+      method: "coulomb",
+      state: "passive",
+      height: 2,
+      unitWeight: 18,
+      frictionAngle: 30,
+      wallFriction: 20,
+      wallInclination: 10,
+    });
+    const { values } = output;
+    assert.equal(values.coefficient.toFixed(4), "4.4503");
+    assert.equal(values.thrust.toFixed(2), "160.21");
+    assert.equal(values.thrustInclination, -10);
+    assert.equal(values.horizontalThrust.toFixed(2), "157.78");
+    assert.equal(values.verticalThrust.toFixed(2), "-27.82");
+    assert.equal(values.overturningMoment.toFixed(2), "105.18");
+    assert.equal(rows(output)["Vertical Thrust (Pv)"], "-27.82 kN/m");
+    assert.equal(
+      rows(output)["Thrust Direction"],
+      "Inclined 10.00° above the horizontal (wall friction 20.00°, back inclination 10.00°)",
+    );
+    assert.equal(
+      output.status,
+      "Passive thrust 160.21 kN/m inclined 10.00° above the horizontal, acting 0.67 m above the base (Coulomb)",
+    );
   });
 });
