@@ -26,8 +26,8 @@ export function sendProblem(
 }
 
 /**
- * The page a browser gets instead of a `not_found` problem: the console renders it (the transport
- * imports no page), on the reply given, whose status is already 404.
+ * The page a browser gets instead of a `not_found` problem, sent on the reply given (its status
+ * already 404); the console renders it and buildApp hands it in.
  */
 export type NotFoundPage = (reply: FastifyReply) => FastifyReply;
 
@@ -38,7 +38,7 @@ const API_PATH = /^\/(?:v1|admin|mcp|oauth|\.well-known|openapi\.json)(?:[/?]|$)
  * A browser opening an address asks for HTML first (`text/html,...,*\/*;q=0.8`); a program asking
  * for JSON, for anything (curl's `*\/*`) or nothing in particular gets the problem document.
  */
-export function prefersPage(request: FastifyRequest): boolean {
+function prefersPage(request: FastifyRequest): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   if (API_PATH.test(request.url)) return false;
   const best = new Negotiator(request).mediaType([
