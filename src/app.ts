@@ -4,7 +4,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
-import { consoleEndpoints, registerConsole } from "./console/routes.ts";
+import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console/routes.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
 import type { CoreDeps } from "./core/deps.ts";
 import { withAccessTokens } from "./core/oauth/mcp-door.ts";
@@ -120,7 +120,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   answerWhatNodeWould(app.server, docsUrl);
-  registerProblemHandlers(app, docsUrl, deps.observer);
+  registerProblemHandlers(app, docsUrl, deps.observer, notFoundPageSender(docsUrl));
   registerRequestChecks(app, answeredEarly);
   registerClosingGuard(app);
   if (metrics) registerMetricsHooks(app, metrics);
@@ -134,12 +134,12 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const routes = httpRoutes(deps, options, document);
   // The API, which /openapi.json documents; the pages and files for browsers are not part of it.
   const api = [...routes, mcpEndpoint];
-  const forBrowsers = referenceAssetRoutes(docsUrl);
+  const forBrowsers = referenceAssetRoutes();
   const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
   registerRoutes(app, [...routes, ...forBrowsers], door);
   const mcpDoor = options.oauth ? withAccessTokens(door, deps, options.oauth) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
-  registerConsole(app, deps, (request, code) => noteCall(request, { code }));
+  registerConsole(app, deps);
   if (oauth) registerConsentPage(app, deps, oauth.consent);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   return app;

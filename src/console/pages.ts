@@ -198,12 +198,17 @@ export function accountPage(ctx: PageContext): string {
   return layout(ctx, "account", "Account", main);
 }
 
-/** A console address that leads nowhere, as a browser asked for it: a page, not a JSON problem. */
-export function notFoundPage(ctx: PageContext, path: string, tools: readonly RegisteredTool[]): string {
+/**
+ * Any address that leads nowhere, as a browser asked for it: a page, not a JSON problem. It names
+ * no path: nothing the client sent comes back in an error.
+ */
+export function notFoundPage(ctx: PageContext): string {
   const main = html`<h1>Page not found</h1>
-<p>Nothing lives at <code>${path}</code>. The tools offered here:</p>
-<ul>${tools.map((tool) => html`<li><a href="/tools/${tool.slug}">${tool.definition.name}</a></li>`)}</ul>
-<p><a href="/">All tools</a> · <a href="${ctx.docsUrl}">API reference</a></p>`;
+<p>There is no page at this address.</p>
+<ul>
+<li><a href="/">The tools</a>: what this service runs, each with its form</li>
+<li><a href="${ctx.docsUrl}">The API reference</a></li>
+</ul>`;
   return layout(ctx, "not-found", "Page not found", main);
 }
 

@@ -7,10 +7,9 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import Negotiator from "negotiator";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { callCost } from "../core/call/credits.ts";
-import type { EndpointSpec } from "../core/contract/endpoint.ts";
+import { type EndpointSpec, NOT_FOUND_PAGE } from "../core/contract/endpoint.ts";
 import { ApiError } from "../core/contract/errors.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
@@ -53,6 +52,11 @@ function loadAssets(): ReadonlyMap<string, Asset> {
   return assets;
 }
 
+/** The script modules under /console/ that every page announces (console.js loads them). */
+function scriptModules(): string[] {
+  return readdirSync(ASSETS_DIR).filter((name) => name.endsWith(".js") && name !== "console.js");
+}
+
 const pathParameter = (name: string) => ({ type: "object", properties: { [name]: { type: "string" } } });
 
 const page = (path: string, operationId: string, summary: string): EndpointSpec => ({
@@ -65,9 +69,7 @@ const page = (path: string, operationId: string, summary: string): EndpointSpec 
   keyed: false,
   answers: [
     { status: 200, description: "The page (running a tool needs the user's key).", contentType: "text/html" },
-    ...(path.includes("{")
-      ? [{ status: 404, description: "No such page, to a browser.", contentType: "text/html" }]
-      : []),
+    ...(path.includes("{") ? [NOT_FOUND_PAGE] : []),
   ],
   errors: path.includes("{") ? ["not_found"] : [],
 });
@@ -92,6 +94,7 @@ export const consoleEndpoints: readonly EndpointSpec[] = [
         contentType: type.split(";")[0] ?? type,
       })),
       { status: 304, description: "Not modified (If-None-Match)." },
+      NOT_FOUND_PAGE,
     ],
     errors: ["not_found"],
   },
@@ -109,28 +112,15 @@ function sendPage(reply: FastifyReply, body: string): FastifyReply {
   return secure(reply).header("cache-control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
-/** A browser navigating asks for HTML first; a program asking for JSON, or anything, gets the problem. */
-function wantsPage(request: FastifyRequest): boolean {
-  const best = new Negotiator(request).mediaType([
-    "application/problem+json",
-    "application/json",
-    "text/html",
-  ]);
-  return best === "text/html";
+/** Sends the 404 page (the same for every address, so rendered once) on a reply whose status is 404. */
+export function notFoundPageSender(docsUrl: string): (reply: FastifyReply) => FastifyReply {
+  const body = notFoundPage({ docsUrl, modules: scriptModules() });
+  return (reply) => sendPage(reply, body);
 }
 
-/**
- * `noteProblem` tells the request log the code of an answer the console gives as a page (the log
- * belongs to the HTTP transport, which the console does not import).
- */
-export function registerConsole(
-  app: FastifyInstance,
-  deps: CoreDeps,
-  noteProblem: (request: FastifyRequest, code: string) => void = () => {},
-): void {
+export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
   const assets = loadAssets();
-  const modules = [...assets.keys()].filter((name) => name.endsWith(".js") && name !== "console.js");
-  const ctx: PageContext = { docsUrl: deps.settings.docsUrl, modules };
+  const ctx: PageContext = { docsUrl: deps.settings.docsUrl, modules: scriptModules() };
   const costs = (tool: RegisteredTool) =>
     planCosts(tool, deps.settings.plans, (weight, plan) => callCost(weight, plan, deps.settings));
 
@@ -153,10 +143,8 @@ export function registerConsole(
   app.get<{ Params: { slug: string } }>("/tools/:slug", async (request, reply) => {
     const tools = await apiTools();
     const tool = tools.find((t) => t.slug === request.params.slug);
-    if (tool) return sendPage(reply, toolPage(ctx, tool, costs(tool)));
-    if (!wantsPage(request)) throw new ApiError("not_found", "No tool has this slug.");
-    noteProblem(request, "not_found");
-    return sendPage(reply.code(404), notFoundPage(ctx, request.url.split("?")[0] ?? "", tools));
+    if (!tool) throw new ApiError("not_found", "No tool has this slug.");
+    return sendPage(reply, toolPage(ctx, tool, costs(tool)));
   });
 
   app.get("/account", async (_request, reply) => sendPage(reply, accountPage(ctx)));

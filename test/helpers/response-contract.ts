@@ -1,10 +1,11 @@
 /**
  * Checks every response an in-process test app sends against the app's own `/openapi.json`: its
- * path and method must be documented (or it is a 404/405 problem), its status listed, its content
- * type one the document gives for that status, and its body valid against that schema. The pages
- * and files for browsers, which the document leaves out, are held to their own declarations. The test
- * helper records responses as they leave and checks them all when the app closes, so the whole HTTP
- * suite runs against the document and a mismatch fails the test file that caused it.
+ * path and method must be documented (or it is a 404/405 problem, or the 404 page to a browser),
+ * its status listed, its content type one the document gives for that status, and its body valid
+ * against that schema. The pages and files for browsers, which the document leaves out, are held to
+ * their own declarations. The test helper records responses as they leave and checks them all when
+ * the app closes, so the whole HTTP suite runs against the document and a mismatch fails the test
+ * file that caused it.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
@@ -13,6 +14,7 @@ import { consoleEndpoints } from "../../src/console/routes.ts";
 import {
   type EndpointSpec,
   EVERY_ENDPOINT_ERRORS,
+  NOT_FOUND_PAGE,
   PATH_PARAMETER_ERRORS,
 } from "../../src/core/contract/endpoint.ts";
 import { errorCatalog } from "../../src/core/contract/errors.ts";
@@ -101,6 +103,8 @@ function mismatch(document: Json, response: Seen): string {
     );
     if (page !== undefined) return pageMismatch(document, page, response, label);
     if (response.status !== 404 && response.status !== 405) return `${label}: path and method not documented`;
+    if (response.status === 404 && mediaTypeOf(response) === NOT_FOUND_PAGE.contentType)
+      return response.body.includes('data-page="not-found"') ? "" : `${label}: not the console's 404 page`;
     return checkBody(document, "/components/schemas/Problem", response, label);
   }
   const responses = ((document.paths as Json)[path] as Json)[response.method.toLowerCase()] as Json;
@@ -123,7 +127,7 @@ function mismatch(document: Json, response: Seen): string {
 const forBrowsers: readonly EndpointSpec[] = [
   ...consoleEndpoints,
   ...consentEndpoints,
-  ...referenceAssetRoutes(""),
+  ...referenceAssetRoutes(),
 ];
 
 function pageMismatch(document: Json, page: EndpointSpec, response: Seen, label: string): string {
@@ -143,6 +147,10 @@ function pageMismatch(document: Json, page: EndpointSpec, response: Seen, label:
   if (codes.some((code) => errorCatalog[code].status === response.status))
     return checkBody(document, "/components/schemas/Problem", response, label);
   return `${label}: not declared by ${page.method} ${page.path}`;
+}
+
+function mediaTypeOf(response: Seen): string {
+  return (response.contentType ?? "").split(";")[0]?.trim() ?? "";
 }
 
 function checkBody(document: Json, pointer: string, response: Seen, label: string): string {

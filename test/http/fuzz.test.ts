@@ -2,7 +2,8 @@
  * A bounded fuzz over the query string, the path parameters and the headers of every
  * endpoint the OpenAPI document declares: whatever arrives, the answer is never a 500, carries an
  * `x-request-id`, and every error is a problem document with its code (on `/mcp`, the transport's
- * own protocol errors are JSON-RPC error objects with theirs).
+ * own protocol errors are JSON-RPC error objects with theirs; a 404 asked for as HTML is the site's
+ * 404 page).
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
@@ -125,6 +126,10 @@ for (const { name, make } of stores)
         ) {
           const answer = res.json() as { error?: { code?: unknown } };
           assert.equal(typeof answer.error?.code, "number", label);
+        } else if (res.statusCode === 404 && /^text\/html/.test(String(res.headers["content-type"]))) {
+          // The site's 404 page, only ever to a request whose Accept asks for HTML.
+          assert.match(sent.accept ?? "", /text\/html/, label);
+          assert.match(res.body, /data-page="not-found"/, label);
         } else if (res.statusCode >= 400 && operation.method !== "HEAD") {
           assert.match(String(res.headers["content-type"]), /^application\/problem\+json/, label);
           const problem = res.json() as Json;

@@ -1,6 +1,6 @@
 /**
  * Nothing a client sent comes back in an error beyond a field's name: not an id, a plan, a slug,
- * a file or error code it asked for, a tool name, an origin, an `MCP-Protocol-Version` value (nor
+ * a file or error code it asked for (in a problem or in the 404 page), a tool name, an origin, an `MCP-Protocol-Version` value (nor
  * in the debug log). A key-shaped `x-request-id` is replaced by the service's own: it is never
  * answered, logged or kept as the ledger's request id. Every value sent here carries ZQXW, so any
  * echo shows.
@@ -64,6 +64,17 @@ describe("nothing the client sent in an error", () => {
     });
     assert.equal(consoleFile.statusCode, 404);
     assertNoEcho("an unknown console file", consoleFile.body);
+    assertNoEcho("an unknown address", (await get(t, `/${MARK}/page`)).body);
+  });
+
+  it("pages: the 404 page a browser gets names no path or slug", async () => {
+    const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    for (const url of [`/tools/${MARK}`, `/${MARK}`, `/docs/errors/${MARK}_code`, `/x?${MARK}=1`]) {
+      const page = await t.app.inject({ method: "GET", url, headers: { accept: browser } });
+      assert.equal(page.statusCode, 404, url);
+      assert.match(String(page.headers["content-type"]), /^text\/html/, url);
+      assertNoEcho(`the 404 page of ${url}`, page.body);
+    }
   });
 
   it("MCP: an unknown tool, an Origin not allowed", async () => {

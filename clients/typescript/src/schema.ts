@@ -3251,12 +3251,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`not_found`](/docs/errors/not_found). */
+            /** @description The site's 404 page, to a browser (its Accept prefers text/html). Or a problem: [`not_found`](/docs/errors/not_found). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": unknown;
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

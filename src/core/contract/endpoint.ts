@@ -92,3 +92,13 @@ export const EVERY_ENDPOINT_ERRORS: readonly ErrorCode[] = [
 export const PATH_PARAMETER_ERRORS: readonly ErrorCode[] = ["uri_too_long"];
 
 export const JSON_TYPE = "application/json";
+
+/**
+ * What a browser gets instead of the `not_found` problem at an address outside the API that leads
+ * nowhere, when its Accept header prefers text/html: the console's 404 page.
+ */
+export const NOT_FOUND_PAGE: SuccessAnswer = {
+  status: 404,
+  description: "The site's 404 page, to a browser (its Accept prefers text/html).",
+  contentType: "text/html",
+};

@@ -11,9 +11,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyReply } from "fastify";
 import { errorIndexPage, errorPage, referencePage } from "../../console/reference-pages.ts";
-import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { JSON_TYPE, NOT_FOUND_PAGE } from "../../core/contract/endpoint.ts";
 import { ApiError, isErrorCode } from "../../core/contract/errors.ts";
-import { sendProblem } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";
 
 const HTML = "text/html; charset=utf-8";
@@ -103,18 +102,13 @@ export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] 
       operationId: "errorCode",
       summary: "What one error code means and what to do",
       parameters: { type: "object", properties: { code: { type: "string" } } },
-      answers: html("The page of the code."),
+      answers: [...html("The page of the code."), NOT_FOUND_PAGE],
       errors: ["not_found"],
       handler: async (request, reply) => {
         const { code } = request.params as { code: string };
-        if (!isErrorCode(code)) {
-          return sendProblem(
-            reply,
-            request,
-            docsUrl,
-            new ApiError("not_found", "No error code has this name. `GET /docs/errors` lists them."),
-          );
-        }
+        // Thrown, not sent: the error handler answers a browser with the 404 page.
+        if (!isErrorCode(code))
+          throw new ApiError("not_found", "No error code has this name. `GET /docs/errors` lists them.");
         return page(reply, errorPage(docsUrl, code));
       },
     },
@@ -122,7 +116,7 @@ export function docsRoutes(docsUrl: string, openApi: () => object): HttpRoute[] 
 }
 
 /** The reference page's scripts and style sheet: files for browsers, left out of the reference. */
-export function referenceAssetRoutes(docsUrl: string): HttpRoute[] {
+export function referenceAssetRoutes(): HttpRoute[] {
   const cache = new Map<string, Promise<Buffer | string>>();
   return [
     {
@@ -136,19 +130,13 @@ export function referenceAssetRoutes(docsUrl: string): HttpRoute[] {
       answers: [
         { status: 200, description: "A style sheet.", contentType: "text/css" },
         { status: 200, description: "A script.", contentType: "text/javascript" },
+        NOT_FOUND_PAGE,
       ],
       errors: ["not_found"],
       handler: async (request, reply) => {
         const name = (request.params as { file: string }).file;
         const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-        if (asset === undefined) {
-          return sendProblem(
-            reply,
-            request,
-            docsUrl,
-            new ApiError("not_found", "No file of the reference has this name."),
-          );
-        }
+        if (asset === undefined) throw new ApiError("not_found", "No file of the reference has this name.");
         let body = cache.get(name);
         if (body === undefined) {
           body = asset.load();

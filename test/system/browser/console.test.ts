@@ -347,17 +347,30 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     }
   });
 
-  it("answers an unknown page with a page, not a JSON problem", async () => {
-    for (const width of [1280, PHONE]) {
-      const w = await c.open("/tools/x", { width });
-      assert.equal(await w.page.getByRole("heading", { level: 1 }).textContent(), "Page not found");
+  it("answers an unknown address with the 404 page, not a JSON problem, and its link leads back to the tools", async () => {
+    for (const [path, width] of [
+      ["/tools/x", 1280],
+      ["/acount", PHONE],
+      ["/docs/errors/nope", 1280],
+    ] as const) {
+      const w = await c.open(path, { width });
+      assert.equal(await w.page.getByRole("heading", { level: 1 }).textContent(), "Page not found", path);
+      assert.equal(
+        await w.page.getByRole("main").getByRole("link", { name: "The API reference" }).getAttribute("href"),
+        `${c.origin}/docs`,
+        path,
+      );
+      assert.doesNotMatch((await w.page.getByRole("main").textContent()) ?? "", /acount|nope|\/x\b/, path);
+      // The browser reports the 404 itself; nothing else may appear.
+      w.errors.splice(0, w.errors.length, ...w.errors.filter((e) => !/status of 404/.test(e)));
+      await assertCleanPage(w);
+      await w.page.getByRole("main").getByRole("link", { name: "The tools" }).click();
+      await w.page.waitForURL(`${c.origin}/`);
+      assert.equal(await w.page.getByRole("heading", { level: 1 }).textContent(), "Tools", path);
       assert.equal(
         await w.page.getByRole("link", { name: "Retaining Wall Pressure Calculator" }).getAttribute("href"),
         "/tools/retaining-wall-pressure-calculator",
       );
-      // The browser reports the 404 itself; nothing else may appear.
-      w.errors.splice(0, w.errors.length, ...w.errors.filter((e) => !/status of 404/.test(e)));
-      await assertCleanPage(w);
       await w.page.close();
     }
   });

@@ -11,6 +11,7 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import type { AnyToolDefinition } from "../../../src/tools/tool.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
+import { freePort } from "../../oauth/helpers.ts";
 
 export const CHROMIUM = process.env.TOOLRUN_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -61,14 +62,22 @@ export interface WatchedPage {
 
 /**
  * Starts the service on a fresh SQLite file with this configuration file (and any more of the
- * environment, such as a fixed PORT with its TOOLRUN_PUBLIC_URL), and a fresh browser.
+ * environment, such as a fixed PORT with its TOOLRUN_PUBLIC_URL), and a fresh browser. Without a
+ * PORT it takes a free one and makes it the public URL's, so the links the pages carry (the
+ * reference's, the error pages') lead to the server, not to port 0.
  */
 export async function startConsole(config: object = {}, more: Record<string, string> = {}): Promise<Console> {
   const dir = mkdtempSync(join(tmpdir(), "toolrun-console-"));
   const configPath = join(dir, "config.json");
   writeFileSync(configPath, JSON.stringify(config));
   const env = { TOOLRUN_DATABASE: join(dir, "toolrun.db"), TOOLRUN_CONFIG: configPath };
-  const server = await startServerProcess({ ...env, ...more });
+  const port = more.PORT ?? String(await freePort());
+  const server = await startServerProcess({
+    ...env,
+    PORT: port,
+    TOOLRUN_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...more,
+  });
   const key = /\n\s+(\S+_\S{32})\n/.exec(server.output())?.[1];
   if (!key) throw new Error(`no bootstrap key in:\n${server.output()}`);
   const site = await browse(new URL(server.url).origin, key, dir, async () => {
