@@ -172,13 +172,20 @@ function forbiddenPage(): Markup {
   );
 }
 
+/** What the person can do about an error: wait and reload (an outage), or start again from the app. */
+function errorLead(error: string): Markup {
+  if (error === "temporarily_unavailable")
+    return html`<p class="lead">toolrun cannot reach its database right now. Reload this page in a moment to go on with the sign-in.</p>`;
+  return html`<p class="lead">The app that sent you here made a request toolrun cannot accept, so you were not sent back to it. Start again from the app; if it keeps failing, tell its maker what is shown here.</p>`;
+}
+
 /** The page the authorization server shows for an error it cannot send back to the client. */
 export function oauthErrorPage(error: string, description: string): string {
   return `<!doctype html>${
     page(
       "Sign-in failed",
       html`<h1>This sign-in cannot go on</h1>
-<p class="lead">The app that sent you here made a request toolrun cannot accept, so you were not sent back to it. Start again from the app; if it keeps failing, tell its maker what is shown here.</p>
+${errorLead(error)}
 <dl class="problem">
 <dt>error</dt><dd><code id="oauth-error">${error}</code></dd>
 <dt>error_description</dt><dd id="oauth-error-description">${description}</dd>

@@ -2,7 +2,8 @@
  * Bad input and attacks on the OAuth flow, each refused with its RFC's error: the token
  * endpoint's JSON error (RFC 6749 section 5.2), the redirect back to the client with `error`
  * (section 4.1.2.1), or, when the client cannot safely be redirected to, a page showing the error
- * and no redirect at all. None is a 5xx, and none charges the key anything.
+ * and no redirect at all. None is a 5xx, and none charges the key anything: every refused token is
+ * tried on a priced tool (`tools/call`), and the key's credits and usage are read before and after.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -11,10 +12,14 @@ import { rotateApiKey, updateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import { hashKey } from "../../src/core/call/keys.ts";
 import { tools } from "../../src/tools/index.ts";
+import { type AdminClient, adminClient } from "../admin/helpers.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { initializeMessage, postRpc } from "../mcp/helpers.ts";
 import { type OAuthApp, Person, startOAuthApp } from "./helpers.ts";
 import { IndependentClient, oauth, REDIRECT_URI } from "./independent-client.ts";
+
+const CALCULATOR = "retaining-wall-pressure-calculator";
+const WALL = { height: 5, unitWeight: 18, frictionAngle: 30 };
 
 interface OAuthAnswer {
   readonly status: number;
@@ -30,6 +35,8 @@ describe("OAuth attacks", () => {
   let t: OAuthApp;
   let client: IndependentClient;
   let key: string;
+  let keyId: string;
+  let admin: AdminClient;
   const statuses: number[] = [];
   const suite = untilSuiteEnds();
 
@@ -38,6 +45,12 @@ describe("OAuth attacks", () => {
     client = new IndependentClient(t.base, t.mcp);
     await client.discover();
     key = await t.key("builder");
+    keyId = (await t.recordOf(key)).id;
+    admin = await adminClient(t);
+    const price = (
+      await t.app.inject({ method: "GET", url: `/v1/tool/${CALCULATOR}`, headers: bearer(key) })
+    ).json().credits;
+    assert.ok(price > 0, "the tool the attacks call costs credits");
   });
 
   const person = () => new Person(t.base);
@@ -64,6 +77,32 @@ describe("OAuth attacks", () => {
   async function mcpStatus(accessToken: string): Promise<{ status: number; challenge: string }> {
     const response = await postRpc(t.mcp, initializeMessage(), { authorization: `Bearer ${accessToken}` });
     statuses.push(response.status);
+    return { status: response.status, challenge: response.headers.get("www-authenticate") ?? "" };
+  }
+
+  /** The key's account as the admin API shows it (also once the key is revoked or rotated). */
+  async function accountOf(id: string) {
+    const { credits, usage } = (await admin.get(`/keys/${id}/usage`)).json();
+    return {
+      creditsUsed: credits.credits_used,
+      calls: usage.calls,
+      recent: usage.recent.map((call: { request_id: string }) => call.request_id),
+    };
+  }
+
+  /**
+   * A priced tool called through /mcp with a token that must be refused: its status and challenge,
+   * once the key it was issued for (`id`) is seen to have been charged nothing and to show no call.
+   */
+  async function pricedCall(accessToken: string, id: string): Promise<{ status: number; challenge: string }> {
+    const before = await accountOf(id);
+    const response = await postRpc(
+      t.mcp,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: CALCULATOR, arguments: WALL } },
+      { authorization: `Bearer ${accessToken}`, "mcp-protocol-version": "2025-11-25" },
+    );
+    statuses.push(response.status);
+    assert.deepEqual(await accountOf(id), before, "the refused call charged nothing and left no usage");
     return { status: response.status, challenge: response.headers.get("www-authenticate") ?? "" };
   }
 
@@ -128,7 +167,11 @@ describe("OAuth attacks", () => {
     const tokens = await oauth.processAuthorizationCodeResponse(client.as, c, first);
     assert.equal((await mcpStatus(tokens.access_token)).status, 200);
     assert.deepEqual(await exchange(c, callback, verifier), { status: 400, error: "invalid_grant" });
-    assert.equal((await mcpStatus(tokens.access_token)).status, 401, "the first use's token is revoked");
+    assert.equal(
+      (await pricedCall(tokens.access_token, keyId)).status,
+      401,
+      "the first use's token is revoked",
+    );
   });
 
   it("refuses one client's code redeemed by another client (invalid_grant)", async () => {
@@ -204,7 +247,7 @@ describe("OAuth attacks", () => {
       uid: null,
       expiresAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
     });
-    const refused = await mcpStatus(foreign);
+    const refused = await pricedCall(foreign, keyId);
     assert.equal(refused.status, 401);
     assert.match(refused.challenge, /error="invalid_token"/);
     assert.match(refused.challenge, /another resource/);
@@ -222,10 +265,11 @@ describe("OAuth attacks", () => {
     statuses.push(reuse.status);
     assert.deepEqual(reuse, { status: 400, error: "invalid_grant" });
     assert.equal(
-      (await mcpStatus(rotated.access_token)).status,
+      (await pricedCall(rotated.access_token, keyId)).status,
       401,
       "the newest access token is revoked too",
     );
+    assert.equal((await pricedCall(signed.tokens.access_token, keyId)).status, 401, "and the first");
     const newest = await answerOf(await client.refresh(signed.client, rotated.refresh_token ?? ""));
     statuses.push(newest.status);
     assert.deepEqual(newest, { status: 400, error: "invalid_grant" }, "and the newest refresh token");
@@ -256,13 +300,9 @@ describe("OAuth attacks", () => {
     assert.equal(await limitOf(), "300", "the builder plan's, at once");
 
     await rotateApiKey(t.deps, cliActor("test"), record.id);
-    const afterRotation = await call();
-    statuses.push(afterRotation.statusCode);
-    assert.equal(afterRotation.statusCode, 401);
-    assert.match(
-      String(afterRotation.headers["www-authenticate"]),
-      /error="invalid_token".*resource_metadata=/,
-    );
+    const afterRotation = await pricedCall(signed.tokens.access_token, record.id);
+    assert.equal(afterRotation.status, 401);
+    assert.match(afterRotation.challenge, /error="invalid_token".*resource_metadata=/);
     const refresh = await answerOf(await client.refresh(signed.client, signed.tokens.refresh_token ?? ""));
     statuses.push(refresh.status);
     assert.deepEqual(refresh, { status: 400, error: "invalid_grant" }, "nor can it be refreshed");
@@ -272,8 +312,9 @@ describe("OAuth attacks", () => {
     const own = await t.key("free");
     const signed = await client.signIn(person(), own);
     assert.equal((await mcpStatus(signed.tokens.access_token)).status, 200);
-    await rotateApiKey(t.deps, cliActor("test"), (await t.recordOf(own)).id, { graceSeconds: 3600 });
-    const refused = await mcpStatus(signed.tokens.access_token);
+    const { id } = await t.recordOf(own);
+    await rotateApiKey(t.deps, cliActor("test"), id, { graceSeconds: 3600 });
+    const refused = await pricedCall(signed.tokens.access_token, id);
     assert.equal(refused.status, 401);
     assert.match(refused.challenge, /error="invalid_token"/);
     const refresh = await answerOf(await client.refresh(signed.client, signed.tokens.refresh_token ?? ""));
@@ -288,8 +329,9 @@ describe("OAuth attacks", () => {
     const own = await t.key("free");
     const signed = await client.signIn(person(), own);
     assert.equal((await mcpStatus(signed.tokens.access_token)).status, 200);
-    await t.store.revokeKey((await t.recordOf(own)).id, t.clock.now().toISOString());
-    const refused = await mcpStatus(signed.tokens.access_token);
+    const { id } = await t.recordOf(own);
+    await t.store.revokeKey(id, t.clock.now().toISOString());
+    const refused = await pricedCall(signed.tokens.access_token, id);
     assert.equal(refused.status, 401);
     assert.match(refused.challenge, /error="invalid_token"/);
   });

@@ -2,16 +2,26 @@
  * The metadata and the whole flow as an independent OAuth client (oauth4webapi) checks them:
  * RFC 9728 protected-resource metadata (both addresses), RFC 8414 metadata with the members MCP
  * clients need, the 401 challenge of `/mcp`, then registration, PKCE, consent, the code exchange
- * (`Cache-Control: no-store`), a call to `/mcp` with the token, a rotating refresh, and RFC 7009
- * revocation. The run's requests are printed as a diagnostic, secrets elided.
+ * (`Cache-Control: no-store`), calls to `/mcp` with the token (a priced tool's paid by the
+ * consenting key, in its usage and credits), a rotating refresh, and RFC 7009 revocation. The run's requests are printed as a diagnostic, secrets elided.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { tools } from "../../src/tools/index.ts";
-import { untilSuiteEnds } from "../helpers/app.ts";
+import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { initializeMessage, postRpc } from "../mcp/helpers.ts";
 import { type Exchange, type OAuthApp, startOAuthApp } from "./helpers.ts";
 import { IndependentClient, oauth, Person } from "./independent-client.ts";
+
+const CALCULATOR = "retaining-wall-pressure-calculator";
+const WALL = { height: 5, unitWeight: 18, frictionAngle: 30 };
+
+const toolsCall = (name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id: 2,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 describe("OAuth as an independent client (oauth4webapi) sees it", () => {
   let t: OAuthApp;
@@ -80,7 +90,7 @@ describe("OAuth as an independent client (oauth4webapi) sees it", () => {
     }
   });
 
-  it("signs in, calls /mcp with the token, refreshes with rotation and revokes (RFC 7009)", async (context) => {
+  it("signs in, calls a priced tool through /mcp with the token on the key's account, refreshes with rotation and revokes (RFC 7009)", async (context) => {
     const log: Exchange[] = [];
     const key = await t.key("builder");
     const person = new Person(t.base, log);
@@ -98,6 +108,41 @@ describe("OAuth as an independent client (oauth4webapi) sees it", () => {
     });
     log.push({ request: "POST /mcp (Authorization: Bearer …, initialize)", status: call.status });
     assert.equal(call.status, 200);
+
+    // A priced tool called with the token is paid by the consenting key: its usage and credits
+    // (read with the key itself) move by the tool's price.
+    const account = async () => ({
+      usage: (await t.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(key) })).json(),
+      credits: (await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })).json(),
+    });
+    const price = (
+      await t.app.inject({ method: "GET", url: `/v1/tool/${CALCULATOR}`, headers: bearer(key) })
+    ).json().credits;
+    assert.ok(price > 0, "the tool is priced");
+    const before = await account();
+    const paid = await postRpc(t.mcp, toolsCall(CALCULATOR, WALL), {
+      authorization: `Bearer ${signed.tokens.access_token}`,
+      "mcp-protocol-version": "2025-11-25",
+    });
+    log.push({
+      request: `POST /mcp (Authorization: Bearer …, tools/call ${CALCULATOR})`,
+      status: paid.status,
+    });
+    assert.equal(paid.status, 200);
+    assert.equal(
+      (paid.body as { result?: { isError?: boolean } }).result?.isError,
+      undefined,
+      JSON.stringify(paid.body),
+    );
+    const after = await account();
+    assert.equal(after.credits.credits_used, before.credits.credits_used + price);
+    assert.equal(after.credits.credits_remaining, before.credits.credits_remaining - price);
+    assert.equal(after.usage.calls, before.usage.calls + 1);
+    assert.equal(after.usage.credits_used, before.usage.credits_used + price);
+    assert.deepEqual(after.usage.by_tool, [{ tool: CALCULATOR, calls: 1, credits: price }]);
+    const [latest] = after.usage.recent;
+    assert.equal(latest.request_id, paid.headers.get("x-request-id"), "the usage row is this call");
+    assert.deepEqual([latest.tool, latest.status, latest.credits], [CALCULATOR, "charged", price]);
 
     const refreshed = await client.refresh(signed.client, signed.tokens.refresh_token);
     assert.equal(refreshed.headers.get("cache-control"), "no-store");

@@ -5,14 +5,23 @@
  * (migrated) can hand out the secrets every instance shares.
  */
 import type { FastifyInstance } from "fastify";
+import { problemFor } from "../../core/contract/error-mapper.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import type { ConsentFlow } from "../../core/oauth/consent.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";
 import { SchemaNotReadyError } from "../../ports/errors.ts";
 import type { HttpRoute } from "../register.ts";
+import { noteCall } from "../request-log.ts";
 import { createConsentFlow } from "./consent.ts";
 import { withOAuthSecurity } from "./metadata.ts";
-import { createProvider, type ErrorPage, loadServerSecrets, type OAuthRuntime } from "./provider.ts";
+import { answerOutages } from "./outage.ts";
+import {
+  createProvider,
+  type ErrorPage,
+  loadServerSecrets,
+  type OAuthRuntime,
+  showErrorPage,
+} from "./provider.ts";
 import { mountProvider, protectedResourceRoutes } from "./routes.ts";
 
 /** How often expired codes, tokens and ended authorizations are removed. */
@@ -36,7 +45,11 @@ export function registerOAuth(
   const build = async (): Promise<OAuthRuntime> => {
     const secrets = await loadServerSecrets(deps.store, deps.now);
     const provider = createProvider({ store: deps.store, settings, secrets, now: deps.now, errorPage });
-    return { provider, secrets, callback: provider.callback() };
+    // Before the handler is made: it is composed of the middleware there is by then.
+    const outages = answerOutages(provider, (ctx, error, description) =>
+      showErrorPage(ctx, errorPage, error, description),
+    );
+    return { provider, secrets, callback: provider.callback(), outages };
   };
   const runtime = (): Promise<OAuthRuntime> => {
     if (made === undefined) {
@@ -49,7 +62,16 @@ export function registerOAuth(
     }
     return made;
   };
-  mountProvider(app, runtime, settings);
+  mountProvider(app, runtime, settings, (request, error) => {
+    // As every other backend failure is reported: logged with its cause, counted.
+    problemFor(error, {
+      docsUrl: deps.settings.docsUrl,
+      requestId: request.id,
+      log: request.log,
+      ...(deps.observer && { observer: deps.observer }),
+    });
+    noteCall(request, { code: "backend_unavailable" });
+  });
 
   const purge = setInterval(() => {
     deps.store.purgeOAuth(deps.now().toISOString()).catch((error: unknown) => {

@@ -74,6 +74,13 @@ const json = (description: string, schema: Json = { type: "object" }) => ({
   content: { "application/json": { schema } },
 });
 const oauthError = (description: string) => json(description, OAUTH_ERROR);
+/** What every endpoint that reads the store answers while the database cannot be reached. */
+const unavailable = {
+  ...oauthError(
+    "`temporarily_unavailable`: the database cannot be reached right now; retry after `Retry-After` seconds.",
+  ),
+  headers: { "Retry-After": { schema: { type: "integer" } } },
+};
 const form = (properties: Json, required: string[]) => ({
   required: true,
   content: { "application/x-www-form-urlencoded": { schema: { type: "object", required, properties } } },
@@ -126,6 +133,12 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
           responses: {
             303: { description: "To the consent page, or back to the client with an error." },
             400: { description: "An error shown to the person (HTML).", content: { "text/html": {} } },
+            503: {
+              description:
+                "The database cannot be reached right now: a page showing `temporarily_unavailable`, with `Retry-After`.",
+              headers: unavailable.headers,
+              content: { "text/html": {} },
+            },
           },
         },
       ),
@@ -167,6 +180,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
               "`invalid_grant`, `invalid_request`, `invalid_target`, `unsupported_grant_type`, ...",
             ),
             401: oauthError("`invalid_client`."),
+            503: unavailable,
           },
         },
       ),
@@ -181,6 +195,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
           responses: {
             201: json("The client as registered, with its `client_id`."),
             400: oauthError("`invalid_redirect_uri` or `invalid_client_metadata`."),
+            503: unavailable,
           },
         },
       ),
@@ -196,6 +211,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
             200: { description: "Revoked, or there was nothing to revoke." },
             400: oauthError("`invalid_request`."),
             401: oauthError("`invalid_client`."),
+            503: unavailable,
           },
         },
       ),

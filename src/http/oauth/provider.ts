@@ -19,13 +19,13 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, {
   type Configuration,
-  type ErrorOut,
   errors,
   interactionPolicy,
   type KoaContextWithOIDC,
 } from "oidc-provider";
 import { hasExpired } from "../../core/call/keys.ts";
 import { MCP_SCOPE, type OAuthSettings } from "../../core/oauth/settings.ts";
+import type { BackendUnavailableError } from "../../ports/errors.ts";
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import type { KeyStore } from "../../ports/store.ts";
 import { storeAdapter } from "./adapter.ts";
@@ -57,11 +57,18 @@ export interface ServerSecrets {
   readonly jwks: { keys: Record<string, unknown>[] };
 }
 
+/** The backend failures the library met (outage.ts). */
+export interface Outages {
+  /** The backend failure the library met while answering `req`, if any. */
+  of(req: IncomingMessage): BackendUnavailableError | undefined;
+}
+
 /** The library's instance and its request handler, made once the store can give the shared secrets. */
 export interface OAuthRuntime {
   readonly provider: Provider;
   readonly callback: (req: IncomingMessage, res: ServerResponse) => void;
   readonly secrets: ServerSecrets;
+  readonly outages: Outages;
 }
 
 export async function loadServerSecrets(store: OAuthStore, now: () => Date): Promise<ServerSecrets> {
@@ -212,7 +219,8 @@ export function createProvider({ store, settings, secrets, now, errorPage }: Pro
         if (key === "software_id") applyRedirectPolicy(metadata as Record<string, unknown>);
       },
     },
-    renderError: async (ctx, out) => renderError(ctx, out, errorPage),
+    renderError: async (ctx, out) =>
+      showErrorPage(ctx, errorPage, String(out.error ?? "server_error"), String(out.error_description ?? "")),
   };
   const provider = new Provider(settings.issuer, configuration);
   // The issuer is the truth about how browsers reach us: the mounting (routes.ts) sets the
@@ -223,12 +231,18 @@ export function createProvider({ store, settings, secrets, now, errorPage }: Pro
 
 /**
  * What a browser sees when an authorization request cannot go back to its client (an unknown
- * client, a redirect URI that was not registered): the RFC 6749 error, shown and never redirected.
+ * client, a redirect URI that was not registered) or while the database is out (outage.ts): the
+ * RFC 6749 error, shown and never redirected.
  */
-function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, page: ErrorPage): void {
+export function showErrorPage(
+  ctx: KoaContextWithOIDC,
+  page: ErrorPage,
+  error: string,
+  description: string,
+): void {
   ctx.set("content-security-policy", ERROR_PAGE_POLICY);
   ctx.set("x-content-type-options", "nosniff");
   ctx.set("cache-control", "no-store");
   ctx.type = "html";
-  ctx.body = page(String(out.error ?? "server_error"), String(out.error_description ?? ""));
+  ctx.body = page(error, description);
 }

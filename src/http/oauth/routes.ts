@@ -3,13 +3,15 @@
  * RFC 8414 and OpenID metadata) are handed to its own request handler with Node's raw request
  * and response, before Fastify reads the body (the library parses its own forms): a hook that
  * takes the reply over, as oidc-provider's mounting guide does for other frameworks. Their
- * answers, errors included, are the library's, in the OAuth RFCs' format. The protected-resource
+ * answers, errors included, are the library's, in the OAuth RFCs' format; a backend failure the
+ * library met (outage.ts) is reported here once the answer is sent. The protected-resource
  * metadata (RFC 9728) is toolrun's own route.
  */
 import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { JSON_TYPE } from "../../core/contract/endpoint.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";
+import type { BackendUnavailableError } from "../../ports/errors.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import type { HttpRoute } from "../register.ts";
 import { protectedResourceMetadata } from "./metadata.ts";
@@ -34,12 +36,13 @@ export function mountProvider(
   app: FastifyInstance,
   runtime: () => Promise<OAuthRuntime>,
   settings: OAuthSettings,
+  reportOutage: (request: FastifyRequest, error: BackendUnavailableError) => void,
 ): void {
   const issuer = new URL(settings.issuer);
   const scheme = issuer.protocol.slice(0, -1);
   const handOff = async (request: FastifyRequest, reply: FastifyReply) => {
     // Before the reply is taken over, so a store that is down still answers a problem document.
-    const { callback } = await runtime();
+    const { callback, outages } = await runtime();
     reply.hijack();
     reply.raw.setHeader("x-request-id", request.id);
     // The library builds its URLs (discovery, the resume step) from the request's scheme and host,
@@ -51,6 +54,8 @@ export function mountProvider(
     const finished = once(reply.raw, "close");
     callback(request.raw, reply.raw);
     await finished;
+    const outage = outages.of(request.raw);
+    if (outage) reportOutage(request, outage);
   };
   for (const url of PROVIDER_PATHS) {
     app.route({
