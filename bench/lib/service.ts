@@ -56,6 +56,9 @@ export function writeLiftedConfig(dir: string, more: Readonly<Record<string, unk
 export async function prepareService(options: ServiceOptions): Promise<Service> {
   const configFile = writeLiftedConfig(options.dir, options.config);
   const env: Record<string, string> = {
+    // All of a case's connections share one key: lift the per-key share of large calls as the
+    // plan's rate limit is lifted, so the peak of 1 MiB calls meets no 429 too_many_large_calls.
+    TOOLRUN_COMPUTE_PER_KEY: "1000",
     ...options.env,
     TOOLRUN_DATABASE: options.database,
     TOOLRUN_CONFIG: configFile,
