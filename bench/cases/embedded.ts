@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { accountOf } from "../lib/accounting.ts";
+import { accountOf, settledAccountOf } from "../lib/accounting.ts";
 import { startCallStream } from "../lib/call-stream.ts";
 import type { BenchCase, BenchContext } from "../lib/context.ts";
 import {
@@ -396,7 +396,7 @@ async function mixedRuns(
   await warmUpPaced(calculator, rate, warmup);
   await warm.stop();
   const keys = [authHeaders(service)];
-  const before = await accountOf(server.url, keys);
+  const before = await settledAccountOf(server.url, keys);
   const besideCpu = mainThreadCpuMs(server.pid);
   const besideWait = mainThreadWaitMs(server.pid);
   const stream = await startCallStream(inspectorTarget);

@@ -28,6 +28,25 @@ export async function accountOf(
   return { credits, usage };
 }
 
+/**
+ * The account once it holds still: the run before this one on the same key may have ended with
+ * calls in flight (its generator stops mid-request), which the server releases a moment later. A
+ * figure read among those releases would count them in the next run's difference.
+ */
+export async function settledAccountOf(
+  origin: string,
+  keys: readonly Readonly<Record<string, string>>[],
+): Promise<{ credits: number; usage: number }> {
+  let last = await accountOf(origin, keys);
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await accountOf(origin, keys);
+    if (now.credits === last.credits && now.usage === last.usage) return now;
+    last = now;
+  }
+  return last;
+}
+
 export interface AccountingRun {
   readonly amount: number;
   readonly load: LoadResult;
@@ -44,7 +63,7 @@ export async function checkedAccounting(
   run: () => Promise<LoadResult>,
   name = "exact accounting",
 ): Promise<AccountingRun> {
-  const before = await accountOf(origin, keys);
+  const before = await settledAccountOf(origin, keys);
   const load = await run();
   const after = await accountOf(origin, keys);
   const charged = load.ok * cost;
