@@ -16,10 +16,17 @@ import {
   githubPushNear,
   INSPECTOR_SLUG,
 } from "../lib/payloads.ts";
-import { BASELINE_SCRIPT, type ServerHandle, startServer } from "../lib/procs.ts";
+import { BASELINE_SCRIPT, type ServerHandle, startScriptServer } from "../lib/procs.ts";
 import type { CaseResult, Check } from "../lib/report.ts";
 import { loadRow, pacedRow, probe, type Target, warmUp, warmUpPaced } from "../lib/runs.ts";
-import { authHeaders, prepareService, type Service, SkipCase, serveToolrun } from "../lib/service.ts";
+import {
+  authHeaders,
+  prepareService,
+  type Service,
+  SkipCase,
+  serveToolrun,
+  toolTarget,
+} from "../lib/service.ts";
 import { peerSqlite } from "./peer.ts";
 
 /** Node flags of the latency tuning in docs/configuration.md. */
@@ -48,19 +55,8 @@ function sqliteService(context: BenchContext, logLevel: string): Promise<Service
   });
 }
 
-function toolTarget(server: ServerHandle, service: Service, slug: string, body: string): Target {
-  return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
-}
-
 function startBaseline(context: BenchContext): Promise<ServerHandle> {
-  return startServer({
-    script: BASELINE_SCRIPT,
-    args: [],
-    env: {},
-    cpu: context.serverCpu,
-    logFile: join(context.dir, "baseline.log"),
-    ready: /baseline listening on (http:\/\/\S+)/,
-  });
+  return startScriptServer(BASELINE_SCRIPT, "baseline", context.serverCpu, context.dir);
 }
 
 function baselineTarget(server: ServerHandle): Target {

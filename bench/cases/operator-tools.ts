@@ -19,10 +19,10 @@ import { accountOf, checkedAccounting } from "../lib/accounting.ts";
 import type { BenchCase, BenchContext } from "../lib/context.ts";
 import { runLoad } from "../lib/load.ts";
 import { CALCULATOR_SLUG, calculatorBody } from "../lib/payloads.ts";
-import { rssKiB, type ServerHandle, startServer } from "../lib/procs.ts";
+import { rssKiB, type ServerHandle, startScriptServer } from "../lib/procs.ts";
 import type { CaseResult } from "../lib/report.ts";
 import { loadRow, pacedRow, probe, type Target, warmUp, warmUpPaced } from "../lib/runs.ts";
-import { authHeaders, prepareService, type Service, serveToolrun } from "../lib/service.ts";
+import { authHeaders, prepareService, type Service, serveToolrun, toolTarget } from "../lib/service.ts";
 
 const UPSTREAM_SCRIPT = fileURLToPath(new URL("../upstream-server.ts", import.meta.url));
 const BENCH_TOOLS = fileURLToPath(new URL("../tools/", import.meta.url));
@@ -47,14 +47,7 @@ async function withServers<T>(
 }
 
 function startUpstream(context: BenchContext): Promise<ServerHandle> {
-  return startServer({
-    script: UPSTREAM_SCRIPT,
-    args: [],
-    env: {},
-    cpu: context.serverCpu,
-    logFile: join(context.dir, "upstream.log"),
-    ready: /upstream listening on (http:\/\/\S+)/,
-  });
+  return startScriptServer(UPSTREAM_SCRIPT, "upstream", context.serverCpu, context.dir);
 }
 
 /** An HTTP tool on the bench upstream, costing 1 credit. */
@@ -87,10 +80,6 @@ function caseService(
     nodeFlags: context.options.nodeFlags,
     ...rest,
   });
-}
-
-function toolTarget(server: ServerHandle, service: Service, slug: string, body: string): Target {
-  return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
 }
 
 async function peakRow(context: BenchContext, label: string, pids: readonly number[], target: Target) {

@@ -97,6 +97,26 @@ export interface StartOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * One of the bench's own servers (`bench/baseline-server.ts`, `bench/upstream-server.ts`): no
+ * arguments or environment, its log in `dir`, ready when it prints "<name> listening on URL".
+ */
+export function startScriptServer(
+  script: string,
+  name: string,
+  cpu: number | null,
+  dir: string,
+): Promise<ServerHandle> {
+  return startServer({
+    script,
+    args: [],
+    env: {},
+    cpu,
+    logFile: join(dir, `${name}.log`),
+    ready: new RegExp(`${name} listening on (http://\\S+)`),
+  });
+}
+
 export function startServer(options: StartOptions): Promise<ServerHandle> {
   const fd = openSync(options.logFile, "w");
   const [command, args] = nodeCommand(options.script, options.args, options.cpu, options.nodeFlags ?? []);

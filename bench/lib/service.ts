@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "pg";
 import { runToolrun, type ServerHandle, startServer, TOOLRUN_BIN } from "./procs.ts";
+import type { Target } from "./runs.ts";
 
 /** Large enough that no case runs out (the inspector costs 5 a call); fits a 32-bit column. */
 export const BENCH_CREDITS = 1_000_000_000;
@@ -126,6 +127,11 @@ export function serveToolrun(
 
 export function authHeaders(service: Service, key = service.key): Record<string, string> {
   return { authorization: `Bearer ${key}`, "content-type": "application/json" };
+}
+
+/** A call of tool `slug` on `server` with `body`, under the service's first key. */
+export function toolTarget(server: ServerHandle, service: Service, slug: string, body: string): Target {
+  return { url: `${server.url}/v1/tool/${slug}`, method: "POST", headers: authHeaders(service), body };
 }
 
 /** A fresh database on the server of `adminUrl`; the returned function drops it. */
