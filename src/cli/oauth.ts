@@ -5,8 +5,7 @@
  */
 import type { Command } from "commander";
 import { deauthorize, listAuthorizations } from "../core/oauth/authorizations.ts";
-import type { CliContext } from "./context.ts";
-import { withDeps } from "./context.ts";
+import { type CliContext, withDeps } from "./context.ts";
 
 export function registerKeyAuthorizationCommands(keys: Command, cli: CliContext): void {
   keys

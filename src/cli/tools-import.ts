@@ -8,8 +8,7 @@
 import { dereference, validate } from "@readme/openapi-parser";
 import type { Command } from "commander";
 import { declarationsFromOpenApi, ImportError } from "../core/tools/openapi-import.ts";
-import type { CliContext } from "./context.ts";
-import { CliError } from "./context.ts";
+import { type CliContext, CliError } from "./context.ts";
 
 export function registerToolsImportCommand(tools: Command, cli: CliContext): void {
   tools

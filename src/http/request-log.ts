@@ -15,12 +15,8 @@ export interface CallNote {
   readonly code?: string;
 }
 
-interface CallLog {
-  keyId?: string;
-  tool?: string;
-  credits?: number;
-  code?: string;
-}
+/** The notes so far: the same fields, filled in as the request goes. */
+type CallLog = { -readonly [K in keyof CallNote]: CallNote[K] };
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -81,6 +81,13 @@ const unavailable = {
   ),
   headers: { "Retry-After": { schema: { type: "integer" } } },
 };
+/** The same at the endpoints a person's browser opens: the error page, which they can reload. */
+const unavailablePage = {
+  description:
+    "The database cannot be reached right now: a page showing `temporarily_unavailable`, with `Retry-After`.",
+  headers: unavailable.headers,
+  content: { "text/html": {} },
+};
 const form = (properties: Json, required: string[]) => ({
   required: true,
   content: { "application/x-www-form-urlencoded": { schema: { type: "object", required, properties } } },
@@ -133,12 +140,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
           responses: {
             303: { description: "To the consent page, or back to the client with an error." },
             400: { description: "An error shown to the person (HTML).", content: { "text/html": {} } },
-            503: {
-              description:
-                "The database cannot be reached right now: a page showing `temporarily_unavailable`, with `Retry-After`.",
-              headers: unavailable.headers,
-              content: { "text/html": {} },
-            },
+            503: unavailablePage,
           },
         },
       ),
@@ -150,7 +152,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
         "Where the consent page's answer leads: on to the client's redirect URI with `code` (or `error=access_denied`), `state` and `iss`.",
         {
           parameters: [{ name: "uid", in: "path", required: true, schema: text }],
-          responses: { 303: { description: "To the client's redirect URI." } },
+          responses: { 303: { description: "To the client's redirect URI." }, 503: unavailablePage },
         },
       ),
     },

@@ -2,9 +2,10 @@
  * The human side of the contract: `/docs` renders `/openapi.json` with Swagger UI, served from this
  * process (no CDN: the page works with no internet), and `/docs/errors/{code}` explains each code, so
  * every problem `type` resolves to a page. The pages wear the console's frame and look
- * (console/reference-pages.ts); the reference's own files are for browsers, not part of the API. Swagger UI (swagger-ui-dist) was picked over Redoc, whose
- * 3.x bundle pulls an OpenTelemetry exporter, and Scalar, whose package brings some forty runtime
- * dependencies: it is one dependency-free folder of static files, released monthly by SmartBear.
+ * (console/reference-pages.ts); the reference's own files are for browsers, not part of the API.
+ * Swagger UI (swagger-ui-dist) was picked over Redoc, whose 3.x bundle pulls an OpenTelemetry
+ * exporter, and Scalar, whose package brings some forty runtime dependencies: it is one
+ * dependency-free folder of static files, released monthly by SmartBear.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
