@@ -19,6 +19,7 @@ import type { CoreDeps } from "../core/deps.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
+import { SITE_STYLES } from "./pages.ts";
 import { CONTENT_SECURITY_POLICY } from "./routes.ts";
 
 export const CONSENT_PAGE_PATH = "/oauth/consent/{uid}";
@@ -123,8 +124,7 @@ function page(title: string, main: Markup): Markup {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · toolrun</title>
 <link rel="icon" href="/console/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/console/console.css">
-</head>
+${SITE_STYLES.map((href) => html`<link rel="stylesheet" href="${href}">\n`)}</head>
 <body>
 <main id="main">
 ${main}

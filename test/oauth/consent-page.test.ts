@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { SITE_STYLES } from "../../src/console/pages.ts";
 import { rotateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import { untilSuiteEnds } from "../helpers/app.ts";
@@ -99,6 +100,16 @@ describe("the consent page", () => {
       if (typed !== "") assert.ok(!page.includes(typed), "the typed key is not in the page");
       form = readForm(page);
     }
+  });
+
+  it("wears the site's look: the style sheets every console page links, in the same order", async () => {
+    const { html } = await atConsent();
+    const missing = await new Person(t.base).request("/oauth/consent/no-such-sign-in");
+    for (const page of [html, await missing.text()])
+      assert.deepEqual(
+        [...page.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]),
+        SITE_STYLES,
+      );
   });
 
   it("tells a browser with no such sign-in that it is not waiting here", async () => {
