@@ -43,6 +43,7 @@ import type {
   WorkResult,
 } from "../../ports/store.ts";
 import { refusalOf } from "../admission.ts";
+import { storedAnswer } from "../sql-rows.ts";
 import { createStandings } from "../standings.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
@@ -130,11 +131,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     if (!r.idempotency) return null;
     const row = claimed.get(r.keyId, r.idempotency.key, r.at);
     if (!row || row.call_id === r.callId) return null;
-    const answer =
-      row.answer_status === null || row.answer_body === null
-        ? null
-        : { status: row.answer_status, body: row.answer_body };
-    return { fingerprint: row.fingerprint, answer };
+    return { fingerprint: row.fingerprint, answer: storedAnswer(row.answer_status, row.answer_body) };
   }
 
   /** The call's pending claim on its key, holding while it runs. */
