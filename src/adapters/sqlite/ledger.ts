@@ -1,6 +1,6 @@
 /**
- * The credit ledger on SQLite. Boundary: `credit_balances`, `tool_usage_monthly` and
- * `usage_calls`; the usage report is in usage.ts.
+ * The credit ledger on SQLite. Boundary: `credit_balances`, `tool_usage_monthly`, `usage_calls`
+ * and `idempotency_keys`; the usage report is in usage.ts.
  *
  * A call's record is one unit of the write queue (group-commit.ts): the checks, the record and the
  * stored answer commit together, so a call is never charged without its answer nor the reverse,
@@ -166,7 +166,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
 
   /**
    * Records the call, counting it for its tool; a charged or pending call also holds its credits
-   * and cap slot. A null status records a reservation (pending).
+   * and cap slot. A null `httpStatus` records a reservation (pending).
    */
   function recordCall(r: Reservation, charged: boolean, httpStatus: number | null): void {
     if (charged) hold.run(r.keyId, r.period, r.credits);
@@ -176,8 +176,8 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
   }
 
   /**
-   * Pending -> refunded, its credits and cap slot given back, its key's claim freed when it has
-   * no answer to keep; inside a unit. False when the call was not pending (captured, released).
+   * Pending -> refunded, its credits and cap slot given back; its key's claim is left to the caller
+   * (or to expire). Inside a unit. False when the call was not pending (captured, released).
    */
   function releaseCall(callId: string, httpStatus: number | null): boolean {
     const row = releaseRow.get(httpStatus, callId);
