@@ -145,6 +145,15 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     if (r.idempotency) release.run(r.keyId, r.idempotency.key, r.callId);
   }
 
+  /** The answer a call with an idempotency key stores under it. */
+  function answerFor<T>(
+    outcome: RanOutcome<T>,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): StoredAnswer {
+    if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
+    return answerOf(outcome);
+  }
+
   /** Keeps the answer of a call with an idempotency key; a call without one serializes nothing. */
   function storeAnswer<T>(
     r: Reservation,
@@ -153,8 +162,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
   ): void {
     const claim = r.idempotency;
     if (!claim) return;
-    if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
-    const answer = answerOf(outcome);
+    const answer = answerFor(outcome, answerOf);
     keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, answer.status, answer.body, claim.expiresAt);
   }
 
@@ -322,8 +330,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     }
     const claim = r.idempotency;
     if (claim) {
-      if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
-      const answer = answerOf(outcome);
+      const answer = answerFor(outcome, answerOf);
       answerClaim.run(answer.status, answer.body, claim.expiresAt, r.keyId, claim.key, r.callId);
     }
     return outcome;
