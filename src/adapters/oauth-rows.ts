@@ -17,7 +17,16 @@ export const LIVE_AUTHORIZATION =
   "k.id = a.key_id AND k.secret_hash = a.key_secret_hash AND k.revoked_at IS NULL";
 
 /** How long an authorization saved but never bound to a key (a consent that stopped half-way) is kept. */
-export const UNBOUND_GRACE_MS = 60 * 60 * 1000;
+const UNBOUND_GRACE_MS = 60 * 60 * 1000;
+
+/** The time at or before which a purge at `now` drops an authorization never bound to a key. */
+export function unboundBefore(now: string): string {
+  return new Date(Date.parse(now) - UNBOUND_GRACE_MS).toISOString();
+}
+
+/** What an authorization's listing selects from `a`, in AuthorizationRow's shape. */
+export const AUTHORIZATION_COLUMNS =
+  "a.id, a.key_id, a.client_id, a.client_name, a.payload, a.created_at, a.expires_at";
 
 export interface AuthorizationRow {
   id: string;

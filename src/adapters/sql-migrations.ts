@@ -48,3 +48,11 @@ export function checkApplied(applied: readonly AppliedMigration[], shipped: read
       );
   }
 }
+
+/**
+ * True when every migration `shipped` has been applied, same number and same name (a database
+ * migrated further by newer code counts too).
+ */
+export function allApplied(applied: readonly AppliedMigration[], shipped: readonly Migration[]): boolean {
+  return shipped.every((m) => applied.some((row) => row.version === m.version && row.name === m.name));
+}

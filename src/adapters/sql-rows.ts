@@ -14,6 +14,7 @@ import type {
   KeyChange,
   NewApiKey,
   NewAuditEntry,
+  StoredAnswer,
   UsageCall,
   UsageReport,
 } from "../ports/store.ts";
@@ -70,6 +71,14 @@ export type FoundKeyRow = KeyRow & { matched_current: number | boolean };
 
 export function toFoundKey(row: FoundKeyRow): FoundKey {
   return { ...toKeyRecord(row), matched: row.matched_current ? "current" : "previous" };
+}
+
+/** The answer an `idempotency_keys` row holds; null while its call runs (either column NULL). */
+export function storedAnswer(
+  status: number | null | undefined,
+  body: string | null | undefined,
+): StoredAnswer | null {
+  return status == null || body == null ? null : { status, body };
 }
 
 /** The parameters of a key's INSERT on either store, in the column order both statements name. */

@@ -1,8 +1,8 @@
 /**
  * The Upstream port on undici's `request` (the HTTP client Node's own fetch is built on, without
  * fetch's WHATWG streams and objects: a quarter of fetch's CPU a call, as
- * bench/operator-tools-micro.ts measures it). Its agent keeps connections to an upstream alive between calls, and a
- * request waiting on a slow upstream costs no thread. Redirects are returned, not followed; the
+ * bench/operator-tools-micro.ts measures it). Its agent keeps connections to an upstream alive
+ * between calls, and a request waiting on a slow upstream costs no thread. Redirects are returned, not followed; the
  * body is read chunk by chunk and reading stops past the cap, so a huge or endless answer costs at
  * most the cap in memory; one deadline covers the whole exchange.
  */

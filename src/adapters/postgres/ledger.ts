@@ -41,6 +41,7 @@ import type {
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
+import { storedAnswer } from "../sql-rows.ts";
 import { type CallRow, recordCalls, reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
 import { createPureCalls, voided } from "./pure-calls.ts";
@@ -111,10 +112,7 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
     case "pending":
       return { ok: true, creditsUsed: row.credits_used };
     case "claimed": {
-      const answer =
-        row.answer_status == null || row.answer_body == null
-          ? null
-          : { status: row.answer_status, body: row.answer_body };
+      const answer = storedAnswer(row.answer_status, row.answer_body);
       return { ok: false, reason: "claimed", existing: { fingerprint: row.fingerprint ?? "", answer } };
     }
     case "tier_limit":

@@ -7,7 +7,7 @@
  * half-applied schema (PostgreSQL DDL is transactional).
  */
 import type { Pool } from "pg";
-import { type AppliedMigration, checkApplied, readMigrations } from "../sql-migrations.ts";
+import { type AppliedMigration, allApplied, checkApplied, readMigrations } from "../sql-migrations.ts";
 import { transaction } from "./db.ts";
 import { isMissingSchema, toPortError } from "./errors.ts";
 
@@ -49,9 +49,8 @@ export async function migrate(pool: Pool, schema: string): Promise<number[]> {
 }
 
 /**
- * True when every migration this code ships has been applied (same number, same name). A database
- * migrated further by newer code also counts (migrations are additive, so rolling deploys keep
- * working).
+ * True when every migration this code ships has been applied (allApplied). Migrations are
+ * additive, so a database migrated further by newer code counts, and rolling deploys keep working.
  */
 export async function isMigrated(pool: Pool): Promise<boolean> {
   let applied: AppliedMigration[];
@@ -61,5 +60,5 @@ export async function isMigrated(pool: Pool): Promise<boolean> {
     if (isMissingSchema(err)) return false;
     throw toPortError("database", err);
   }
-  return migrations.every((m) => applied.some((row) => row.version === m.version && row.name === m.name));
+  return allApplied(applied, migrations);
 }

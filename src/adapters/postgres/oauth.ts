@@ -8,6 +8,7 @@ import type { Pool } from "pg";
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import {
   type ArtifactRow,
+  AUTHORIZATION_COLUMNS,
   type AuthorizationRow,
   LIVE_AUTHORIZATION,
   TOKEN_HOLDER_COLUMNS,
@@ -15,7 +16,7 @@ import {
   toArtifact,
   toAuthorization,
   toTokenHolder,
-  UNBOUND_GRACE_MS,
+  unboundBefore,
 } from "../oauth-rows.ts";
 import { audited } from "./audit.ts";
 import { type Queryable, run, statement, transaction } from "./db.ts";
@@ -43,7 +44,7 @@ const BIND = statement(
 );
 const LIST_LIVE = statement(
   "oauth_authorization_list",
-  `SELECT a.id, a.key_id, a.client_id, a.client_name, a.payload, a.created_at, a.expires_at
+  `SELECT ${AUTHORIZATION_COLUMNS}
    FROM oauth_authorizations a JOIN api_keys k ON ${LIVE_AUTHORIZATION}
    WHERE a.key_id = $1 AND a.expires_at > $2 ORDER BY a.created_at, a.id`,
 );
@@ -191,12 +192,11 @@ export function createOAuthStore(pool: Pool): OAuthStore {
       return stored.value;
     },
     async purgeOAuth(now) {
-      const unboundBefore = new Date(Date.parse(now) - UNBOUND_GRACE_MS).toISOString();
       return transaction(
         pool,
         async (client) =>
           (await run(client, PURGE_ARTIFACTS, [now])).length +
-          (await run(client, PURGE_AUTHORIZATIONS, [now, unboundBefore])).length +
+          (await run(client, PURGE_AUTHORIZATIONS, [now, unboundBefore(now)])).length +
           (await run(client, PURGE_ORPHANS, [])).length,
       );
     },

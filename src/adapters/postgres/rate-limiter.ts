@@ -1,8 +1,9 @@
 /**
  * The RateLimiter port on PostgreSQL, for scale-out without Redis: one atomic upsert per hit on
- * the UNLOGGED `rate_windows` table, conditional on the window's limit, (created by the store's migrations), so concurrent hits from
- * any number of instances each get their own count. Expired windows are pruned now and then
- * (at most once per `pruneIntervalMs` per instance), never on the request path's critical work.
+ * the UNLOGGED `rate_windows` table (created by the store's migrations), conditional on the
+ * window's limit, so concurrent hits from any number of instances each get their own count.
+ * Expired windows are pruned now and then (at most once per `pruneIntervalMs` per instance), never
+ * on the request path's critical work.
  *
  * A hit is answered within `timeoutMs` of being asked for, pool wait included; past that it
  * rejects with BackendUnavailableError, and the upsert, carrying the same deadline, counts nothing

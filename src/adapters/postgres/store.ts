@@ -1,7 +1,8 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
- * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts), ledger.ts
- * (with usage.ts), switches.ts and migrations.ts over one pool.
+ * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts),
+ * admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, oauth.ts and migrations.ts over
+ * one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().

@@ -1,8 +1,8 @@
 /**
  * The RateLimiter port on Redis, shared by every instance: one Lua script per hit checks the
  * limit, does INCRBY and, on the window's first hit, PEXPIRE, atomically (Redis runs a script
- * alone, so its read and its write are one step). Keys are
- * `${prefix}rl:${key}:${windowStartMs}` and expire at the window's end plus a small margin.
+ * alone, so its read and its write are one step). Keys are `${prefix}rl:${key}:${windowStartMs}`
+ * and expire at the window's end plus a small margin.
  *
  * Failure behaviour: fail fast and heal. A hit or ping rejects with
  * BackendUnavailableError("rate-limiter") at most `commandTimeoutMs` after it was asked for, even

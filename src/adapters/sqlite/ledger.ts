@@ -1,6 +1,6 @@
 /**
- * The credit ledger on SQLite. Boundary: `credit_balances`, `tool_usage_monthly` and
- * `usage_calls`; the usage report is in usage.ts.
+ * The credit ledger on SQLite. Boundary: `credit_balances`, `tool_usage_monthly`, `usage_calls`
+ * and `idempotency_keys`; the usage report is in usage.ts.
  *
  * A call's record is one unit of the write queue (group-commit.ts): the checks, the record and the
  * stored answer commit together, so a call is never charged without its answer nor the reverse,
@@ -43,6 +43,7 @@ import type {
   WorkResult,
 } from "../../ports/store.ts";
 import { refusalOf } from "../admission.ts";
+import { storedAnswer } from "../sql-rows.ts";
 import { createStandings } from "../standings.ts";
 import type { Db } from "./db.ts";
 import { createUsageReport } from "./usage.ts";
@@ -130,11 +131,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     if (!r.idempotency) return null;
     const row = claimed.get(r.keyId, r.idempotency.key, r.at);
     if (!row || row.call_id === r.callId) return null;
-    const answer =
-      row.answer_status === null || row.answer_body === null
-        ? null
-        : { status: row.answer_status, body: row.answer_body };
-    return { fingerprint: row.fingerprint, answer };
+    return { fingerprint: row.fingerprint, answer: storedAnswer(row.answer_status, row.answer_body) };
   }
 
   /** The call's pending claim on its key, holding while it runs. */
@@ -148,6 +145,15 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     if (r.idempotency) release.run(r.keyId, r.idempotency.key, r.callId);
   }
 
+  /** The answer a call with an idempotency key stores under it. */
+  function answerFor<T>(
+    outcome: RanOutcome<T>,
+    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+  ): StoredAnswer {
+    if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
+    return answerOf(outcome);
+  }
+
   /** Keeps the answer of a call with an idempotency key; a call without one serializes nothing. */
   function storeAnswer<T>(
     r: Reservation,
@@ -156,8 +162,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
   ): void {
     const claim = r.idempotency;
     if (!claim) return;
-    if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
-    const answer = answerOf(outcome);
+    const answer = answerFor(outcome, answerOf);
     keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, answer.status, answer.body, claim.expiresAt);
   }
 
@@ -169,7 +174,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
 
   /**
    * Records the call, counting it for its tool; a charged or pending call also holds its credits
-   * and cap slot. A null status records a reservation (pending).
+   * and cap slot. A null `httpStatus` records a reservation (pending).
    */
   function recordCall(r: Reservation, charged: boolean, httpStatus: number | null): void {
     if (charged) hold.run(r.keyId, r.period, r.credits);
@@ -179,8 +184,8 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
   }
 
   /**
-   * Pending -> refunded, its credits and cap slot given back, its key's claim freed when it has
-   * no answer to keep; inside a unit. False when the call was not pending (captured, released).
+   * Pending -> refunded, its credits and cap slot given back; its key's claim is left to the caller
+   * (or to expire). Inside a unit. False when the call was not pending (captured, released).
    */
   function releaseCall(callId: string, httpStatus: number | null): boolean {
     const row = releaseRow.get(httpStatus, callId);
@@ -325,8 +330,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
     }
     const claim = r.idempotency;
     if (claim) {
-      if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
-      const answer = answerOf(outcome);
+      const answer = answerFor(outcome, answerOf);
       answerClaim.run(answer.status, answer.body, claim.expiresAt, r.keyId, claim.key, r.callId);
     }
     return outcome;

@@ -5,7 +5,7 @@
  * migrate() runs everything in one IMMEDIATE transaction, so processes opening the same file at
  * once apply each migration exactly once and a failure leaves no half-applied schema.
  */
-import { type AppliedMigration, checkApplied, readMigrations } from "../sql-migrations.ts";
+import { type AppliedMigration, allApplied, checkApplied, readMigrations } from "../sql-migrations.ts";
 import type { Db } from "./db.ts";
 
 /** The migrations this code ships, oldest first. */
@@ -46,8 +46,8 @@ export function migrate(db: Db): number[] {
   });
 }
 
-/** True when every migration this code ships has been applied, same number and name (a database migrated further counts too). */
+/** True when every migration this code ships has been applied (allApplied). */
 export function isMigrated(db: Db): boolean {
   const applied = appliedMigrations(db);
-  return migrations.every((m) => applied.some((row) => row.version === m.version && row.name === m.name));
+  return allApplied(applied, migrations);
 }

@@ -9,6 +9,7 @@ import type { OAuthStore } from "../../ports/oauth-store.ts";
 import type { NewAuditEntry } from "../../ports/store.ts";
 import {
   type ArtifactRow,
+  AUTHORIZATION_COLUMNS,
   type AuthorizationRow,
   LIVE_AUTHORIZATION,
   TOKEN_HOLDER_COLUMNS,
@@ -16,7 +17,7 @@ import {
   toArtifact,
   toAuthorization,
   toTokenHolder,
-  UNBOUND_GRACE_MS,
+  unboundBefore,
 } from "../oauth-rows.ts";
 import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
@@ -37,7 +38,7 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
     "UPDATE oauth_authorizations SET key_secret_hash = ?, client_name = ? WHERE id = ? AND key_id = ?",
   );
   const listLive = db.statement<AuthorizationRow>(
-    `SELECT a.id, a.key_id, a.client_id, a.client_name, a.payload, a.created_at, a.expires_at
+    `SELECT ${AUTHORIZATION_COLUMNS}
      FROM oauth_authorizations a JOIN api_keys k ON ${LIVE_AUTHORIZATION}
      WHERE a.key_id = ? AND a.expires_at > ? ORDER BY a.created_at, a.id`,
   );
@@ -155,9 +156,8 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
       return stored.value;
     },
     async purgeOAuth(now) {
-      const unboundBefore = new Date(Date.parse(now) - UNBOUND_GRACE_MS).toISOString();
       return db.transaction(
-        () => purgeArtifacts.run(now) + purgeAuthorizations.run(now, unboundBefore) + purgeOrphans.run(),
+        () => purgeArtifacts.run(now) + purgeAuthorizations.run(now, unboundBefore(now)) + purgeOrphans.run(),
       );
     },
   };

@@ -1,7 +1,8 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
- * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts), ledger.ts
- * (with usage.ts), switches.ts and migrations.ts over one database file (db.ts).
+ * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts),
+ * admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, oauth.ts, migrations.ts and
+ * write-probe.ts over one database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
 import { withKeyCache } from "../key-cache.ts";

@@ -280,7 +280,9 @@ BEGIN
     -- is exactly so, and the batch is written as a whole; else nothing here is written.
     RETURN QUERY
     WITH calls AS (
-      SELECT c.*, CASE WHEN c.http_status IS NULL OR c.http_status = 200 THEN 1 ELSE 0 END AS held
+      SELECT c.*, CASE WHEN c.http_status IS NULL OR c.http_status = 200 THEN 1 ELSE 0 END AS held,
+             CASE WHEN c.http_status IS NULL THEN 'pending' WHEN c.http_status = 200 THEN 'charged'
+                  ELSE 'refunded' END AS status
       FROM unnest(p_call_ids, p_request_ids, p_key_ids, p_tools, p_periods, p_credits, p_allowances, p_caps,
                   p_ats, p_http_statuses)
         WITH ORDINALITY AS c(call_id, request_id, key_id, tool, period, credits, allowance, cap, at, http_status, n)
@@ -310,16 +312,12 @@ BEGIN
       WHERE admitted.all_in AND b.key_id = g.key_id AND b.period = g.period
     ), recorded AS (
       INSERT INTO usage_calls (call_id, request_id, key_id, tool, period, credits, status, http_status, at)
-      SELECT c.call_id, c.request_id, c.key_id, c.tool, c.period, c.credits,
-             CASE WHEN c.http_status IS NULL THEN 'pending' WHEN c.held = 1 THEN 'charged' ELSE 'refunded' END,
-             c.http_status, c.at
+      SELECT c.call_id, c.request_id, c.key_id, c.tool, c.period, c.credits, c.status, c.http_status, c.at
       FROM calls c, admitted
       WHERE admitted.all_in
       ORDER BY c.n
     )
-    SELECT CASE WHEN f.http_status IS NULL THEN 'pending' WHEN f.held = 1 THEN 'charged' ELSE 'refunded' END,
-           f.used + f.held * f.credits,
-           f.active + f.held
+    SELECT f.status, f.used + f.held * f.credits, f.active + f.held
     FROM before f, admitted
     WHERE admitted.all_in
     ORDER BY f.n;

@@ -54,9 +54,11 @@ CREATE TABLE tool_usage_monthly (
   PRIMARY KEY (key_id, period, tool)
 ) WITHOUT ROWID;
 
--- One row per recorded call. A call is recorded once, charged or refunded, in the transaction that
--- admits it, so no row is ever pending here and no index on call_id is needed. `seq` (the rowid,
--- which only grows since rows are never deleted) orders the recent-calls page and backs its cursor.
+-- One row per recorded call. A call of a tool that only computes is recorded once, charged or
+-- refunded, in the transaction that admits it; a reservation is recorded pending first, and only
+-- pending rows are looked up by call_id (through the partial indexes of 0004_reservations.sql).
+-- `seq` (the rowid, which only grows since rows are never deleted) orders the recent-calls page
+-- and backs its cursor.
 CREATE TABLE usage_calls (
   seq         INTEGER PRIMARY KEY,
   call_id     TEXT NOT NULL,
