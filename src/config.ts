@@ -16,6 +16,7 @@ import {
   DEFAULT_PLANS,
   type Plan,
   type ServiceSettings,
+  SetupProblemsError,
   type ToolSettings,
 } from "./core/settings.ts";
 import { type ComputeLimits, DEFAULT_COMPUTE_LIMITS } from "./ports/compute-offload.ts";
@@ -74,13 +75,9 @@ export interface Config {
   readonly oauthOff: string | null;
 }
 
-export class ConfigError extends Error {
+/** Why the configuration cannot be used: every bad variable and file member, one line each. */
+export class ConfigError extends SetupProblemsError {
   override readonly name = "ConfigError";
-  readonly problems: readonly string[];
-  constructor(problems: readonly string[]) {
-    super(problems.join("\n"));
-    this.problems = problems;
-  }
 }
 
 const HOSTNAME =

@@ -48,3 +48,15 @@ export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
 
 /** The plan whose keys `freeTierMonthlyCalls` applies to. */
 export const FREE_PLAN_ID = "free";
+
+/**
+ * What the operator set up (the configuration, the tools) cannot be used: one line per problem,
+ * every problem at once, printable as is. ConfigError and ToolLoadError are its two kinds.
+ */
+export class SetupProblemsError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(problems.join("\n"));
+    this.problems = problems;
+  }
+}

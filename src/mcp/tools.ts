@@ -146,7 +146,7 @@ export async function callTool(
     const answer = await invokeTool(deps, {
       key: call.key,
       slug: name,
-      body: { parsed: input, bytes: Buffer.byteLength(JSON.stringify(input)) },
+      body: { parsed: input, json: JSON.stringify(input) },
       requestId: call.requestId,
       idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
       ...(call.observer && { observer: call.observer }),

@@ -15,8 +15,11 @@ import { ToolFailure } from "../tools/tool-failure.ts";
 import { type Computed, WrittenOutputs } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
 
-/** The request body, raw from HTTP or already parsed (MCP arguments) with its serialized size. */
-export type CallBody = { readonly raw: Buffer } | { readonly parsed: unknown; readonly bytes: number };
+/**
+ * The request body, raw from HTTP or already parsed (MCP arguments) with its JSON as serialized
+ * once: its size, and what an idempotency key's claim fingerprints.
+ */
+export type CallBody = { readonly raw: Buffer } | { readonly parsed: unknown; readonly json: string };
 
 /** What the ledger runs once it admits the call. */
 export type Work = () => WorkResult<Computed> | Promise<WorkResult<Computed>>;

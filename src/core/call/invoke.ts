@@ -81,7 +81,7 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
 }
 
 function checkSize(tool: RegisteredTool, body: CallBody): void {
-  const bytes = "raw" in body ? body.raw.length : body.bytes;
+  const bytes = "raw" in body ? body.raw.length : Buffer.byteLength(body.json);
   if (bytes > tool.maxBodyBytes) {
     throw new ApiError(
       "payload_too_large",
@@ -103,7 +103,7 @@ async function checkSwitches(deps: CoreDeps, tool: RegisteredTool, compute: Call
 /** The call's claim on its idempotency key: what it asks for (the tool and the exact body), until when. */
 function claimOf(deps: CoreDeps, tool: RegisteredTool, call: ToolCall, now: Date) {
   if (call.idempotencyKey === undefined) return undefined;
-  const body = "raw" in call.body ? call.body.raw : JSON.stringify(call.body.parsed);
+  const body = "raw" in call.body ? call.body.raw : call.body.json;
   return claimFor(call.idempotencyKey, fingerprintOf(tool.slug, body), now, deps.settings.idempotencyTtlS);
 }
 

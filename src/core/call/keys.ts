@@ -33,7 +33,7 @@ export function randomBase62(length: number): string {
 }
 
 export function hashKey(key: string): string {
-  // The one-shot hash: no Hash object a request (2.6 % of a calculator call's CPU, 0.7 % now).
+  // The one-shot hash makes no Hash object per request (one cost 2.6 % of a calculator call's CPU; this costs 0.7 %).
   return hash("sha256", key, "hex");
 }
 

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { isAbsolute, join, delimiter as platformDelimiter, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Upstream } from "../../ports/upstream.ts";
+import { SetupProblemsError } from "../settings.ts";
 import { type CheckedTool, checkDefinition, type DefinitionCheck, firstLine } from "./check-definition.ts";
 import { resolveSecrets } from "./env-references.ts";
 import { bindHttpTool, checkHttpTool, resolveHeaders } from "./http-tool.ts";
@@ -54,13 +55,8 @@ export interface LoadToolsOptions {
 }
 
 /** Why start-up stopped: one line per problem, printable as is. */
-export class ToolLoadError extends Error {
+export class ToolLoadError extends SetupProblemsError {
   override readonly name = "ToolLoadError";
-  readonly problems: readonly string[];
-  constructor(problems: readonly string[]) {
-    super(problems.join("\n"));
-    this.problems = problems;
-  }
 }
 
 export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
