@@ -4,7 +4,14 @@
  * from customer keys. They authenticate the admin API only; a customer key there is 401.
  */
 import type { AdminKeyRecord, AdminKeyStore } from "../../ports/store.ts";
-import { bearerToken, hashKey, invalidApiKey, issueKey, randomBase62 } from "../call/keys.ts";
+import {
+  bearerCredential,
+  bearerToken,
+  hashKey,
+  invalidApiKey,
+  issueKey,
+  randomBase62,
+} from "../call/keys.ts";
 import { ApiError } from "../contract/errors.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 
@@ -59,7 +66,7 @@ export async function authenticateAdmin(
   customerPattern: RegExp,
   authorization: string | undefined,
 ): Promise<AdminKeyRecord> {
-  const token = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+  const token = bearerCredential(authorization);
   if (token !== undefined && customerPattern.test(token)) {
     throw invalidApiKey(
       "This is a customer API key; the admin API needs an admin key (toolrun admin-keys create).",

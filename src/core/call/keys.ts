@@ -77,14 +77,20 @@ export function invalidApiKey(reason: string, tokenSent: boolean): ApiError {
   return new ApiError("invalid_api_key", detail, { headers: { "www-authenticate": challenge } });
 }
 
+/** The credential of an Authorization header in the Bearer scheme, whatever its form; else undefined. */
+export function bearerCredential(authorization: string | undefined): string | undefined {
+  return /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+}
+
 /** The bearer token of an Authorization header, or throws 401 `invalid_api_key`. */
 export function bearerToken(authorization: string | undefined, pattern: RegExp): string {
   if (authorization === undefined || authorization.trim() === "")
     throw invalidApiKey("No API key was sent.", false);
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) throw invalidApiKey("The Authorization header does not use the Bearer scheme.", false);
-  if (!pattern.test(match[1])) throw invalidApiKey("The API key is malformed.", true);
-  return match[1];
+  const token = bearerCredential(authorization);
+  if (token === undefined)
+    throw invalidApiKey("The Authorization header does not use the Bearer scheme.", false);
+  if (!pattern.test(token)) throw invalidApiKey("The API key is malformed.", true);
+  return token;
 }
 
 /** True once the key's expiry has come. */

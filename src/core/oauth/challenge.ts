@@ -4,6 +4,7 @@
  * how an MCP client learns where to sign in. `error="invalid_token"` (RFC 6750 section 3.1)
  * appears only when a bearer credential, a key or a token, was sent and refused.
  */
+import { bearerCredential } from "../call/keys.ts";
 import { ApiError } from "../contract/errors.ts";
 import { type OAuthSettings, protectedResourceMetadataUrl } from "./settings.ts";
 
@@ -12,7 +13,7 @@ const HINT =
 
 /** True when the header carries a bearer credential of any form. */
 export function sentBearer(authorization: string | undefined): boolean {
-  return authorization !== undefined && /^Bearer +\S+\s*$/i.test(authorization);
+  return bearerCredential(authorization) !== undefined;
 }
 
 export function oauthChallenge(settings: OAuthSettings, refusal: string | null): string {

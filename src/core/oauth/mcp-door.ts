@@ -6,6 +6,7 @@
  */
 
 import type { FrontDoor } from "../call/front-door.ts";
+import { bearerCredential } from "../call/keys.ts";
 import { createReadiness } from "../call/readiness.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -19,7 +20,7 @@ export function withAccessTokens(door: FrontDoor, deps: CoreDeps, settings: OAut
   return {
     ...door,
     async authenticate(authorization) {
-      const credential = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+      const credential = bearerCredential(authorization);
       if (credential !== undefined && !credential.startsWith(keyLike)) {
         await ready.check();
         return authenticateAccessToken(deps.store, settings, credential, deps.now());
