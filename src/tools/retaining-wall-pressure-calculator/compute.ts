@@ -22,6 +22,7 @@ import {
   type DiagramPoint,
   diagramDepths,
   type EarthProfile,
+  earthDiagram,
   earthPressureAt,
   piecewiseLinearResultant,
   pressureDiagram,
@@ -199,12 +200,13 @@ function withoutEarthquake(parameters: WallParameters, profile: EarthProfile, an
   const { height } = profile;
   const water = waterAboveBase(profile);
   const crackDepth = tensionCrackDepth(profile);
-  const diagram = pressureDiagram(profile, crackDepth);
+  const earthPoints = earthDiagram(profile, crackDepth);
+  const diagram = pressureDiagram(profile, earthPoints);
   const layered = water !== undefined || profile.cohesionPressure !== 0;
   const earth = layered
     ? piecewiseLinearResultant(
         height,
-        diagram.map(({ depth }) => ({ depth, pressure: earthPressureAt(profile, depth) })),
+        earthPoints,
         // A wall wholly in tension has no earth thrust; its (zero) resultant is put at the
         // centroid a triangle would have below the crack.
         (height - crackDepth) / 3,
