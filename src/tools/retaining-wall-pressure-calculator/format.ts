@@ -85,10 +85,10 @@ function theoryAndLoads(
   parameters: WallParameters,
   figures: WallPressure,
   features: Features,
+  theory: string,
   labels: UnitLabels,
 ): string {
   if (!features.coulomb && !features.cohesion && !features.water && !features.earthquake) return "";
-  const theory = parameters.state === "atrest" ? "Jaky" : features.coulomb ? "Coulomb" : "Rankine";
   const loads: string[] = [];
   if (parameters.surcharge > 0) loads.push(`surcharge ${withUnit(parameters.surcharge, labels.pressure)}`);
   if (features.cohesion) {
@@ -169,7 +169,7 @@ export function formatOutput(
   const status =
     `${STATE_LABELS[state].status} thrust ${withUnit(figures.thrust, labels.force)}${pointing.status}` +
     ` acting ${withUnit(figures.thrustHeight, labels.length)} above the base` +
-    theoryAndLoads(parameters, figures, features, labels);
+    theoryAndLoads(parameters, figures, features, theory, labels);
 
   const valueUnits: ValueUnits = {
     coefficient: "1",
