@@ -27,6 +27,34 @@ export const UNIT_LABELS: Readonly<Record<UnitSystem, UnitLabels>> = {
   imperial: { length: "ft", pressure: "psf", force: "lb/ft", moment: "lb·ft/ft" },
 };
 
+/** `values.units` in each system: the same for every answer, so built once. */
+const valueUnits = (labels: UnitLabels): ValueUnits => ({
+  coefficient: "1",
+  surchargePressure: labels.pressure,
+  basePressure: labels.pressure,
+  thrust: labels.force,
+  horizontalThrust: labels.force,
+  verticalThrust: labels.force,
+  thrustInclination: "deg",
+  thrustHeight: labels.length,
+  overturningMoment: labels.moment,
+  seismicCoefficient: "1",
+  seismicInertiaAngle: "deg",
+  staticThrust: labels.force,
+  dynamicIncrement: labels.force,
+  waterThrust: labels.force,
+  tensionCrackDepth: labels.length,
+  wallFrictionAngle: "deg",
+  depth: labels.length,
+  pressure: labels.pressure,
+  waterPressure: labels.pressure,
+});
+
+const VALUE_UNITS: Readonly<Record<UnitSystem, ValueUnits>> = {
+  metric: valueUnits(UNIT_LABELS.metric),
+  imperial: valueUnits(UNIT_LABELS.imperial),
+};
+
 const STATE_LABELS: Readonly<Record<PressureState, { readonly row: string; readonly status: string }>> = {
   active: { row: "Active", status: "Active" },
   atrest: { row: "At rest", status: "At-rest" },
@@ -171,28 +199,6 @@ export function formatOutput(
     ` acting ${withUnit(figures.thrustHeight, labels.length)} above the base` +
     theoryAndLoads(parameters, figures, features, theory, labels);
 
-  const valueUnits: ValueUnits = {
-    coefficient: "1",
-    surchargePressure: labels.pressure,
-    basePressure: labels.pressure,
-    thrust: labels.force,
-    horizontalThrust: labels.force,
-    verticalThrust: labels.force,
-    thrustInclination: "deg",
-    thrustHeight: labels.length,
-    overturningMoment: labels.moment,
-    seismicCoefficient: "1",
-    seismicInertiaAngle: "deg",
-    staticThrust: labels.force,
-    dynamicIncrement: labels.force,
-    waterThrust: labels.force,
-    tensionCrackDepth: labels.length,
-    wallFrictionAngle: "deg",
-    depth: labels.length,
-    pressure: labels.pressure,
-    waterPressure: labels.pressure,
-  };
-
   return {
     status,
     result: rows,
@@ -214,7 +220,7 @@ export function formatOutput(
       tensionCrackDepth: figures.tensionCrackDepth,
       wallFrictionAngle: figures.wallFrictionAngle,
       method: parameters.method,
-      units: valueUnits,
+      units: VALUE_UNITS[units],
     },
     diagram: figures.diagram.map((point) => ({ ...point })),
   };
