@@ -222,6 +222,6 @@ export function formatOutput(
       method: parameters.method,
       units: VALUE_UNITS[units],
     },
-    diagram: figures.diagram.map((point) => ({ ...point })),
+    diagram: figures.diagram,
   };
 }
