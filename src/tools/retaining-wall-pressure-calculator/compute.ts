@@ -32,12 +32,10 @@ import {
   waterAboveBase,
   waterPressureAt,
 } from "./diagram.ts";
-
-export type EarthPressureState = "active" | "atrest" | "passive";
-export type Theory = "rankine" | "coulomb";
+import type { PressureState, Theory } from "./schema.ts";
 
 export type WallParameters = {
-  readonly state: EarthPressureState;
+  readonly state: PressureState;
   readonly method: Theory;
   /** H, the vertical height of the back the soil presses on. */
   readonly height: number;
@@ -163,7 +161,7 @@ function surchargeOnBack(parameters: WallParameters): number {
 }
 
 /** −2c√Ka active, +2c√Kp passive (Bell's extension of Rankine); cohesion is ignored at rest. */
-function cohesionPressure(state: EarthPressureState, cohesion: number, k: number): number {
+function cohesionPressure(state: PressureState, cohesion: number, k: number): number {
   if (cohesion === 0 || state === "atrest") return 0;
   const term = 2 * cohesion * Math.sqrt(k);
   return state === "active" ? -term : term;
