@@ -22,6 +22,7 @@ import {
   type DiagramPoint,
   diagramDepths,
   type EarthProfile,
+  earthDiagram,
   earthPressureAt,
   piecewiseLinearResultant,
   pressureDiagram,
@@ -31,12 +32,10 @@ import {
   waterAboveBase,
   waterPressureAt,
 } from "./diagram.ts";
-
-export type EarthPressureState = "active" | "atrest" | "passive";
-export type Theory = "rankine" | "coulomb";
+import type { PressureState, Theory } from "./schema.ts";
 
 export type WallParameters = {
-  readonly state: EarthPressureState;
+  readonly state: PressureState;
   readonly method: Theory;
   /** H, the vertical height of the back the soil presses on. */
   readonly height: number;
@@ -162,7 +161,7 @@ function surchargeOnBack(parameters: WallParameters): number {
 }
 
 /** −2c√Ka active, +2c√Kp passive (Bell's extension of Rankine); cohesion is ignored at rest. */
-function cohesionPressure(state: EarthPressureState, cohesion: number, k: number): number {
+function cohesionPressure(state: PressureState, cohesion: number, k: number): number {
   if (cohesion === 0 || state === "atrest") return 0;
   const term = 2 * cohesion * Math.sqrt(k);
   return state === "active" ? -term : term;
@@ -199,12 +198,13 @@ function withoutEarthquake(parameters: WallParameters, profile: EarthProfile, an
   const { height } = profile;
   const water = waterAboveBase(profile);
   const crackDepth = tensionCrackDepth(profile);
-  const diagram = pressureDiagram(profile, crackDepth);
+  const earthPoints = earthDiagram(profile, crackDepth);
+  const diagram = pressureDiagram(profile, earthPoints);
   const layered = water !== undefined || profile.cohesionPressure !== 0;
   const earth = layered
     ? piecewiseLinearResultant(
         height,
-        diagram.map(({ depth }) => ({ depth, pressure: earthPressureAt(profile, depth) })),
+        earthPoints,
         // A wall wholly in tension has no earth thrust; its (zero) resultant is put at the
         // centroid a triangle would have below the crack.
         (height - crackDepth) / 3,

@@ -104,15 +104,25 @@ export function diagramDepths(height: number, breaks: readonly number[]): number
   return depths.sort((a, b) => a - b);
 }
 
-/** The diagram of the profile at its grid and break points; `waterPressure` where water applies. */
-export function pressureDiagram(profile: EarthProfile, crackDepth: number): DiagramPoint[] {
+/** The earth part of the profile's diagram, at its grid and break points. */
+export function earthDiagram(profile: EarthProfile, crackDepth: number): DiagramPoint[] {
   const water = waterAboveBase(profile);
   const breaks = water === undefined ? [crackDepth] : [crackDepth, water.depth];
-  return diagramDepths(profile.height, breaks).map((depth) => {
-    const earth = earthPressureAt(profile, depth);
-    if (water === undefined) return { depth, pressure: earth };
+  return diagramDepths(profile.height, breaks).map((depth) => ({
+    depth,
+    pressure: earthPressureAt(profile, depth),
+  }));
+}
+
+/** The whole diagram from its earth part: the water part added, with `waterPressure`, where water applies. */
+export function pressureDiagram(
+  profile: EarthProfile,
+  earth: readonly DiagramPoint[],
+): readonly DiagramPoint[] {
+  if (waterAboveBase(profile) === undefined) return earth;
+  return earth.map(({ depth, pressure }) => {
     const waterPressure = waterPressureAt(profile, depth);
-    return { depth, pressure: earth + waterPressure, waterPressure };
+    return { depth, pressure: pressure + waterPressure, waterPressure };
   });
 }
 

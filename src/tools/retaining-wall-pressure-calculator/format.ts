@@ -27,6 +27,34 @@ export const UNIT_LABELS: Readonly<Record<UnitSystem, UnitLabels>> = {
   imperial: { length: "ft", pressure: "psf", force: "lb/ft", moment: "lb·ft/ft" },
 };
 
+/** `values.units` in each system: the same for every answer, so built once. */
+const valueUnits = (labels: UnitLabels): ValueUnits => ({
+  coefficient: "1",
+  surchargePressure: labels.pressure,
+  basePressure: labels.pressure,
+  thrust: labels.force,
+  horizontalThrust: labels.force,
+  verticalThrust: labels.force,
+  thrustInclination: "deg",
+  thrustHeight: labels.length,
+  overturningMoment: labels.moment,
+  seismicCoefficient: "1",
+  seismicInertiaAngle: "deg",
+  staticThrust: labels.force,
+  dynamicIncrement: labels.force,
+  waterThrust: labels.force,
+  tensionCrackDepth: labels.length,
+  wallFrictionAngle: "deg",
+  depth: labels.length,
+  pressure: labels.pressure,
+  waterPressure: labels.pressure,
+});
+
+const VALUE_UNITS: Readonly<Record<UnitSystem, ValueUnits>> = {
+  metric: valueUnits(UNIT_LABELS.metric),
+  imperial: valueUnits(UNIT_LABELS.imperial),
+};
+
 const STATE_LABELS: Readonly<Record<PressureState, { readonly row: string; readonly status: string }>> = {
   active: { row: "Active", status: "Active" },
   atrest: { row: "At rest", status: "At-rest" },
@@ -85,10 +113,10 @@ function theoryAndLoads(
   parameters: WallParameters,
   figures: WallPressure,
   features: Features,
+  theory: string,
   labels: UnitLabels,
 ): string {
   if (!features.coulomb && !features.cohesion && !features.water && !features.earthquake) return "";
-  const theory = parameters.state === "atrest" ? "Jaky" : features.coulomb ? "Coulomb" : "Rankine";
   const loads: string[] = [];
   if (parameters.surcharge > 0) loads.push(`surcharge ${withUnit(parameters.surcharge, labels.pressure)}`);
   if (features.cohesion) {
@@ -169,29 +197,7 @@ export function formatOutput(
   const status =
     `${STATE_LABELS[state].status} thrust ${withUnit(figures.thrust, labels.force)}${pointing.status}` +
     ` acting ${withUnit(figures.thrustHeight, labels.length)} above the base` +
-    theoryAndLoads(parameters, figures, features, labels);
-
-  const valueUnits: ValueUnits = {
-    coefficient: "1",
-    surchargePressure: labels.pressure,
-    basePressure: labels.pressure,
-    thrust: labels.force,
-    horizontalThrust: labels.force,
-    verticalThrust: labels.force,
-    thrustInclination: "deg",
-    thrustHeight: labels.length,
-    overturningMoment: labels.moment,
-    seismicCoefficient: "1",
-    seismicInertiaAngle: "deg",
-    staticThrust: labels.force,
-    dynamicIncrement: labels.force,
-    waterThrust: labels.force,
-    tensionCrackDepth: labels.length,
-    wallFrictionAngle: "deg",
-    depth: labels.length,
-    pressure: labels.pressure,
-    waterPressure: labels.pressure,
-  };
+    theoryAndLoads(parameters, figures, features, theory, labels);
 
   return {
     status,
@@ -214,8 +220,8 @@ export function formatOutput(
       tensionCrackDepth: figures.tensionCrackDepth,
       wallFrictionAngle: figures.wallFrictionAngle,
       method: parameters.method,
-      units: valueUnits,
+      units: VALUE_UNITS[units],
     },
-    diagram: figures.diagram.map((point) => ({ ...point })),
+    diagram: figures.diagram,
   };
 }

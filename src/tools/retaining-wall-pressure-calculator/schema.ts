@@ -1,7 +1,7 @@
 /**
- * The published contract of the calculator: the request body (spec §2.2, with the optional inputs of
- * tool version 1.1.0) and `outputs`, both JSON Schema 2020-12, plus the TypeScript shapes that
- * mirror them. Data only, no behaviour.
+ * The published contract of the calculator: the request body (with the optional inputs of tool
+ * version 1.1.0) and `outputs`, both JSON Schema 2020-12, plus the TypeScript shapes that mirror
+ * them; docs/tools/retaining-wall-pressure-calculator.md describes them. Data only, no behaviour.
  */
 import { GROUP_KEYWORD, numberOrNumericString } from "../schema.ts";
 import type { JsonSchema } from "../tool.ts";

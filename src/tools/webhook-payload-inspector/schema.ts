@@ -1,7 +1,7 @@
 /**
- * The published contract of the inspector: the request body (spec §2.3) and `outputs`, both JSON
- * Schema 2020-12 and exact (no unlisted members anywhere), plus the TypeScript shapes that mirror
- * them. Data only, no behaviour.
+ * The published contract of the inspector: the request body and `outputs`, both JSON Schema
+ * 2020-12 and exact (no unlisted members anywhere), plus the TypeScript shapes that mirror them;
+ * docs/tools/webhook-payload-inspector.md describes them. Data only, no behaviour.
  */
 import type { JsonSchema } from "../tool.ts";
 import type { FormatId, JsonField } from "./body/body.ts";

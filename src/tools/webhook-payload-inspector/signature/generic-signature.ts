@@ -90,9 +90,14 @@ function guessGeneric(secret: string, request: SignedRequest, budget: CheckBudge
         const equals = item.indexOf("=");
         return equals > 0 && equals < 16 ? [item, item.slice(equals + 1)] : [item];
       });
+    // Each text decoded once per encoding, not again for every algorithm.
+    const decoded = {
+      hex: texts.flatMap((text) => decodeDigest(text, "hex") ?? []),
+      base64: texts.flatMap((text) => decodeDigest(text, "base64") ?? []),
+    };
     for (const [algorithm, mac] of macs) {
       for (const encoding of ["hex", "base64"] as const) {
-        if (texts.some((text) => sameBytes(mac, decodeDigest(text, encoding) ?? Buffer.alloc(0)))) {
+        if (decoded[encoding].some((bytes) => sameBytes(mac, bytes))) {
           return {
             scheme: `generic-hmac-${algorithm}-${encoding}`,
             header: name,

@@ -3,11 +3,11 @@
  * Statuses: `valid`; `invalid` (no match, a stale timestamp, a malformed signature, a secret that
  * cannot be the scheme's key); `unverifiable` (no signature in the request, a scheme that needs
  * what was not pasted, an unknown sender whose signature header does not name its scheme, a check
- * that reached its budget);
- * `not_requested` (no secret given). Tolerances are measured against `now`.
+ * that reached its budget); `not_requested` (no secret given). Tolerances are measured against
+ * `now`; the caller sets the budget (index.ts: a time budget from the start of the check).
  */
 import type { Provider } from "../providers/provider-types.ts";
-import { type CheckBudget, timeBudget } from "./budget.ts";
+import type { CheckBudget } from "./budget.ts";
 import { checkScheme, type Verification } from "./check-scheme.ts";
 import { verifyUnknownSender } from "./generic-signature.ts";
 import {
@@ -33,7 +33,7 @@ export function verifySignature(
   secret: string | undefined,
   request: SignedRequest,
   nowMs: number,
-  budget: CheckBudget = timeBudget(),
+  budget: CheckBudget,
 ): Verification {
   if (provider === null) return verifyUnknownSender(secret, request, nowMs, budget);
   const selected = selectScheme(provider, request);
