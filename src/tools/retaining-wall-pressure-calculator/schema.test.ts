@@ -1,6 +1,6 @@
 /**
- * The input schema accepts exactly what spec §2.2 and the optional inputs of tool version 1.1.0
- * allow, numeric strings included, and the pipeline's validator names each field it refuses; the
+ * The input schema accepts exactly what the tool's inputs allow (as
+ * docs/tools/retaining-wall-pressure-calculator.md gives them), numeric strings included, and the pipeline's validator names each field it refuses; the
  * published schemas carry the labels and the form groups.
  */
 import assert from "node:assert/strict";

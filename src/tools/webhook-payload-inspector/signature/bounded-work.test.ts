@@ -1,8 +1,8 @@
 /**
  * The signature check's work is bounded by design, whatever the request holds: one digest of each
  * message the sender may have signed (not one per signature in the header), at most
- * MAX_SIGNATURES_CHECKED signatures of a header, and a budget the check stops at. A header of
- * 4,000 Stripe `v1=` digests over a large body once cost 4,000 HMACs of the body, twice.
+ * MAX_SIGNATURES_CHECKED signatures of a header, and a budget the check stops at, so a header of
+ * 4,000 Stripe `v1=` digests over a large body costs one HMAC of each such message, not 4,000.
  */
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
