@@ -1,7 +1,8 @@
 /**
  * The input schema accepts exactly what the tool's inputs allow (as
- * docs/tools/retaining-wall-pressure-calculator.md gives them), numeric strings included, and the pipeline's validator names each field it refuses; the
- * published schemas carry the labels and the form groups.
+ * docs/tools/retaining-wall-pressure-calculator.md gives them), numeric strings included, and the
+ * pipeline's validator names each field it refuses; the published schemas carry the labels and the
+ * form groups.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
