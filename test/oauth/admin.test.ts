@@ -53,6 +53,8 @@ describe("a key's OAuth authorizations in the admin API", () => {
     assert.equal(one.client_name, "oauth4webapi test client");
     assert.deepEqual(one.resource, [t.mcp]);
     assert.equal(one.scope, "mcp");
+    assert.match(one.id, /^authz_/, "an id no command line reads as an option");
+    assertProblem(await remove(id, one.id.slice("authz_".length)), 404, "authorization_not_found");
 
     const removed = await remove(id, one.id);
     assert.equal(removed.statusCode, 200);

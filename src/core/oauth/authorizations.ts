@@ -3,6 +3,9 @@
  * with credit grants), as the admin API and the CLI list and revoke them through these same
  * functions. Revoking one removes every code and token issued under it, with its audit entry in
  * the same transaction of the store.
+ *
+ * The id shown is the library's grant id behind `authz_`: those ids are base64url, and one in 64
+ * begins with "-", which a command line would read as an option.
  */
 import type { OAuthAuthorizationRecord } from "../../ports/oauth-store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
@@ -33,6 +36,13 @@ export interface DeauthorizedView {
   revoked: true;
 }
 
+const ID_PREFIX = "authz_";
+
+/** The library's grant id for a shown id; null for an id this service never showed. */
+function grantId(shownId: string): string | null {
+  return shownId.startsWith(ID_PREFIX) ? shownId.slice(ID_PREFIX.length) : null;
+}
+
 /** The parts of the library's stored authorization a listing shows. */
 interface GrantPayload {
   readonly resources?: Readonly<Record<string, string>>;
@@ -46,7 +56,7 @@ function view(record: OAuthAuthorizationRecord): AuthorizationView {
     [...Object.values(resources), grant.openid?.scope ?? ""].flatMap((s) => s.split(" ")).filter(Boolean),
   );
   return {
-    id: record.id,
+    id: ID_PREFIX + record.id,
     client_id: record.clientId,
     client_name: record.clientName,
     resource: Object.keys(resources),
@@ -71,11 +81,14 @@ export async function deauthorize(
   authorizationId: string,
 ): Promise<DeauthorizedView> {
   const key = await existing(deps.store, keyId);
-  const revoked = await deps.store.revokeOAuthAuthorization(
-    key.id,
-    authorizationId,
-    auditEntry(by, deps.now(), "keys.deauthorize", key.id, { authorization_id: authorizationId }),
-  );
+  const grant = grantId(authorizationId);
+  const revoked =
+    grant !== null &&
+    (await deps.store.revokeOAuthAuthorization(
+      key.id,
+      grant,
+      auditEntry(by, deps.now(), "keys.deauthorize", key.id, { authorization_id: authorizationId }),
+    ));
   if (!revoked)
     throw new ApiError("authorization_not_found", "The key has no OAuth authorization with this id.");
   return { key_id: key.id, authorization_id: authorizationId, revoked: true };
@@ -87,7 +100,7 @@ const authorizationItem: JsonSchema = {
   type: "object",
   required: ["id", "client_id", "client_name", "resource", "scope", "created_at", "expires_at"],
   properties: {
-    id: { type: "string", description: "The authorization's id, for revoking it." },
+    id: { type: "string", pattern: "^authz_", description: "The authorization's id, for revoking it." },
     client_id: {
       type: "string",
       description: "The OAuth client: a registered id, or the URL of its client ID metadata document.",
