@@ -53,6 +53,8 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number;
   /** OAuth for the MCP endpoint (the consent page, the library's endpoints); none: keys only. */
   readonly oauth?: OAuthSettings | null;
+  /** Fastify's `trustProxy`: whose `X-Forwarded-For` gives `request.ip` (TOOLRUN_TRUST_PROXY). */
+  readonly trustProxy?: boolean | number | readonly string[];
 }
 
 /**
@@ -97,6 +99,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     clientErrorHandler: clientErrorHandler(deps.settings.docsUrl, answeredEarly),
     frameworkErrors: frameworkErrors(deps.settings.docsUrl),
     routerOptions: { querystringParser: parseQuery },
+    trustProxy: trustProxyOption(options.trustProxy ?? false),
   });
   const { docsUrl } = deps.settings;
   const door = createFrontDoor(deps);
@@ -143,4 +146,12 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   if (oauth) registerConsentPage(app, deps, oauth.consent);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   return app;
+}
+
+/** A hop count trusts the nearest `hops` proxies, as proxy-addr numbers its hops from the socket. */
+function trustProxyOption(
+  trust: boolean | number | readonly string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  return typeof trust === "boolean" ? trust : [...trust];
 }

@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/call/idempotency.ts";
 import {
   DEFAULT_ACCESS_TOKEN_TTL_S,
+  DEFAULT_REGISTRATIONS_PER_HOUR,
   isLoopbackHost,
   type OAuthSettings,
   oauthSettings,
@@ -73,6 +74,12 @@ export interface Config {
   readonly oauth: OAuthSettings | null;
   /** Why OAuth is off although TOOLRUN_OAUTH did not say so; null otherwise. */
   readonly oauthOff: string | null;
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (TOOLRUN_TRUST_PROXY): false, none; a number,
+   * that many hops; addresses or CIDR ranges, those proxies; true, any (only behind a proxy that
+   * overwrites the header).
+   */
+  readonly trustProxy: boolean | number | readonly string[];
 }
 
 /** Why the configuration cannot be used: every bad variable and file member, one line each. */
@@ -119,6 +126,8 @@ export const KNOWN_VARIABLES = [
   "TOOLRUN_OAUTH",
   "TOOLRUN_OAUTH_ACCESS_TTL_S",
   "TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH",
+  "TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR",
+  "TOOLRUN_TRUST_PROXY",
 ] as const;
 
 type KnownVariable = (typeof KNOWN_VARIABLES)[number];
@@ -301,6 +310,7 @@ export function loadConfig(env: Env): Config {
   const configPath = value("TOOLRUN_CONFIG");
   const file = readConfigFile(configPath, problems);
   const oauth = readOAuth(value, publicUrl, problems);
+  const trustProxy = readTrustProxy(value("TOOLRUN_TRUST_PROXY"), problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -341,7 +351,35 @@ export function loadConfig(env: Env): Config {
     },
     oauth: oauth.settings,
     oauthOff: oauth.off,
+    trustProxy,
   };
+}
+
+/** `false` (the default), `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
+function readTrustProxy(raw: string | undefined, problems: string[]): Config["trustProxy"] {
+  const text = (raw ?? "").trim();
+  if (text === "" || text.toLowerCase() === "false") return false;
+  if (text.toLowerCase() === "true") return true;
+  if (/^\d+$/.test(text)) {
+    const hops = parseInteger(text, 1, 32);
+    if (hops !== undefined) return hops;
+  }
+  const entries = text.split(",").map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrRange(entry));
+  if (bad.length === 0) return entries;
+  problems.push(
+    `TOOLRUN_TRUST_PROXY must be "false", "true", a number of hops from 1 to 32, or addresses and CIDR ranges separated by commas, got "${raw}"`,
+  );
+  return false;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = parseInteger(prefix, 0, version === 4 ? 32 : 128);
+  return bits !== undefined;
 }
 
 /**
@@ -361,6 +399,13 @@ function readOAuth(
   const accessTokenTtlS = parseInteger(ttlRaw, 60, 86_400);
   if (accessTokenTtlS === undefined)
     problems.push(`TOOLRUN_OAUTH_ACCESS_TTL_S must be whole seconds from 60 to 86400, got "${ttlRaw}"`);
+  const registrationsRaw =
+    value("TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR") ?? String(DEFAULT_REGISTRATIONS_PER_HOUR);
+  const registrationsPerHour = parseInteger(registrationsRaw, 1, 1_000_000);
+  if (registrationsPerHour === undefined)
+    problems.push(
+      `TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR must be an integer from 1 to 1000000 (clients an address may register an hour), got "${registrationsRaw}"`,
+    );
   const privateRaw = (value("TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH") ?? "false").toLowerCase();
   if (!["true", "false"].includes(privateRaw))
     problems.push(
@@ -382,6 +427,7 @@ function readOAuth(
     settings: oauthSettings(publicUrl, {
       accessTokenTtlS: accessTokenTtlS ?? DEFAULT_ACCESS_TOKEN_TTL_S,
       allowPrivateFetch: privateRaw === "true",
+      registrationsPerHour: registrationsPerHour ?? DEFAULT_REGISTRATIONS_PER_HOUR,
     }),
     off: null,
   };

@@ -18,7 +18,7 @@ import { type ErrorCode, errorCatalog } from "../core/contract/errors.ts";
 import { envelopeSchema, problemSchema } from "../core/contract/schemas.ts";
 import type { RegisteredTool, ToolRegistry } from "../core/tools/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
-import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
+import { PROBLEM_CONTENT_TYPE, PROBLEM_REF } from "./problem.ts";
 
 type Json = Record<string, unknown>;
 
@@ -28,8 +28,6 @@ declare module "fastify" {
     openApiDocument(): object;
   }
 }
-
-const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 
 /**
  * The schemas are JSON Schema 2020-12, which OpenAPI 3.1's base dialect extends: naming the base

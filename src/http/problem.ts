@@ -10,6 +10,8 @@ import { ApiError, problemDocument } from "../core/contract/errors.ts";
 import { noteCall } from "./request-log.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+/** Where the OpenAPI document defines the problem document's schema. */
+export const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 
 export function sendProblem(
   reply: FastifyReply,

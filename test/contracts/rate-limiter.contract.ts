@@ -55,6 +55,17 @@ export function describeRateLimiterContract(
       assert.equal(await limiter.hit(key, window + 60_000, 60_000), 1);
     });
 
+    it("keeps a longer window's count while shorter windows of its time start and end", async () => {
+      const hourKey = `k-${randomUUID()}`;
+      const minuteKey = `k-${randomUUID()}`;
+      // Later than any window another test used, so each hit moves the limiter's time on.
+      const hour = (Math.floor(Date.now() / 3_600_000) + 2) * 3_600_000;
+      assert.equal(await limiter.hit(hourKey, hour, 3_600_000), 1);
+      await limiter.hit(minuteKey, hour + 60_000, 60_000);
+      await limiter.hit(minuteKey, hour + 120_000, 60_000);
+      assert.equal(await limiter.hit(hourKey, hour, 3_600_000), 2);
+    });
+
     it("gives every concurrent hit its own count", async () => {
       const key = `k-${randomUUID()}`;
       const window = Math.floor(Date.now() / 60_000) * 60_000;

@@ -1,7 +1,8 @@
 /**
  * The OAuth variables: on by default where the public URL allows (https, or http on a loopback
  * host, at the root of its origin); off with a reason otherwise, or an error when TOOLRUN_OAUTH
- * asks for it there; the token lifetime and the private-fetch switch checked like every variable.
+ * asks for it there; the token lifetime, the registrations an address may make and the
+ * private-fetch switch checked like every variable.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -25,6 +26,7 @@ describe("OAuth configuration", () => {
       resource: "http://127.0.0.1:8080/mcp",
       accessTokenTtlS: 3600,
       allowPrivateFetch: false,
+      registrationsPerHour: 60,
     });
     assert.equal(config.oauthOff, null);
   });
@@ -35,12 +37,14 @@ describe("OAuth configuration", () => {
       TOOLRUN_OAUTH: "on",
       TOOLRUN_OAUTH_ACCESS_TTL_S: "900",
       TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH: "true",
+      TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR: "500",
     });
     assert.deepEqual(config.oauth, {
       issuer: "https://tools.example.com",
       resource: "https://tools.example.com/mcp",
       accessTokenTtlS: 900,
       allowPrivateFetch: true,
+      registrationsPerHour: 500,
     });
   });
 
@@ -70,10 +74,15 @@ describe("OAuth configuration", () => {
       TOOLRUN_OAUTH: "maybe",
       TOOLRUN_OAUTH_ACCESS_TTL_S: "30",
       TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH: "yes",
+      TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR: "0",
     });
-    assert.equal(found.length, 3);
+    assert.equal(found.length, 4);
     assert.match(found[0] ?? "", /^TOOLRUN_OAUTH must be "on" or "off"/);
     assert.match(found[1] ?? "", /^TOOLRUN_OAUTH_ACCESS_TTL_S must be whole seconds from 60 to 86400/);
-    assert.match(found[2] ?? "", /^TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH must be "true" or "false"/);
+    assert.match(
+      found[2] ?? "",
+      /^TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR must be an integer from 1 to 1000000/,
+    );
+    assert.match(found[3] ?? "", /^TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH must be "true" or "false"/);
   });
 });

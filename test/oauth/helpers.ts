@@ -29,7 +29,7 @@ export async function freePort(): Promise<number> {
 export async function startOAuthApp(
   options: TestAppOptions,
   lifetime: TestLifetime,
-  oauth: { codeTtlS?: number; accessTokenTtlS?: number; allowPrivateFetch?: boolean; issuer?: string } = {},
+  oauth: Parameters<typeof oauthSettings>[1] & { issuer?: string } = {},
 ): Promise<OAuthApp> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -286,6 +286,26 @@ describe("configuration mistakes", () => {
     );
   });
 
+  it("trusts no proxy by default, and reads a hop count, addresses and ranges, or true", () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TOOLRUN_TRUST_PROXY: "false" }).trustProxy, false);
+    assert.equal(loadConfig({ TOOLRUN_TRUST_PROXY: "true" }).trustProxy, true);
+    assert.equal(loadConfig({ TOOLRUN_TRUST_PROXY: "2" }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TOOLRUN_TRUST_PROXY: "10.0.0.1, 172.16.0.0/12,::1" }).trustProxy, [
+      "10.0.0.1",
+      "172.16.0.0/12",
+      "::1",
+    ]);
+    for (const bad of ["0", "yes", "10.0.0.1/33", "10.0.0.1,proxy.example", "10.0.0.0/8/1"])
+      assert.deepEqual(
+        problemsOf({ TOOLRUN_TRUST_PROXY: bad }),
+        [
+          `TOOLRUN_TRUST_PROXY must be "false", "true", a number of hops from 1 to 32, or addresses and CIDR ranges separated by commas, got "${bad}"`,
+        ],
+        bad,
+      );
+  });
+
   it("warns about unknown TOOLRUN_ variables with the closest known name", () => {
     assert.deepEqual(
       unknownVariableWarnings({

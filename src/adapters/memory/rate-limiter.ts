@@ -4,26 +4,34 @@
  */
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
 
+interface Window {
+  count: number;
+  readonly endsAt: number;
+}
+
 export function createMemoryRateLimiter(): RateLimiter {
-  const counts = new Map<string, number>();
-  let currentWindow = 0;
+  const windows = new Map<string, Window>();
+  let latestStart = 0;
   return {
-    async hit(key, windowStartMs, _windowMs, slots = 1, limit = Number.POSITIVE_INFINITY) {
-      if (windowStartMs > currentWindow) {
-        // Fixed windows: once a newer one starts, older counts can never be asked for again.
-        for (const entry of counts.keys()) {
-          if (Number(entry.slice(0, entry.indexOf("|"))) < windowStartMs) counts.delete(entry);
-        }
-        currentWindow = windowStartMs;
+    async hit(key, windowStartMs, windowMs, slots = 1, limit = Number.POSITIVE_INFINITY) {
+      if (windowStartMs > latestStart) {
+        // A window has started at or after this one's end: the clock has passed it for good.
+        // Windows differ in length (a key's minute, a registration's hour), so each keeps its end.
+        for (const [id, window] of windows) if (window.endsAt <= windowStartMs) windows.delete(id);
+        latestStart = windowStartMs;
       }
-      const id = `${windowStartMs}|${key}`;
-      const count = (counts.get(id) ?? 0) + slots;
-      if (count <= limit) counts.set(id, count);
+      const id = `${windowStartMs}|${windowMs}|${key}`;
+      const window = windows.get(id);
+      const count = (window?.count ?? 0) + slots;
+      if (count <= limit) {
+        if (window) window.count = count;
+        else windows.set(id, { count, endsAt: windowStartMs + windowMs });
+      }
       return count;
     },
     async ping() {},
     async close() {
-      counts.clear();
+      windows.clear();
     },
   };
 }

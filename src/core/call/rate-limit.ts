@@ -31,10 +31,7 @@ export async function takeSlot(
   const taken = count <= limit;
   const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - nowMs) / 1000));
   const remaining = Math.max(0, limit - (taken ? count : count - slots));
-  const headers = {
-    "ratelimit-policy": `"minute";q=${limit};w=60`,
-    ratelimit: `"minute";r=${remaining};t=${resetSeconds}`,
-  };
+  const headers = rateLimitHeaders("minute", WINDOW_MS, limit, remaining, resetSeconds);
   if (!taken) {
     throw new ApiError("rate_limited", refusal(limit, slots, remaining, resetSeconds), {
       extras: { retry_after: resetSeconds },
@@ -42,6 +39,20 @@ export async function takeSlot(
     });
   }
   return { limit, remaining, resetSeconds, headers };
+}
+
+/** The IETF RateLimit-Policy and RateLimit headers of a fixed window named `policy`. */
+export function rateLimitHeaders(
+  policy: string,
+  windowMs: number,
+  limit: number,
+  remaining: number,
+  resetSeconds: number,
+): Readonly<Record<string, string>> {
+  return {
+    "ratelimit-policy": `"${policy}";q=${limit};w=${windowMs / 1000}`,
+    ratelimit: `"${policy}";r=${remaining};t=${resetSeconds}`,
+  };
 }
 
 function refusal(limit: number, slots: number, remaining: number, resetSeconds: number): string {

@@ -134,7 +134,7 @@ export const errorCatalog = {
     status: 429,
     title: "Rate limit exceeded",
     explanation:
-      "The key used every request of its per-minute window. Wait `retry_after` seconds (also in the `Retry-After` header) and retry. Nothing is charged.",
+      "The key used every request of its per-minute window (or, at `POST /oauth/register`, the client's address registered every OAuth client of its hour). Wait `retry_after` seconds (also in the `Retry-After` header) and retry. Nothing is charged.",
   },
   too_many_jobs: {
     status: 429,

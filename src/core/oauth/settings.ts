@@ -16,12 +16,16 @@ export interface OAuthSettings {
    * (TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH, for tests): off, only public https hosts are fetched.
    */
   readonly allowPrivateFetch: boolean;
+  /** Clients one address may register an hour (TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR). */
+  readonly registrationsPerHour: number;
   /** Seconds an authorization code lives (60; tests shorten it). */
   readonly codeTtlS?: number;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_S = 3600;
 export const DEFAULT_CODE_TTL_S = 60;
+/** Enough for the people behind one chat host's addresses to connect; a flood of clients is not. */
+export const DEFAULT_REGISTRATIONS_PER_HOUR = 60;
 
 /** The one scope: use the MCP tools as the consenting key's account. */
 export const MCP_SCOPE = "mcp";
@@ -31,7 +35,12 @@ export const MCP_RESOURCE_PATH = "/mcp";
 
 export function oauthSettings(
   publicUrl: string,
-  options: { accessTokenTtlS?: number; allowPrivateFetch?: boolean; codeTtlS?: number } = {},
+  options: {
+    accessTokenTtlS?: number;
+    allowPrivateFetch?: boolean;
+    registrationsPerHour?: number;
+    codeTtlS?: number;
+  } = {},
 ): OAuthSettings {
   const issuer = publicUrl.replace(/\/+$/, "");
   return {
@@ -39,6 +48,7 @@ export function oauthSettings(
     resource: `${issuer}${MCP_RESOURCE_PATH}`,
     accessTokenTtlS: options.accessTokenTtlS ?? DEFAULT_ACCESS_TOKEN_TTL_S,
     allowPrivateFetch: options.allowPrivateFetch ?? false,
+    registrationsPerHour: options.registrationsPerHour ?? DEFAULT_REGISTRATIONS_PER_HOUR,
     ...(options.codeTtlS === undefined ? {} : { codeTtlS: options.codeTtlS }),
   };
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { problemFor } from "../../core/contract/error-mapper.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import type { ConsentFlow } from "../../core/oauth/consent.ts";
+import { takeRegistrationSlot } from "../../core/oauth/registration-limit.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";
 import { SchemaNotReadyError } from "../../ports/errors.ts";
 import type { HttpRoute } from "../register.ts";
@@ -62,16 +63,22 @@ export function registerOAuth(
     }
     return made;
   };
-  mountProvider(app, runtime, settings, (request, error) => {
-    // As every other backend failure is reported: logged with its cause, counted.
-    problemFor(error, {
-      docsUrl: deps.settings.docsUrl,
-      requestId: request.id,
-      log: request.log,
-      ...(deps.observer && { observer: deps.observer }),
-    });
-    noteCall(request, { code: "backend_unavailable" });
-  });
+  mountProvider(
+    app,
+    runtime,
+    settings,
+    (request, error) => {
+      // As every other backend failure is reported: logged with its cause, counted.
+      problemFor(error, {
+        docsUrl: deps.settings.docsUrl,
+        requestId: request.id,
+        log: request.log,
+        ...(deps.observer && { observer: deps.observer }),
+      });
+      noteCall(request, { code: "backend_unavailable" });
+    },
+    (address) => takeRegistrationSlot(deps.limiter, address, settings.registrationsPerHour, deps.now()),
+  );
 
   const purge = setInterval(() => {
     deps.store.purgeOAuth(deps.now().toISOString()).catch((error: unknown) => {

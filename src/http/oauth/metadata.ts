@@ -4,6 +4,7 @@
  * document adds: the `oauth2` security scheme, offered on `POST /mcp` beside the API key.
  */
 import { MCP_SCOPE, type OAuthSettings } from "../../core/oauth/settings.ts";
+import { PROBLEM_CONTENT_TYPE, PROBLEM_REF } from "../problem.ts";
 import { OAUTH_ROUTES } from "./provider.ts";
 
 export function protectedResourceMetadata(settings: OAuthSettings) {
@@ -197,7 +198,20 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
           responses: {
             201: json("The client as registered, with its `client_id`."),
             400: oauthError("`invalid_redirect_uri` or `invalid_client_metadata`."),
-            503: unavailable,
+            429: {
+              description: `A problem: \`rate_limited\`. Each client address may register ${settings.registrationsPerHour} clients an hour; retry after \`Retry-After\` seconds, or reuse a client already registered.`,
+              headers: {
+                "Retry-After": { schema: { type: "integer" } },
+                RateLimit: { schema: { type: "string" } },
+                "RateLimit-Policy": { schema: { type: "string" } },
+              },
+              content: { [PROBLEM_CONTENT_TYPE]: { schema: PROBLEM_REF } },
+            },
+            503: {
+              ...unavailable,
+              description: `${unavailable.description} Or a problem, \`backend_unavailable\`, when the rate limiter could not count the registration.`,
+              content: { ...unavailable.content, [PROBLEM_CONTENT_TYPE]: { schema: PROBLEM_REF } },
+            },
           },
         },
       ),

@@ -4,8 +4,9 @@
  * and response, before Fastify reads the body (the library parses its own forms): a hook that
  * takes the reply over, as oidc-provider's mounting guide does for other frameworks. Their
  * answers, errors included, are the library's, in the OAuth RFCs' format; a backend failure the
- * library met (outage.ts) is reported here once the answer is sent. The protected-resource
- * metadata (RFC 9728) is toolrun's own route.
+ * library met (outage.ts) is reported here once the answer is sent. A registration first takes
+ * a slot of its address's hourly window, so a flood of clients is refused before the library
+ * stores any. The protected-resource metadata (RFC 9728) is toolrun's own route.
  */
 import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -37,11 +38,14 @@ export function mountProvider(
   runtime: () => Promise<OAuthRuntime>,
   settings: OAuthSettings,
   reportOutage: (request: FastifyRequest, error: BackendUnavailableError) => void,
+  admitRegistration: (address: string) => Promise<void>,
 ): void {
   const issuer = new URL(settings.issuer);
   const scheme = issuer.protocol.slice(0, -1);
   const handOff = async (request: FastifyRequest, reply: FastifyReply) => {
-    // Before the reply is taken over, so a store that is down still answers a problem document.
+    // Before the reply is taken over, so a refusal or a store that is down answers a problem document.
+    if (request.method === "POST" && request.routeOptions.url === OAUTH_ROUTES.registration)
+      await admitRegistration(request.ip);
     const { callback, outages } = await runtime();
     reply.hijack();
     reply.raw.setHeader("x-request-id", request.id);

@@ -3,7 +3,8 @@
  * and one named by a client ID metadata document (on a loopback https host the process is told
  * to trust, with TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH) both sign in and call a tool on the key's
  * account; the typed key, the tokens and the code appear nowhere in the process's output nor in
- * the database file; and the CLI lists and revokes a key's authorizations, audited.
+ * the database file; the CLI lists and revokes a key's authorizations, audited; and registrations
+ * are counted per client address, as the trusted proxy in front names it.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -46,6 +47,9 @@ describe("OAuth on a served process", () => {
       PORT: String(port),
       TOOLRUN_PUBLIC_URL: base,
       TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH: "true",
+      TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR: "2",
+      // The tests' requests come from loopback, as a reverse proxy's would.
+      TOOLRUN_TRUST_PROXY: "127.0.0.1",
       NODE_EXTRA_CA_CERTS: host.certificate,
       // The most the log ever says.
       LOG_LEVEL: "trace",
@@ -152,6 +156,22 @@ describe("OAuth on a served process", () => {
     } finally {
       db.close();
     }
+  });
+
+  it("registers two clients an hour per client address the proxy names, then answers 429", async () => {
+    const register = (clientAddress: string) =>
+      fetch(`${base}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": clientAddress },
+        body: JSON.stringify({ redirect_uris: [REDIRECT_URL], token_endpoint_auth_method: "none" }),
+      });
+    assert.equal((await register("203.0.113.1")).status, 201);
+    assert.equal((await register("203.0.113.1")).status, 201);
+    const refused = await register("203.0.113.1");
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    assert.equal(((await refused.json()) as { code: string }).code, "rate_limited");
+    assert.equal((await register("203.0.113.2")).status, 201);
   });
 
   it("never prints or stores the typed key, a token or a code", () => {
