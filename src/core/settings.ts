@@ -46,7 +46,10 @@ export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
   builder: { id: "builder", label: "Builder", rpm: 300, monthlyCredits: 100_000, minCredits: 1 },
 };
 
-/** The plan whose keys `freeTierMonthlyCalls` applies to. */
+/**
+ * The plan of the first-start key, the one `freeTierMonthlyCalls` applies to, and the one a key
+ * whose plan was removed from the configuration falls back to.
+ */
 export const FREE_PLAN_ID = "free";
 
 /**

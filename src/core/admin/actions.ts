@@ -16,7 +16,7 @@ import {
 import { periodOf } from "../call/credits.ts";
 import { issueKey, newKeyId } from "../call/keys.ts";
 import { ApiError } from "../contract/errors.ts";
-import type { ServiceSettings } from "../settings.ts";
+import { FREE_PLAN_ID, type ServiceSettings } from "../settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 import type { GrantInput, KeyInput, RotateInput } from "./input.ts";
@@ -62,7 +62,7 @@ export async function createBootstrapKey(
 ): Promise<CreatedKey | null> {
   const { stored, secret } = newApiKey(
     settings,
-    { plan: "free", name: "bootstrap", monthlyAllowance: null, expiresAt: null, metadata: {} },
+    { plan: FREE_PLAN_ID, name: "bootstrap", monthlyAllowance: null, expiresAt: null, metadata: {} },
     now,
   );
   if (!(await store.createFirstKey(stored))) return null;

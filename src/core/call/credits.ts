@@ -3,7 +3,7 @@
  * calendar month (UTC) a moment belongs to.
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
-import type { Plan, ServiceSettings } from "../settings.ts";
+import { FREE_PLAN_ID, type Plan, type ServiceSettings } from "../settings.ts";
 
 export interface Period {
   /** `YYYY-MM` */
@@ -37,7 +37,7 @@ export function findPlan(settings: Pick<ServiceSettings, "plans">, id: string): 
 export function planOf(key: ApiKeyRecord, settings: ServiceSettings): Plan {
   const plan = findPlan(settings, key.plan);
   if (plan) return plan;
-  const fallback = findPlan(settings, "free") ?? Object.values(settings.plans)[0];
+  const fallback = findPlan(settings, FREE_PLAN_ID) ?? Object.values(settings.plans)[0];
   if (!fallback) throw new Error("No plans are configured");
   return fallback;
 }
