@@ -153,3 +153,19 @@ describe("the MCP endpoint with OAuth on", () => {
     assertProblem(res, 401, "invalid_api_key");
   });
 });
+
+describe("the MCP endpoint with OAuth on, before the schema is there", () => {
+  let t: OAuthApp;
+  const suite = untilSuiteEnds();
+  before(async () => {
+    t = await startOAuthApp({ tools, migrate: false }, suite);
+  });
+
+  it("answers a bearer that is no key 503 api_unconfigured, as it answers a key", async () => {
+    for (const credential of ["an-opaque-access-token", "tr_live_notakey"]) {
+      const res = await postRpc(t.mcp, initializeMessage(), { authorization: `Bearer ${credential}` });
+      assert.equal(res.status, 503, credential);
+      assert.equal((res.body as { code?: string }).code, "api_unconfigured", credential);
+    }
+  });
+});

@@ -30,6 +30,8 @@ export interface AdmittedAdmin {
 const ADMIN_WINDOW_PREFIX = "admin:";
 
 export interface FrontDoor {
+  /** Readiness alone: 503 `api_unconfigured` until the store has its schema. */
+  ready(): Promise<void>;
   /** Readiness, then the key: a request that fails here has cost nothing, not even a slot. */
   authenticate(authorization: string | undefined): Promise<ApiKeyRecord>;
   /** Takes `count` slots for a key (one per JSON-RPC message on MCP) in one step, all or none; throws 429 past the limit. */
@@ -43,6 +45,7 @@ export interface FrontDoor {
 export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoor {
   const ready = readiness ?? createReadiness(deps.store, () => deps.now().getTime());
   const door: FrontDoor = {
+    ready: () => ready.check(),
     async authenticate(authorization) {
       await ready.check();
       return authenticate(deps.store, deps.keyPattern, authorization, deps.now());

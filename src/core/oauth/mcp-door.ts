@@ -7,7 +7,6 @@
 
 import type { FrontDoor } from "../call/front-door.ts";
 import { bearerCredential } from "../call/keys.ts";
-import { createReadiness } from "../call/readiness.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import { authenticateAccessToken } from "./access-tokens.ts";
@@ -15,14 +14,13 @@ import { oauthChallenge, sentBearer } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";
 
 export function withAccessTokens(door: FrontDoor, deps: CoreDeps, settings: OAuthSettings): FrontDoor {
-  const ready = createReadiness(deps.store, () => deps.now().getTime());
   const keyLike = `${deps.settings.keyPrefix}_`;
   return {
     ...door,
     async authenticate(authorization) {
       const credential = bearerCredential(authorization);
       if (credential !== undefined && !credential.startsWith(keyLike)) {
-        await ready.check();
+        await door.ready();
         return authenticateAccessToken(deps.store, settings, credential, deps.now());
       }
       try {
