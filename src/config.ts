@@ -360,10 +360,8 @@ function readTrustProxy(raw: string | undefined, problems: string[]): Config["tr
   const text = (raw ?? "").trim();
   if (text === "" || text.toLowerCase() === "false") return false;
   if (text.toLowerCase() === "true") return true;
-  if (/^\d+$/.test(text)) {
-    const hops = parseInteger(text, 1, 32);
-    if (hops !== undefined) return hops;
-  }
+  const hops = parseInteger(text, 1, 32);
+  if (hops !== undefined) return hops;
   const entries = text.split(",").map((entry) => entry.trim());
   const bad = entries.filter((entry) => !isAddressOrRange(entry));
   if (bad.length === 0) return entries;

@@ -1,14 +1,25 @@
 /**
  * Per-key fixed windows aligned to the UTC minute. Every attributable request takes one slot, and
  * an MCP batch one per message, all at once or none: the limiter adapter counts atomically and
- * takes no slot of a request it refuses; this module decides and shapes the answer.
+ * takes no slot of a request it refuses; this module decides and shapes the answer. Other fixed
+ * windows (an address's OAuth registrations an hour) are counted and refused the same way.
  */
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
 import { ApiError } from "../contract/errors.ts";
 
 export const WINDOW_MS = 60_000;
 
+/** A fixed window's length and the name its RateLimit headers give it. */
+export interface WindowKind {
+  readonly name: string;
+  readonly ms: number;
+}
+
+const MINUTE: WindowKind = { name: "minute", ms: WINDOW_MS };
+
 export interface SlotDecision {
+  /** Whether the slots were taken; when not, none were. */
+  readonly taken: boolean;
   readonly limit: number;
   readonly remaining: number;
   /** Whole seconds until the window ends, at least 1. */
@@ -25,34 +36,43 @@ export async function takeSlot(
   now: Date,
   slots = 1,
 ): Promise<SlotDecision> {
-  const nowMs = now.getTime();
-  const windowStart = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
-  const count = await limiter.hit(keyId, windowStart, WINDOW_MS, slots, limit);
-  const taken = count <= limit;
-  const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - nowMs) / 1000));
-  const remaining = Math.max(0, limit - (taken ? count : count - slots));
-  const headers = rateLimitHeaders("minute", WINDOW_MS, limit, remaining, resetSeconds);
-  if (!taken) {
-    throw new ApiError("rate_limited", refusal(limit, slots, remaining, resetSeconds), {
-      extras: { retry_after: resetSeconds },
-      headers: { ...headers, "retry-after": String(resetSeconds) },
-    });
-  }
-  return { limit, remaining, resetSeconds, headers };
+  const decision = await countHits(limiter, keyId, MINUTE, limit, now, slots);
+  if (!decision.taken)
+    throw rateLimited(refusal(limit, slots, decision.remaining, decision.resetSeconds), decision);
+  return decision;
 }
 
-/** The IETF RateLimit-Policy and RateLimit headers of a fixed window named `policy`. */
-export function rateLimitHeaders(
-  policy: string,
-  windowMs: number,
+/**
+ * Counts `slots` hits of `key` in the fixed window of `kind` that holds `now`, all or none of
+ * them as `limit` allows, and says what is left.
+ */
+export async function countHits(
+  limiter: RateLimiter,
+  key: string,
+  kind: WindowKind,
   limit: number,
-  remaining: number,
-  resetSeconds: number,
-): Readonly<Record<string, string>> {
-  return {
-    "ratelimit-policy": `"${policy}";q=${limit};w=${windowMs / 1000}`,
-    ratelimit: `"${policy}";r=${remaining};t=${resetSeconds}`,
+  now: Date,
+  slots = 1,
+): Promise<SlotDecision> {
+  const nowMs = now.getTime();
+  const windowStart = Math.floor(nowMs / kind.ms) * kind.ms;
+  const count = await limiter.hit(key, windowStart, kind.ms, slots, limit);
+  const taken = count <= limit;
+  const resetSeconds = Math.max(1, Math.ceil((windowStart + kind.ms - nowMs) / 1000));
+  const remaining = Math.max(0, limit - (taken ? count : count - slots));
+  const headers = {
+    "ratelimit-policy": `"${kind.name}";q=${limit};w=${kind.ms / 1000}`,
+    ratelimit: `"${kind.name}";r=${remaining};t=${resetSeconds}`,
   };
+  return { taken, limit, remaining, resetSeconds, headers };
+}
+
+/** The 429 of a refused decision: `Retry-After` and the RateLimit headers, nothing charged. */
+export function rateLimited(detail: string, decision: SlotDecision): ApiError {
+  return new ApiError("rate_limited", detail, {
+    extras: { retry_after: decision.resetSeconds },
+    headers: { ...decision.headers, "retry-after": String(decision.resetSeconds) },
+  });
 }
 
 function refusal(limit: number, slots: number, remaining: number, resetSeconds: number): string {
