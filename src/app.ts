@@ -5,8 +5,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
 import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console/routes.ts";
+import type { CoreDeps } from "./core/call/deps.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
-import type { CoreDeps } from "./core/deps.ts";
 import { withAccessTokens } from "./core/oauth/mcp-door.ts";
 import type { OAuthSettings } from "./core/oauth/settings.ts";
 import {

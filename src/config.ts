@@ -6,20 +6,20 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/call/idempotency.ts";
 import {
-  DEFAULT_ACCESS_TOKEN_TTL_S,
-  DEFAULT_REGISTRATIONS_PER_HOUR,
-  isLoopbackHost,
-  type OAuthSettings,
-  oauthSettings,
-} from "./core/oauth/settings.ts";
-import {
   DEFAULT_ADMIN_RPM,
   DEFAULT_PLANS,
   type Plan,
   type ServiceSettings,
   SetupProblemsError,
   type ToolSettings,
-} from "./core/settings.ts";
+} from "./core/kernel/settings.ts";
+import {
+  DEFAULT_ACCESS_TOKEN_TTL_S,
+  DEFAULT_REGISTRATIONS_PER_HOUR,
+  isLoopbackHost,
+  type OAuthSettings,
+  oauthSettings,
+} from "./core/oauth/settings.ts";
 import { type ComputeLimits, DEFAULT_COMPUTE_LIMITS } from "./ports/compute-offload.ts";
 import { MAX_ALLOWANCE } from "./ports/store.ts";
 

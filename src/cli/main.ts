@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config.ts";
-import { ApiError } from "../core/contract/errors.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 import { ToolLoadError } from "../core/tools/loader.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
 import { StartupError } from "../startup.ts";

@@ -8,7 +8,7 @@ import { type Command, Option } from "commander";
 import { setToolSwitch } from "../core/admin/actions.ts";
 import { parseSwitch } from "../core/admin/input.ts";
 import { toolSwitchViews } from "../core/admin/tool-switches.ts";
-import { callCost } from "../core/call/credits.ts";
+import { callCost } from "../core/kernel/credits.ts";
 import { describeOrigin } from "../core/tools/loader.ts";
 import { type CliContext, CliError, withDeps } from "./context.ts";
 import { byteSize, formatTable } from "./table.ts";

@@ -13,9 +13,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CoreDeps } from "../core/call/deps.ts";
 import { hasExpired, hashKey } from "../core/call/keys.ts";
-import type { EndpointSpec } from "../core/contract/endpoint.ts";
-import type { CoreDeps } from "../core/deps.ts";
+import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";

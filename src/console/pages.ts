@@ -3,7 +3,7 @@
  * script (assets/console.js) adds what needs the user's key: runs, results and the account.
  */
 
-import type { Plan } from "../core/settings.ts";
+import type { Plan } from "../core/kernel/settings.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import { fieldsOf, renderFields } from "./form.ts";
 import { html, type Markup, withCode } from "./html.ts";

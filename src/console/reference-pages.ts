@@ -2,7 +2,7 @@
  * The reference's pages in the console's frame and look: `/docs` (Swagger UI over /openapi.json),
  * the list of error codes and one page per code, each linked to the others.
  */
-import { type ErrorCode, errorCatalog } from "../core/contract/errors.ts";
+import { type ErrorCode, errorCatalog } from "../core/kernel/errors.ts";
 import { html, withCode } from "./html.ts";
 import { SITE_STYLES, sitePage } from "./pages.ts";
 

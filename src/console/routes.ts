@@ -8,10 +8,10 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { callCost } from "../core/call/credits.ts";
-import { type EndpointSpec, NOT_FOUND_PAGE } from "../core/contract/endpoint.ts";
-import { ApiError } from "../core/contract/errors.ts";
-import type { CoreDeps } from "../core/deps.ts";
+import type { CoreDeps } from "../core/call/deps.ts";
+import { callCost } from "../core/kernel/credits.ts";
+import { type EndpointSpec, NOT_FOUND_PAGE } from "../core/kernel/endpoint.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import { accountPage, notFoundPage, type PageContext, planCosts, toolPage, toolsPage } from "./pages.ts";
 

@@ -11,7 +11,7 @@ import type { Server } from "node:http";
 import { type ServerOptions, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, problemDocument } from "../core/contract/errors.ts";
+import { ApiError, problemDocument } from "../core/kernel/errors.ts";
 import { PROBLEM_CONTENT_TYPE, sendProblem } from "./problem.ts";
 import { requestIdFrom } from "./request-id.ts";
 

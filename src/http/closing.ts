@@ -4,7 +4,7 @@
  * non-problem 503.
  */
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../core/contract/errors.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 
 export function registerClosingGuard(app: FastifyInstance): void {
   let closing = false;

@@ -7,9 +7,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { CoreDeps } from "../core/call/deps.ts";
 import type { Observer, ToolCallEvent } from "../core/call/observer.ts";
-import { ApiError } from "../core/contract/errors.ts";
-import type { CoreDeps } from "../core/deps.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 import { sendProblem } from "./problem.ts";
 import type { HttpRoute } from "./register.ts";
 

@@ -6,6 +6,7 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { replayedHeader } from "../core/call/idempotency.ts";
+import { envelopeSchema, problemSchema } from "../core/contract/schemas.ts";
 import {
   ADMIN_ERRORS,
   type EndpointSpec,
@@ -13,9 +14,8 @@ import {
   JSON_TYPE,
   KEYED_ERRORS,
   PATH_PARAMETER_ERRORS,
-} from "../core/contract/endpoint.ts";
-import { type ErrorCode, errorCatalog } from "../core/contract/errors.ts";
-import { envelopeSchema, problemSchema } from "../core/contract/schemas.ts";
+} from "../core/kernel/endpoint.ts";
+import { type ErrorCode, errorCatalog } from "../core/kernel/errors.ts";
 import type { RegisteredTool, ToolRegistry } from "../core/tools/registry.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE, PROBLEM_REF } from "./problem.ts";

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Negotiator from "negotiator";
 import type { Observer } from "../core/call/observer.ts";
 import { problemFor } from "../core/contract/error-mapper.ts";
-import { ApiError, problemDocument } from "../core/contract/errors.ts";
+import { ApiError, problemDocument } from "../core/kernel/errors.ts";
 import { noteCall } from "./request-log.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";

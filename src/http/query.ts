@@ -4,7 +4,7 @@
  * as sent, so the read's own schema (the one MCP validates with) names what is wrong. A parameter
  * given twice is refused by name here: which of its values was meant cannot be known.
  */
-import { ApiError } from "../core/contract/errors.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 
 const DECIMAL = /^[-+]?\d+(\.\d+)?$/;

@@ -6,8 +6,8 @@
 import { METHODS as HTTP_METHODS } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { FrontDoor } from "../core/call/front-door.ts";
-import type { EndpointSpec } from "../core/contract/endpoint.ts";
-import { ApiError } from "../core/contract/errors.ts";
+import type { EndpointSpec } from "../core/kernel/endpoint.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 import type { AdminKeyRecord, ApiKeyRecord } from "../ports/store.ts";
 import { sendProblem } from "./problem.ts";
 

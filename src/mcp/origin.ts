@@ -7,7 +7,7 @@
  * without an `Origin` (every non-browser client) pass the origin check.
  */
 import { isIP } from "node:net";
-import { ApiError } from "../core/contract/errors.ts";
+import { ApiError } from "../core/kernel/errors.ts";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

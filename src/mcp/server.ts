@@ -8,8 +8,8 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
+import type { CoreDeps } from "../core/call/deps.ts";
 import { problemFor } from "../core/contract/error-mapper.ts";
-import type { CoreDeps } from "../core/deps.ts";
 import { callTool, listTools, type McpCallContext, problemContext } from "./tools.ts";
 
 const MODERN_REVISION = "2026-07-28";

@@ -17,7 +17,7 @@ import {
   type Tool,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
-import { callCost, planOf } from "../core/call/credits.ts";
+import type { CoreDeps } from "../core/call/deps.ts";
 import {
   IDEMPOTENCY_META_KEY,
   isReplayedError,
@@ -27,10 +27,10 @@ import {
 import { invokeTool } from "../core/call/invoke.ts";
 import type { Observer } from "../core/call/observer.ts";
 import { type FailureLog, type ProblemContext, problemFor } from "../core/contract/error-mapper.ts";
-import type { ProblemDocument } from "../core/contract/errors.ts";
 import { type FreeRead, freeReads } from "../core/contract/reads.ts";
 import { envelopeSchema } from "../core/contract/schemas.ts";
-import type { CoreDeps } from "../core/deps.ts";
+import { callCost, planOf } from "../core/kernel/credits.ts";
+import type { ProblemDocument } from "../core/kernel/errors.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { toPortableJsonSchema } from "./portable-schema.ts";

@@ -19,11 +19,11 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CoreDeps } from "../core/call/deps.ts";
 import type { FrontDoor } from "../core/call/front-door.ts";
 import { MAX_JSON_DEPTH, readJsonBody } from "../core/call/json-body.ts";
 import type { Observer } from "../core/call/observer.ts";
-import { type EndpointSpec, JSON_TYPE } from "../core/contract/endpoint.ts";
-import type { CoreDeps } from "../core/deps.ts";
+import { type EndpointSpec, JSON_TYPE } from "../core/kernel/endpoint.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { withoutEchoes } from "./echoes.ts";
 import { invalidParamsAsSuch } from "./invalid-params.ts";

@@ -9,7 +9,7 @@ import { describe, it, type TestContext } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
 import { rotateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
-import { DEFAULT_PLANS } from "../../src/core/settings.ts";
+import { DEFAULT_PLANS } from "../../src/core/kernel/settings.ts";
 import type { Store } from "../../src/ports/store.ts";
 import type { AnyToolDefinition, ToolDefinition } from "../../src/tools/tool.ts";
 import { bearer, createTestApp, json, type TestApp, type TestAppOptions } from "../helpers/app.ts";

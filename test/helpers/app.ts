@@ -10,16 +10,16 @@ import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
+import type { CoreDeps } from "../../src/core/call/deps.ts";
 import { hashKey } from "../../src/core/call/keys.ts";
 import type { Observer } from "../../src/core/call/observer.ts";
-import type { CoreDeps } from "../../src/core/deps.ts";
 import {
   DEFAULT_ADMIN_RPM,
   DEFAULT_PLANS,
   type Plan,
   type ServiceSettings,
   type ToolSettings,
-} from "../../src/core/settings.ts";
+} from "../../src/core/kernel/settings.ts";
 import { checkedTools, type LoadedTool } from "../../src/core/tools/loader.ts";
 import { assembleDeps } from "../../src/deps.ts";
 import type { ComputeOffload } from "../../src/ports/compute-offload.ts";

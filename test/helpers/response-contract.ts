@@ -16,8 +16,8 @@ import {
   EVERY_ENDPOINT_ERRORS,
   NOT_FOUND_PAGE,
   PATH_PARAMETER_ERRORS,
-} from "../../src/core/contract/endpoint.ts";
-import { errorCatalog } from "../../src/core/contract/errors.ts";
+} from "../../src/core/kernel/endpoint.ts";
+import { errorCatalog } from "../../src/core/kernel/errors.ts";
 import { referenceAssetRoutes } from "../../src/http/routes/docs.ts";
 
 interface Seen {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
-import { DEFAULT_PLANS } from "../../src/core/settings.ts";
+import { DEFAULT_PLANS } from "../../src/core/kernel/settings.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { storesToTest } from "../helpers/stores.ts";
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { validate } from "@readme/openapi-parser";
-import { errorCatalog } from "../../src/core/contract/errors.ts";
+import { errorCatalog } from "../../src/core/kernel/errors.ts";
 import { tools } from "../../src/tools/index.ts";
 import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";

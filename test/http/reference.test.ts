@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { errorCatalog } from "../../src/core/contract/errors.ts";
+import { errorCatalog } from "../../src/core/kernel/errors.ts";
 import { createTestApp, DOCS_URL, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 /** The style sheets a page links, in order. */

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { DEFAULT_PLANS } from "../../src/core/settings.ts";
+import { DEFAULT_PLANS } from "../../src/core/kernel/settings.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import {
   connect,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createHttpUpstream } from "../../src/adapters/http-upstream/index.ts";
-import { compileInputValidator } from "../../src/core/call/validation.ts";
+import { compileInputValidator } from "../../src/core/kernel/validation.ts";
 import type { CheckedTool } from "../../src/core/tools/check-definition.ts";
 import {
   bindHttpTool,

@@ -79,12 +79,10 @@ describe("architecture", () => {
   });
 
   it("the core lives in its rooms: the call path, the contract, admin, the tool registry and OAuth", () => {
-    const shared = ["src/core/deps.ts", "src/core/settings.ts"];
     for (const file of inside("src/core/")) {
-      if (shared.includes(file.path)) continue;
       assert.match(
         file.path,
-        /^src\/core\/(call|contract|admin|tools|oauth)\/[^/]+$/,
+        /^src\/core\/(kernel|call|contract|admin|tools|oauth)\/[^/]+$/,
         `${file.path} is in no room`,
       );
     }

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { sep } from "node:path";
 import { describe, it } from "node:test";
 import { unknownVariableWarnings } from "../../src/config.ts";
-import { errorCatalog } from "../../src/core/contract/errors.ts";
-import { DEFAULT_PLANS } from "../../src/core/settings.ts";
+import { errorCatalog } from "../../src/core/kernel/errors.ts";
+import { DEFAULT_PLANS } from "../../src/core/kernel/settings.ts";
 import { tools } from "../../src/tools/index.ts";
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createReadiness } from "../../src/core/call/readiness.ts";
-import { ApiError } from "../../src/core/contract/errors.ts";
+import { ApiError } from "../../src/core/kernel/errors.ts";
 import { BackendUnavailableError } from "../../src/ports/errors.ts";
 
 describe("readiness", () => {

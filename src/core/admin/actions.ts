@@ -13,10 +13,10 @@ import {
   type Store,
   type ToolSwitch,
 } from "../../ports/store.ts";
-import { periodOf } from "../call/credits.ts";
 import { issueKey, newKeyId } from "../call/keys.ts";
-import { ApiError } from "../contract/errors.ts";
-import { FREE_PLAN_ID, type ServiceSettings } from "../settings.ts";
+import { periodOf } from "../kernel/credits.ts";
+import { ApiError } from "../kernel/errors.ts";
+import { FREE_PLAN_ID, type ServiceSettings } from "../kernel/settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 import type { GrantInput, KeyInput, RotateInput } from "./input.ts";

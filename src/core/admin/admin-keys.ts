@@ -12,7 +12,7 @@ import {
   issueKey,
   randomBase62,
 } from "../call/keys.ts";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 
 export interface CreatedAdminKey {

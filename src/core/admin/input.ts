@@ -5,9 +5,9 @@
  */
 import type { KeyChange } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import { lazyInputValidator } from "../call/validation.ts";
-import { ApiError } from "../contract/errors.ts";
-import type { ServiceSettings } from "../settings.ts";
+import { ApiError } from "../kernel/errors.ts";
+import type { ServiceSettings } from "../kernel/settings.ts";
+import { lazyInputValidator } from "../kernel/validation.ts";
 
 /** The largest own allowance, or single grant, an operator may set (within the stores' MAX_ALLOWANCE). */
 export const MAX_CREDITS = 1_000_000_000;

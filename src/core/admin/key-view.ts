@@ -3,10 +3,10 @@
  * `key`, once, when it is made or rotated), with its allowance as a call this month is priced.
  */
 import type { ApiKeyRecord, KeyStore } from "../../ports/store.ts";
-import { baseAllowance, grantedIn, periodOf, planOf } from "../call/credits.ts";
 import { hasExpired, previousSecretWorks } from "../call/keys.ts";
 import { decodeCursor, encodeCursor, invalidCursor } from "../contract/cursor.ts";
-import type { ServiceSettings } from "../settings.ts";
+import { baseAllowance, grantedIn, periodOf, planOf } from "../kernel/credits.ts";
+import type { ServiceSettings } from "../kernel/settings.ts";
 import { storableTime } from "./input.ts";
 
 export interface KeyView {

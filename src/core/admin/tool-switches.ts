@@ -3,7 +3,7 @@
  * for the admin API and `toolrun tools list`.
  */
 import type { SwitchStore, ToolSwitch } from "../../ports/store.ts";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/registry.ts";
 
 export interface ToolSwitchView {

@@ -5,13 +5,13 @@
  */
 import type { ApiKeyRecord, CallOutcome, RefusalReason } from "../../ports/store.ts";
 import { isUnprocessableInputError } from "../../tools/tool.ts";
-import { ApiError } from "../contract/errors.ts";
-import type { CoreDeps } from "../deps.ts";
-import type { Plan } from "../settings.ts";
+import { callCost, monthlyAllowance, type Period, periodOf, planOf } from "../kernel/credits.ts";
+import { ApiError } from "../kernel/errors.ts";
+import type { Plan } from "../kernel/settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { CLIENT_GONE_STATUS } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
-import { callCost, monthlyAllowance, type Period, periodOf, planOf } from "./credits.ts";
+import type { CoreDeps } from "./deps.ts";
 import { type CallAnswer, type Computed, envelopeAnswer } from "./envelope.ts";
 import { answerForClaimed } from "./idempotency.ts";
 

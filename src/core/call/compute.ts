@@ -7,11 +7,11 @@
 import type { ComputeAnswer, ComputeOffload } from "../../ports/compute-offload.ts";
 import type { WorkResult } from "../../ports/store.ts";
 import { UnprocessableInputError } from "../../tools/tool.ts";
-import { ApiError } from "../contract/errors.ts";
-import type { CoreDeps } from "../deps.ts";
+import { ApiError } from "../kernel/errors.ts";
 import type { RegisteredTool, RunOptions } from "../tools/registry.ts";
 import type { ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
+import type { CoreDeps } from "./deps.ts";
 import { type Computed, WrittenOutputs } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
 

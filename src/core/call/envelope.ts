@@ -6,7 +6,7 @@
  * garbage collector). That JSON travels beside the envelope (`ToolAnswer.json`) and only the HTTP
  * sender and the idempotency store read it.
  */
-import type { ApiError } from "../contract/errors.ts";
+import type { ApiError } from "../kernel/errors.ts";
 
 export interface Envelope {
   readonly tool: string;

@@ -8,8 +8,8 @@
  */
 import type { AdminKeyRecord, ApiKeyRecord } from "../../ports/store.ts";
 import { authenticateAdmin } from "../admin/admin-keys.ts";
-import type { CoreDeps } from "../deps.ts";
-import { planOf } from "./credits.ts";
+import { planOf } from "../kernel/credits.ts";
+import type { CoreDeps } from "./deps.ts";
 import { authenticate } from "./keys.ts";
 import { takeSlot } from "./rate-limit.ts";
 import { createReadiness, type Readiness } from "./readiness.ts";

@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import type { IdempotencyClaim, IdempotentRecord, StoredAnswer } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import type { ResponseHeader } from "../contract/endpoint.ts";
-import { ApiError, isErrorCode, type ProblemExtras } from "../contract/errors.ts";
+import type { ResponseHeader } from "../kernel/endpoint.ts";
+import { ApiError, isErrorCode, type ProblemExtras } from "../kernel/errors.ts";
 import type { CallAnswer, Envelope } from "./envelope.ts";
 
 export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;

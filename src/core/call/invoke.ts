@@ -7,12 +7,12 @@
  * reserved before it runs, then captured or released. docs/architecture.md walks through it.
  */
 import type { ApiKeyRecord, CallOutcome } from "../../ports/store.ts";
-import { ApiError } from "../contract/errors.ts";
-import type { CoreDeps } from "../deps.ts";
-import { FREE_PLAN_ID } from "../settings.ts";
+import { ApiError } from "../kernel/errors.ts";
+import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
 import { type CallBody, type CallCompute, computeOf } from "./compute.ts";
+import type { CoreDeps } from "./deps.ts";
 import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
 import { claimFor, fingerprintOf, isIdempotencyRefusal, outwardKeyOf, storeAnswer } from "./idempotency.ts";
 import type { Observer, ToolCallOutcome } from "./observer.ts";

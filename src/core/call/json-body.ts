@@ -7,7 +7,7 @@
  * walks it: JSON.parse itself does not recurse, they do, and thousands of levels overflow a stack.
  */
 import { type ParseErrorCode, visit } from "jsonc-parser";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 
 export type JsonBody =
   | { readonly ok: true; readonly value: unknown }

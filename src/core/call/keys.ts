@@ -4,7 +4,7 @@
  */
 import { hash, randomFillSync } from "node:crypto";
 import type { ApiKeyRecord, FoundKey, KeyStore } from "../../ports/store.ts";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SECRET_LENGTH = 32;

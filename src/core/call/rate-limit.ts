@@ -5,7 +5,7 @@
  * windows (an address's OAuth registrations an hour) are counted and refused the same way.
  */
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 
 export const WINDOW_MS = 60_000;
 

@@ -3,7 +3,7 @@
  * `api_unconfigured`; once it has, the answer is remembered.
  */
 import type { Store } from "../../ports/store.ts";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 
 export interface Readiness {
   check(): Promise<void>;

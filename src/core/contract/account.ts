@@ -2,8 +2,8 @@
  * The free reads of a key's own account: its credits this month and what it spent them on.
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
-import { monthlyAllowance, periodOf, planOf } from "../call/credits.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../call/deps.ts";
+import { monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 export interface CreditsView {

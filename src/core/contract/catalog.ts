@@ -4,10 +4,10 @@
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { JsonSchema, ToolExample } from "../../tools/tool.ts";
-import { callCost, planOf } from "../call/credits.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../call/deps.ts";
+import { callCost, planOf } from "../kernel/credits.ts";
+import { ApiError } from "../kernel/errors.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
-import { ApiError } from "./errors.ts";
 
 export interface CatalogEntry {
   slug: string;

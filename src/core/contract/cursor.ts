@@ -3,7 +3,7 @@
  * tagged with the list it belongs to and base64url-encoded, so clients cannot build one and a
  * cursor of one list is refused by another with a 400 naming `cursor`.
  */
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 
 const SEQUENCE = /^[0-9]{1,19}$/;
 

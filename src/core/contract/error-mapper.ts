@@ -15,8 +15,8 @@ import {
 } from "../../ports/errors.ts";
 import { isReplayedError } from "../call/idempotency.ts";
 import type { Observer } from "../call/observer.ts";
+import { ApiError, type ProblemDocument, problemDocument } from "../kernel/errors.ts";
 import { invalidCursor } from "./cursor.ts";
-import { ApiError, type ProblemDocument, problemDocument } from "./errors.ts";
 
 /** Where failures are reported: the request's logger (pino's signature). */
 export interface FailureLog {

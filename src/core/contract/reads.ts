@@ -6,11 +6,11 @@
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import { lazyInputValidator } from "../call/validation.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../call/deps.ts";
+import { ApiError } from "../kernel/errors.ts";
+import { lazyInputValidator } from "../kernel/validation.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "./account.ts";
 import { describeTool, listTools, SEARCH_LIMIT_MAX, searchTools } from "./catalog.ts";
-import { ApiError } from "./errors.ts";
 import {
   contractOutputSchema,
   creditsOutputSchema,

@@ -6,7 +6,7 @@
  * Objects stay open so a new member never breaks a client.
  */
 import type { JsonSchema } from "../../tools/tool.ts";
-import { errorCatalog } from "./errors.ts";
+import { errorCatalog } from "../kernel/errors.ts";
 
 export const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 

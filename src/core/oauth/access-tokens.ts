@@ -7,7 +7,7 @@
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import { hasExpired, hashKey } from "../call/keys.ts";
-import type { ApiError } from "../contract/errors.ts";
+import type { ApiError } from "../kernel/errors.ts";
 import { refusedAtMcp } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";
 

@@ -12,8 +12,8 @@ import type { JsonSchema } from "../../tools/tool.ts";
 import type { AdminDeps } from "../admin/actions.ts";
 import { existing } from "../admin/actions.ts";
 import { type ActedBy, auditEntry } from "../admin/audit.ts";
-import { ApiError } from "../contract/errors.ts";
 import { nullable, SCHEMA_DIALECT } from "../contract/schemas.ts";
+import { ApiError } from "../kernel/errors.ts";
 
 export interface AuthorizationView {
   id: string;

@@ -5,7 +5,7 @@
  * appears only when a bearer credential, a key or a token, was sent and refused.
  */
 import { bearerCredential } from "../call/keys.ts";
-import { ApiError } from "../contract/errors.ts";
+import { ApiError } from "../kernel/errors.ts";
 import { type OAuthSettings, protectedResourceMetadataUrl } from "./settings.ts";
 
 const HINT =

@@ -5,10 +5,10 @@
  * 401 here carries the OAuth challenge.
  */
 
+import type { CoreDeps } from "../call/deps.ts";
 import type { FrontDoor } from "../call/front-door.ts";
 import { bearerCredential } from "../call/keys.ts";
-import { ApiError } from "../contract/errors.ts";
-import type { CoreDeps } from "../deps.ts";
+import { ApiError } from "../kernel/errors.ts";
 import { authenticateAccessToken } from "./access-tokens.ts";
 import { oauthChallenge, sentBearer } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";

@@ -4,7 +4,7 @@
  * compiled by the same validator the calls use, and every example must be a valid input.
  */
 import type { JsonSchema, ToolDefinition, ToolEffects } from "../../tools/tool.ts";
-import { compileInputValidator, compileOutputValidator } from "../call/validation.ts";
+import { compileInputValidator, compileOutputValidator } from "../kernel/validation.ts";
 
 /** A definition that passed the checks, with its defaults filled in. */
 export interface CheckedDefinition extends ToolDefinition {

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { isAbsolute, join, delimiter as platformDelimiter, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Upstream } from "../../ports/upstream.ts";
-import { SetupProblemsError } from "../settings.ts";
+import { SetupProblemsError } from "../kernel/settings.ts";
 import { type CheckedTool, checkDefinition, type DefinitionCheck, firstLine } from "./check-definition.ts";
 import { resolveSecrets } from "./env-references.ts";
 import { bindHttpTool, checkHttpTool, resolveHeaders } from "./http-tool.ts";

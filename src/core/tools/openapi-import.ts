@@ -10,7 +10,7 @@
 
 import type { UpstreamMethod } from "../../ports/upstream.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import { compileOutputValidator } from "../call/validation.ts";
+import { compileOutputValidator } from "../kernel/validation.ts";
 import { checkSlug, isObject } from "./check-definition.ts";
 import { checkHttpTool, type HttpToolDeclaration } from "./http-tool.ts";
 

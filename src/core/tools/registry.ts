@@ -4,9 +4,9 @@
  * validator per tool, and the one way each is run.
  */
 import type { ToolEffects } from "../../tools/tool.ts";
-import { compileInputValidator, type InputValidator } from "../call/validation.ts";
-import { ApiError } from "../contract/errors.ts";
-import type { ToolSettings } from "../settings.ts";
+import { ApiError } from "../kernel/errors.ts";
+import type { ToolSettings } from "../kernel/settings.ts";
+import { compileInputValidator, type InputValidator } from "../kernel/validation.ts";
 import type { CheckedDefinition } from "./check-definition.ts";
 import type { LoadedTool, ToolOrigin } from "./loader.ts";
 import { runToolCall, type ToolRunResult } from "./run.ts";

@@ -4,7 +4,7 @@
  */
 
 import { keyIdParameters } from "../../core/admin/schemas.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { CoreDeps } from "../../core/call/deps.ts";
 import {
   authorizationListSchema,
   authorizationParameters,

@@ -5,8 +5,8 @@
  * (migrated) can hand out the secrets every instance shares.
  */
 import type { FastifyInstance } from "fastify";
+import type { CoreDeps } from "../../core/call/deps.ts";
 import { problemFor } from "../../core/contract/error-mapper.ts";
-import type { CoreDeps } from "../../core/deps.ts";
 import type { ConsentFlow } from "../../core/oauth/consent.ts";
 import { takeRegistrationSlot } from "../../core/oauth/registration-limit.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";

@@ -10,7 +10,7 @@
  */
 import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { JSON_TYPE } from "../../core/contract/endpoint.ts";
+import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";
 import type { BackendUnavailableError } from "../../ports/errors.ts";
 import type { JsonSchema } from "../../tools/tool.ts";

@@ -46,12 +46,12 @@ import {
   toolSwitchSchema,
 } from "../../core/admin/schemas.ts";
 import { toolSwitchView, toolSwitchViews } from "../../core/admin/tool-switches.ts";
+import type { CoreDeps } from "../../core/call/deps.ts";
 import { parseJsonBody } from "../../core/call/json-body.ts";
-import { type InputValidator, lazyInputValidator } from "../../core/call/validation.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
-import { JSON_TYPE } from "../../core/contract/endpoint.ts";
-import { ApiError, type ErrorCode } from "../../core/contract/errors.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
+import { ApiError, type ErrorCode } from "../../core/kernel/errors.ts";
+import { type InputValidator, lazyInputValidator } from "../../core/kernel/validation.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { queryArgs } from "../query.ts";
 import { adminKeyOf, type HttpRoute } from "../register.ts";

@@ -12,8 +12,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyReply } from "fastify";
 import { errorIndexPage, errorPage, referencePage } from "../../console/reference-pages.ts";
-import { JSON_TYPE, NOT_FOUND_PAGE } from "../../core/contract/endpoint.ts";
-import { ApiError, isErrorCode } from "../../core/contract/errors.ts";
+import { JSON_TYPE, NOT_FOUND_PAGE } from "../../core/kernel/endpoint.ts";
+import { ApiError, isErrorCode } from "../../core/kernel/errors.ts";
 import type { HttpRoute } from "../register.ts";
 
 const HTML = "text/html; charset=utf-8";

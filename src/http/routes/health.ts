@@ -2,9 +2,9 @@
  * Liveness and readiness for load balancers and orchestrators. Free and keyless.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { JSON_TYPE } from "../../core/contract/endpoint.ts";
-import { ApiError, problemDocument } from "../../core/contract/errors.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { CoreDeps } from "../../core/call/deps.ts";
+import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
+import { ApiError, problemDocument } from "../../core/kernel/errors.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { PROBLEM_CONTENT_TYPE } from "../problem.ts";
 import type { HttpRoute } from "../register.ts";

@@ -3,10 +3,10 @@
  * validated by the read's own compiled schema, the one its MCP tool uses.
  */
 
-import { JSON_TYPE } from "../../core/contract/endpoint.ts";
-import type { ErrorCode } from "../../core/contract/errors.ts";
+import type { CoreDeps } from "../../core/call/deps.ts";
 import { freeReads } from "../../core/contract/reads.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
+import type { ErrorCode } from "../../core/kernel/errors.ts";
 import { queryArgs } from "../query.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 

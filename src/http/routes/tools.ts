@@ -2,6 +2,7 @@
  * `POST /v1/tool/{slug}`: run a tool (charged) through the one pipeline MCP uses too.
  */
 import type { FastifyReply } from "fastify";
+import type { CoreDeps } from "../../core/call/deps.ts";
 import {
   IDEMPOTENCY_HEADER,
   idempotencyKeySchema,
@@ -10,9 +11,8 @@ import {
   replayedHeader,
 } from "../../core/call/idempotency.ts";
 import { invokeTool } from "../../core/call/invoke.ts";
-import { JSON_TYPE } from "../../core/contract/endpoint.ts";
 import { envelopeSchema } from "../../core/contract/schemas.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 import { callLogObserver, noteCall } from "../request-log.ts";
 

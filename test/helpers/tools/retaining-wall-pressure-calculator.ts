@@ -2,7 +2,7 @@
  * Shared by the retaining-wall calculator's tests: the pipeline's own validators for the published
  * schemas, so the tests check exactly what a request meets.
  */
-import { compileInputValidator, compileOutputValidator } from "../../../src/core/call/validation.ts";
+import { compileInputValidator, compileOutputValidator } from "../../../src/core/kernel/validation.ts";
 import type { WallParameters } from "../../../src/tools/retaining-wall-pressure-calculator/compute.ts";
 import {
   inputSchema,

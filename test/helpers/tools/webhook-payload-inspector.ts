@@ -2,7 +2,7 @@
  * Helpers shared by the inspector's tests: building raw requests, a pinned clock, reading overview
  * rows, and the output schema checked by the pipeline's own validator.
  */
-import { compileOutputValidator } from "../../../src/core/call/validation.ts";
+import { compileOutputValidator } from "../../../src/core/kernel/validation.ts";
 import { inspect } from "../../../src/tools/webhook-payload-inspector/index.ts";
 import type {
   InspectorInput,

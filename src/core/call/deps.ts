@@ -2,13 +2,13 @@
  * Everything the core needs, passed in explicitly so tests can build it with any adapter.
  */
 
-import type { ComputeOffload } from "../ports/compute-offload.ts";
-import type { RateLimiter } from "../ports/rate-limiter.ts";
-import type { Store } from "../ports/store.ts";
-import type { Observer } from "./call/observer.ts";
-import type { ServiceSettings } from "./settings.ts";
-import type { ToolRegistry } from "./tools/registry.ts";
-import type { SwitchReader } from "./tools/switches.ts";
+import type { ComputeOffload } from "../../ports/compute-offload.ts";
+import type { RateLimiter } from "../../ports/rate-limiter.ts";
+import type { Store } from "../../ports/store.ts";
+import type { ServiceSettings } from "../kernel/settings.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { SwitchReader } from "../tools/switches.ts";
+import type { Observer } from "./observer.ts";
 
 export interface CoreDeps {
   readonly store: Store;

@@ -3,7 +3,7 @@
  * calendar month (UTC) a moment belongs to.
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
-import { FREE_PLAN_ID, type Plan, type ServiceSettings } from "../settings.ts";
+import { FREE_PLAN_ID, type Plan, type ServiceSettings } from "./settings.ts";
 
 export interface Period {
   /** `YYYY-MM` */
