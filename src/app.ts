@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
 import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console/routes.ts";
+import { createAdminEntrance } from "./core/admin/entrance.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
 import { withAccessTokens } from "./core/oauth/mcp-door.ts";
@@ -139,7 +140,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const api = [...routes, mcpEndpoint];
   const forBrowsers = referenceAssetRoutes();
   const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
-  registerRoutes(app, [...routes, ...forBrowsers], door);
+  registerRoutes(app, [...routes, ...forBrowsers], door, createAdminEntrance(deps, door));
   const mcpDoor = options.oauth ? withAccessTokens(door, deps, options.oauth) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
   registerConsole(app, deps);

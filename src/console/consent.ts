@@ -12,10 +12,12 @@
  * key is only hashed to find its account; it is never stored, logged or sent back in a page.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreDeps } from "../core/call/deps.ts";
-import { hasExpired, hashKey } from "../core/call/keys.ts";
+import { hasExpired } from "../core/call/keys.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
+import { hashKey } from "../core/kernel/key-format.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
@@ -232,7 +234,11 @@ async function keyFor(
   return { record };
 }
 
-export function registerConsentPage(app: FastifyInstance, deps: CoreDeps, flow: ConsentFlow): void {
+export function registerConsentPage(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  flow: ConsentFlow<IncomingMessage, ServerResponse>,
+): void {
   const path = "/oauth/consent/:uid";
   const cookieFor = (uid: string, nonce: string, maxAge = 3600) =>
     `${CSRF_COOKIE}=${nonce}; Path=/oauth/consent/${uid}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${flow.secure ? "; Secure" : ""}`;

@@ -5,6 +5,7 @@
  */
 import { METHODS as HTTP_METHODS } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
+import type { AdminEntrance } from "../core/admin/entrance.ts";
 import type { FrontDoor } from "../core/call/front-door.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { ApiError } from "../core/kernel/errors.ts";
@@ -40,7 +41,12 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ":$1");
 }
 
-export function registerRoutes(app: FastifyInstance, routes: readonly HttpRoute[], door: FrontDoor): void {
+export function registerRoutes(
+  app: FastifyInstance,
+  routes: readonly HttpRoute[],
+  door: FrontDoor,
+  adminEntrance: AdminEntrance,
+): void {
   const add = (scope: FastifyInstance, route: HttpRoute) =>
     scope.route({
       method: route.method,
@@ -61,7 +67,7 @@ export function registerRoutes(app: FastifyInstance, routes: readonly HttpRoute[
   // The admin API: its own door, an admin key and a slot of its own window, for every route declared `admin`.
   app.register(async (admin) => {
     admin.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
-      const admitted = await door.admitAdmin(request.headers.authorization);
+      const admitted = await adminEntrance.admit(request.headers.authorization);
       request.adminKey = admitted.admin;
       reply.headers(admitted.headers);
     });

@@ -3,7 +3,7 @@
  * A value shaped like a key (holding a key prefix and its `_`) is never taken: a client that put
  * a key there by mistake would find it answered back, logged and kept in the usage ledger.
  */
-import { randomBase62 } from "../core/call/keys.ts";
+import { randomBase62 } from "../core/kernel/key-format.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

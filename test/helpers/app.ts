@@ -11,8 +11,8 @@ import { type AppOptions, buildApp } from "../../src/app.ts";
 import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { CoreDeps } from "../../src/core/call/deps.ts";
-import { hashKey } from "../../src/core/call/keys.ts";
 import type { Observer } from "../../src/core/call/observer.ts";
+import { hashKey } from "../../src/core/kernel/key-format.ts";
 import {
   DEFAULT_ADMIN_RPM,
   DEFAULT_PLANS,

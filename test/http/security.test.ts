@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { rotateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
-import { hashKey } from "../../src/core/call/keys.ts";
+import { hashKey } from "../../src/core/kernel/key-format.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 interface Endpoint {

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { before, describe, it } from "node:test";
 import { rotateApiKey, updateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
-import { hashKey } from "../../src/core/call/keys.ts";
+import { hashKey } from "../../src/core/kernel/key-format.ts";
 import { tools } from "../../src/tools/index.ts";
 import { type AdminClient, adminClient } from "../admin/helpers.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";

@@ -13,9 +13,9 @@ import {
   type Store,
   type ToolSwitch,
 } from "../../ports/store.ts";
-import { issueKey, newKeyId } from "../call/keys.ts";
 import { periodOf } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
+import { issueKey, newKeyId } from "../kernel/key-format.ts";
 import { FREE_PLAN_ID, type ServiceSettings } from "../kernel/settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";

@@ -4,15 +4,9 @@
  * from customer keys. They authenticate the admin API only; a customer key there is 401.
  */
 import type { AdminKeyRecord, AdminKeyStore } from "../../ports/store.ts";
-import {
-  bearerCredential,
-  bearerToken,
-  hashKey,
-  invalidApiKey,
-  issueKey,
-  randomBase62,
-} from "../call/keys.ts";
+import { bearerCredential, bearerToken, invalidApiKey } from "../call/keys.ts";
 import { ApiError } from "../kernel/errors.ts";
+import { hashKey, issueKey, randomBase62 } from "../kernel/key-format.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 
 export interface CreatedAdminKey {

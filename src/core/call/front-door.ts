@@ -3,11 +3,9 @@
  * fixes: the schema is there (503 `api_unconfigured`), the key (401), the route's own checks that
  * must not cost a slot (an unknown slug's 404), then the rate-limit slot(s) (429) whose headers
  * the answer carries. Transports call it; they never reorder or repeat these steps. The admin API
- * has its own entrance here: readiness, then an admin key (a customer key is 401), then a slot of
- * that admin key's own window (TOOLRUN_ADMIN_RPM), never a customer's.
+ * has its own entrance (core/admin/entrance.ts), which asks this door's readiness.
  */
-import type { AdminKeyRecord, ApiKeyRecord } from "../../ports/store.ts";
-import { authenticateAdmin } from "../admin/admin-keys.ts";
+import type { ApiKeyRecord } from "../../ports/store.ts";
 import { planOf } from "../kernel/credits.ts";
 import type { CoreDeps } from "./deps.ts";
 import { authenticate } from "./keys.ts";
@@ -20,15 +18,6 @@ export interface Admitted {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-export interface AdmittedAdmin {
-  readonly admin: AdminKeyRecord;
-  /** The RateLimit headers of the admin key's slot. */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** Admin keys' windows, apart from any customer key's. */
-const ADMIN_WINDOW_PREFIX = "admin:";
-
 export interface FrontDoor {
   /** Readiness alone: 503 `api_unconfigured` until the store has its schema. */
   ready(): Promise<void>;
@@ -38,8 +27,6 @@ export interface FrontDoor {
   takeSlots(key: ApiKeyRecord, count?: number): Promise<Readonly<Record<string, string>>>;
   /** The whole door: authenticate, run the route's no-slot checks, take one slot. */
   admit(authorization: string | undefined, beforeSlot?: (key: ApiKeyRecord) => void): Promise<Admitted>;
-  /** Readiness, then an admin key, then a slot of its own window (429 past TOOLRUN_ADMIN_RPM). */
-  admitAdmin(authorization: string | undefined): Promise<AdmittedAdmin>;
 }
 
 export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoor {
@@ -58,13 +45,6 @@ export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoo
       const key = await door.authenticate(authorization);
       beforeSlot?.(key);
       return { key, headers: await door.takeSlots(key) };
-    },
-    async admitAdmin(authorization) {
-      await ready.check();
-      const admin = await authenticateAdmin(deps.store, deps.adminKeyPattern, deps.keyPattern, authorization);
-      const window = `${ADMIN_WINDOW_PREFIX}${admin.id}`;
-      const slot = await takeSlot(deps.limiter, window, deps.settings.adminRpm, deps.now());
-      return { admin, headers: slot.headers };
     },
   };
   return door;

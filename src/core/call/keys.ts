@@ -1,64 +1,11 @@
 /**
- * API keys: `{prefix}_{secret}` with a 32-character base62 secret from a CSPRNG. Only the SHA-256
- * of the whole key is stored, beside a short non-secret display prefix.
+ * The API key a request names: the Bearer credential of its Authorization header, checked against
+ * the store (active, unexpired, or a rotated secret still in its grace), or 401 `invalid_api_key`
+ * saying which of those it is not.
  */
-import { hash, randomFillSync } from "node:crypto";
 import type { ApiKeyRecord, FoundKey, KeyStore } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const SECRET_LENGTH = 32;
-const DISPLAY_SECRET_CHARS = 4;
-
-/**
- * CSPRNG bytes fetched 4 KiB at a time: one call per ~140 request ids instead of one (and a new
- * buffer) per id, as Node does for randomUUID; every byte is used once and never leaves here.
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-/** `length` base62 characters from the CSPRNG. */
-export function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    if (poolOffset === pool.length) {
-      randomFillSync(pool);
-      poolOffset = 0;
-    }
-    const byte = pool[poolOffset++] as number;
-    // 62 * 4 = 248: rejecting bytes >= 248 keeps every character equally likely.
-    if (byte < 248) out += BASE62[byte % 62];
-  }
-  return out;
-}
-
-export function hashKey(key: string): string {
-  // The one-shot hash makes no Hash object per request (one cost 2.6 % of a calculator call's CPU; this costs 0.7 %).
-  return hash("sha256", key, "hex");
-}
-
-export interface IssuedKey {
-  readonly key: string;
-  readonly secretHash: string;
-  readonly displayPrefix: string;
-}
-
-export function issueKey(prefix: string): IssuedKey {
-  const key = `${prefix}_${randomBase62(SECRET_LENGTH)}`;
-  return {
-    key,
-    secretHash: hashKey(key),
-    displayPrefix: key.slice(0, prefix.length + 1 + DISPLAY_SECRET_CHARS),
-  };
-}
-
-export function newKeyId(): string {
-  return `key_${randomBase62(16)}`;
-}
-
-export function keyPattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}_[0-9A-Za-z]{${SECRET_LENGTH}}$`);
-}
+import { hashKey } from "../kernel/key-format.ts";
 
 const BEARER_HINT = "Provide your API key in the header Authorization: Bearer <API_KEY>.";
 

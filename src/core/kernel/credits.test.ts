@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { hashKey } from "../call/keys.ts";
 import { periodOf } from "./credits.ts";
+import { hashKey } from "./key-format.ts";
 
 const ids = (...moments: string[]) => moments.map((moment) => periodOf(new Date(moment)).id);
 

@@ -6,8 +6,9 @@
  */
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import type { ApiKeyRecord } from "../../ports/store.ts";
-import { hasExpired, hashKey } from "../call/keys.ts";
+import { hasExpired } from "../call/keys.ts";
 import type { ApiError } from "../kernel/errors.ts";
+import { hashKey } from "../kernel/key-format.ts";
 import { refusedAtMcp } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";
 

@@ -2,8 +2,9 @@
  * The consent step of an OAuth sign-in as the console's consent page drives it: what the page
  * shows of the pending sign-in, and the two ways out of it. Implemented by the OAuth glue
  * (http/oauth/consent.ts) over the authorization server library; the page never sees the library.
+ * `Req` and `Res` are the browser's request and its answer as the transport holds them (the
+ * library reads and sets its cookies there); the core never looks inside.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiKeyRecord } from "../../ports/store.ts";
 
 /** A sign-in waiting for the person's decision. */
@@ -18,25 +19,19 @@ export interface PendingConsent {
   readonly redirectSource: string;
 }
 
-export interface ConsentFlow {
+export interface ConsentFlow<Req, Res> {
   /** Whether the consent page is served over https (its cookies are then Secure). */
   readonly secure: boolean;
   /** The sign-in `uid` this browser is in (its interaction cookie names it); null when none or expired. */
-  pending(req: IncomingMessage, res: ServerResponse, uid: string): Promise<PendingConsent | null>;
+  pending(req: Req, res: Res, uid: string): Promise<PendingConsent | null>;
   /**
    * Approves the sign-in as `key`, binding the authorization to the secret the person typed
    * (`keySecretHash`); returns where the browser goes next, or null when the sign-in is no
    * longer waiting (it expired, or was answered in another tab).
    */
-  approve(
-    req: IncomingMessage,
-    res: ServerResponse,
-    uid: string,
-    key: ApiKeyRecord,
-    keySecretHash: string,
-  ): Promise<string | null>;
+  approve(req: Req, res: Res, uid: string, key: ApiKeyRecord, keySecretHash: string): Promise<string | null>;
   /** Denies it (`access_denied` back to the client); where the browser goes next, or null as above. */
-  deny(req: IncomingMessage, res: ServerResponse, uid: string): Promise<string | null>;
+  deny(req: Req, res: Res, uid: string): Promise<string | null>;
   /** The key that signs consent forms' CSRF tokens, the same on every instance. */
   csrfKey(): Promise<Buffer>;
 }

@@ -12,7 +12,7 @@
 
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import { errors } from "oidc-provider";
-import { hashKey } from "../../core/call/keys.ts";
+import { hashKey } from "../../core/kernel/key-format.ts";
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 
 /** Used for a model saved without a lifetime (the library gives every one it stores here one). */

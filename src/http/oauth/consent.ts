@@ -17,7 +17,7 @@ export function createConsentFlow(
   runtime: () => Promise<OAuthRuntime>,
   store: OAuthStore,
   settings: OAuthSettings,
-): ConsentFlow {
+): ConsentFlow<IncomingMessage, ServerResponse> {
   /** The interaction this browser is in, when it is the one named in the page's path. */
   async function interaction(req: IncomingMessage, res: ServerResponse, uid: string) {
     const { provider } = await runtime();

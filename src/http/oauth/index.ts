@@ -4,6 +4,7 @@
  * a sweep of what can no longer be used. The library is built on first use, once the store
  * (migrated) can hand out the secrets every instance shares.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 import type { CoreDeps } from "../../core/call/deps.ts";
 import { problemFor } from "../../core/contract/error-mapper.ts";
@@ -31,7 +32,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 export interface OAuthParts {
   /** The protected-resource metadata routes, for the route table (OpenAPI, 405s). */
   readonly routes: readonly HttpRoute[];
-  readonly consent: ConsentFlow;
+  readonly consent: ConsentFlow<IncomingMessage, ServerResponse>;
   /** The OpenAPI document with the OAuth scheme and endpoints. */
   describe(document: Record<string, unknown>): Record<string, unknown>;
 }
