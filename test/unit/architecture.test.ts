@@ -1,8 +1,9 @@
 /**
  * The dependency direction of docs/architecture.md, checked by reading the imports: tools import
- * nothing of ours, the core (in its rooms) imports no HTTP or database code, ports import only
- * ports, adapters only ports, the HTTP, MCP and console transports never import each other, only
- * deps.ts picks adapters, and no file reaches itself through its imports.
+ * nothing of ours, the core's rooms are floors (each imports only the rooms below it) and import
+ * no HTTP or database code, ports import only ports, adapters only ports, the HTTP, MCP and
+ * console transports never import each other, only deps.ts picks adapters, and no file reaches
+ * itself through its imports.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -30,6 +31,15 @@ function importsOf(file: string): string[] {
     ...text.matchAll(/import\("([^"]+)"\)/g),
   ].map((m) => m[1] ?? "");
   return specifiers.map((s) => (s.startsWith(".") ? relative(ROOT, resolve(dirname(file), s)) : s));
+}
+
+/** The core's rooms, lowest floor first. */
+const FLOORS = ["kernel", "tools", "call", "contract", "admin", "oauth"];
+
+/** The floor of a core file (its index in FLOORS): -1 for a file in no room. */
+function floorOf(path: string): number {
+  const room = /^src\/core\/([^/]+)\/[^/]+$/.exec(path)?.[1];
+  return room === undefined ? -1 : FLOORS.indexOf(room);
 }
 
 const files = sourceFiles(SRC).map((file) => ({ path: relative(ROOT, file), imports: importsOf(file) }));
@@ -78,19 +88,27 @@ describe("architecture", () => {
     }
   });
 
-  it("the core lives in its rooms: the call path, the contract, admin, the tool registry and OAuth", () => {
-    for (const file of inside("src/core/")) {
-      assert.match(
-        file.path,
-        /^src\/core\/(kernel|call|contract|admin|tools|oauth)\/[^/]+$/,
-        `${file.path} is in no room`,
-      );
-    }
+  it("the core lives in its rooms, each room one floor", () => {
+    for (const file of inside("src/core/")) assert.ok(floorOf(file.path) >= 0, `${file.path} is in no room`);
   });
 
-  it("the core imports no HTTP, database or adapter code", () => {
+  it("each room of the core imports only its own room and the rooms below it", () => {
+    let across = 0;
+    for (const file of inside("src/core/")) {
+      for (const spec of file.imports.filter((s) => s.startsWith("src/core/"))) {
+        assert.ok(
+          floorOf(spec) <= floorOf(file.path),
+          `${file.path} imports ${spec}, a floor above (floors, lowest first: ${FLOORS.join(", ")})`,
+        );
+        if (floorOf(spec) < floorOf(file.path)) across++;
+      }
+    }
+    assert.ok(across > 20, "reads the imports from one room to another");
+  });
+
+  it("the core imports no HTTP, database or adapter code, nor Node's HTTP types", () => {
     const forbidden =
-      /^(fastify|@fastify\/|pg$|ioredis$|node:sqlite$|piscina$|@modelcontextprotocol\/|src\/(http|mcp|console|adapters|cli)\/|src\/(app|deps|server|config)\.ts$)/;
+      /^(fastify|@fastify\/|pg$|ioredis$|node:sqlite$|node:http2?$|node:https$|piscina$|@modelcontextprotocol\/|src\/(http|mcp|console|adapters|cli)\/|src\/(app|deps|server|config)\.ts$)/;
     for (const file of inside("src/core/")) {
       for (const spec of file.imports) assert.doesNotMatch(spec, forbidden, `${file.path} imports ${spec}`);
     }
