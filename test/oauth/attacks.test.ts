@@ -179,6 +179,17 @@ describe("OAuth attacks", () => {
     );
   });
 
+  it("binds no token to a DPoP key (DPoP is not offered): a client sending a proof gets a bearer token", async () => {
+    const { client: c, callback, verifier } = await approved();
+    const keyPair = await oauth.generateKeyPair("ES256");
+    const response = await client.exchange(c, callback, verifier, REDIRECT_URI, oauth.DPoP(c, keyPair));
+    statuses.push(response.status);
+    assert.equal(response.status, 200);
+    const tokens = (await response.json()) as { token_type: string; access_token: string };
+    assert.equal(tokens.token_type.toLowerCase(), "bearer", "not a DPoP-bound token");
+    assert.equal((await mcpStatus(tokens.access_token)).status, 200);
+  });
+
   it("refuses a code used twice, and revokes what the first use issued", async () => {
     const { client: c, callback, verifier } = await approved();
     const first = await client.exchange(c, callback, verifier);
