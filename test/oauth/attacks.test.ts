@@ -365,7 +365,7 @@ describe("OAuth attacks", () => {
     assert.match(refused.challenge, /error="invalid_token"/);
   });
 
-  it("refuses registrations with a javascript:, data: or non-https remote redirect URI (invalid_redirect_uri)", async () => {
+  it("registers redirect URIs by allow list: https, loopback http, reverse-domain app schemes; any other is invalid_redirect_uri", async () => {
     const register = async (uri: string) => {
       const answer = await answerOf(
         await fetch(`${t.base}/oauth/register`, {
@@ -382,13 +382,21 @@ describe("OAuth attacks", () => {
       "data:text/html,hi",
       "http://evil.example/callback",
       "http://192.168.1.10/cb",
+      // Schemes the operating system hands to programs of its own.
+      "ms-msdt:/id PCWDiagnostic",
+      "search-ms:query=x",
+      "shell:startup",
+      "cursor://anysphere.cursor/oauth",
+      "ftp://files.example/cb",
+      "com.:/cb",
     ])
       assert.deepEqual(await register(uri), { status: 400, error: "invalid_redirect_uri" }, uri);
     for (const uri of [
       "https://app.example/cb",
       "http://localhost:3000/cb",
       "http://[::1]:3000/cb",
-      "cursor://anysphere.cursor/oauth",
+      "com.example.app:/oauth/callback",
+      "dev.toolrun.desktop-app://callback",
     ])
       assert.equal((await register(uri)).status, 201, uri);
   });

@@ -192,7 +192,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
       post: operation(
         "oauthRegister",
         "OAuth: dynamic client registration (RFC 7591)",
-        "Registers a client from its metadata (JSON). Redirect URIs match exactly later; `http:` only for a loopback host; no `javascript:`-like schemes.",
+        "Registers a client from its metadata (JSON). Redirect URIs match exactly later: `https:`, `http:` only for a loopback host, or an app's own scheme in reverse-domain form (`com.example.app:`); any other is `invalid_redirect_uri`.",
         {
           requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
           responses: {
