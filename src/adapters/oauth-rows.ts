@@ -24,6 +24,18 @@ export function unboundBefore(now: string): string {
   return new Date(Date.parse(now) - UNBOUND_GRACE_MS).toISOString();
 }
 
+/**
+ * How long a registered client that holds no authorization is kept: registration is open to
+ * anyone, and a client that never signed anyone in (or whose authorizations all ended) is only
+ * a row. A chat host meeting the removed client's id registers again.
+ */
+export const UNUSED_CLIENT_DAYS = 30;
+
+/** The time at or before which a purge at `now` drops a registered client that holds no authorization. */
+export function unusedClientsBefore(now: string): string {
+  return new Date(Date.parse(now) - UNUSED_CLIENT_DAYS * 24 * 3600 * 1000).toISOString();
+}
+
 /** What an authorization's listing selects from `a`, in AuthorizationRow's shape. */
 export const AUTHORIZATION_COLUMNS =
   "a.id, a.key_id, a.client_id, a.client_name, a.payload, a.created_at, a.expires_at";

@@ -1,16 +1,24 @@
 /**
- * `toolrun serve`: starts the service and stops it on SIGINT or SIGTERM (or when the npm that
- * started it exits), letting requests in flight finish within TOOLRUN_SHUTDOWN_TIMEOUT_MS. A
+ * `toolrun serve`: starts the service and stops it on SIGINT, SIGTERM or SIGHUP (or when the npm
+ * that started it exits), letting requests in flight finish within TOOLRUN_SHUTDOWN_TIMEOUT_MS. A
  * second signal stops it at once.
+ *
+ * An operator's module cannot end the calls of others with a bug of its own: a promise rejection
+ * nobody handled is logged (naming the tool whose run made it) and the service goes on; an
+ * uncaught exception (a module's timer that throws) leaves the process in a state nobody planned
+ * for, so it stops as on SIGTERM, draining the calls in flight, and exits 1 with a log line
+ * naming the cause.
  */
 
 import type { Command } from "commander";
+import { runningTool } from "../core/tools/running-tool.ts";
 import { startServer } from "../server.ts";
 import type { CliContext } from "./context.ts";
 
 /** Past the drain, the process exits even if a stray handle would keep it alive. */
 const EXIT_GRACE_MS = 2000;
 const PARENT_CHECK_MS = 500;
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 export function registerServeCommand(program: Command, cli: CliContext): void {
   program
@@ -41,8 +49,26 @@ export function registerServeCommand(program: Command, cli: CliContext): void {
         }
         process.exit(1);
       };
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
+      for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+      const report = (level: "error" | "fatal", error: unknown, message: string) => {
+        const tool = runningTool();
+        const line = tool === undefined ? message : `${message} (in a run of the tool ${tool})`;
+        if (server) server.app.log[level]({ err: error, ...(tool !== undefined && { tool }) }, line);
+        else
+          process.stderr.write(`toolrun: ${line}: ${error instanceof Error ? error.stack : String(error)}\n`);
+      };
+      process.on("unhandledRejection", (reason) => {
+        report("error", reason, "a promise rejection nobody handled; the service goes on");
+      });
+      process.on("uncaughtException", (error) => {
+        process.exitCode = 1;
+        report(
+          "fatal",
+          error,
+          stopping ? "uncaught exception while stopping" : "uncaught exception: stopping, then exiting 1",
+        );
+        begin("uncaught exception");
+      });
       // Before starting: npm may be gone by the time the server listens.
       if (cli.env.npm_command !== undefined) stopWithParent(process.ppid, () => begin("npm exited"));
       server = await startServer(config, { migrate: options.migrate });

@@ -17,8 +17,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { hasExpired } from "../core/call/keys.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
-import { hashKey } from "../core/kernel/key-format.ts";
+import { DISPLAY_SECRET_CHARS, hashKey } from "../core/kernel/key-format.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
+import { CONSENT_ATTEMPTS_PER_MINUTE, takeConsentAttempt } from "../core/oauth/consent-limit.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
 import { SITE_STYLES } from "./pages.ts";
@@ -60,8 +61,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
     operationId: "oauthConsentDecision",
     parameters: uidParameter,
     summary: "OAuth: the consent page's answer",
-    description:
-      "The page's form (`application/x-www-form-urlencoded`: `csrf`, `api_key`, `decision` = `approve` or `deny`). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or `access_denied`; a key that does not sign in shows the page again with the reason.",
+    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
     tag: "OAuth",
     keyed: false,
     requestBody: {
@@ -80,7 +80,14 @@ export const consentEndpoints: readonly EndpointSpec[] = [
       { status: 303, description: "On to the authorization endpoint, then the client." },
       {
         status: 400,
-        description: "The key was not accepted, or the sign-in is no longer waiting.",
+        description:
+          "The key was not accepted (one message for every key that cannot sign in), or the sign-in is no longer waiting.",
+        contentType: "text/html",
+      },
+      {
+        status: 429,
+        description:
+          "Too many keys tried in the last minute from this address, or with this key's prefix from anywhere: the page again, saying when to retry, with `Retry-After`.",
         contentType: "text/html",
       },
       {
@@ -214,6 +221,10 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** What the page says of every key that cannot sign in, so it tells a guesser nothing about the key. */
+const REFUSED_KEY =
+  "This API key cannot sign in: it is not a current key of this service (unknown, revoked, expired, or replaced by a rotation).";
+
 /** The account a typed key signs in as, or why it cannot, in the page's words. */
 async function keyFor(
   deps: CoreDeps,
@@ -225,13 +236,23 @@ async function keyFor(
       problem: `That is not an API key of this service (they look like ${deps.settings.keyPrefix}_ and 32 letters and digits).`,
     };
   const record = await deps.store.findKeyByHash(hashKey(typed));
-  if (record === null) return { problem: "No account has this API key." };
-  if (record.revokedAt !== null) return { problem: "This API key has been revoked." };
-  if (hasExpired(record, deps.now())) return { problem: `This API key expired at ${record.expiresAt}.` };
   // An authorization is bound to the key's current secret, so one approved with a secret a
   // rotation replaced (still working for its grace) would end as it began.
-  if (record.matched === "previous") return { problem: "This API key was rotated: enter its new secret." };
+  if (
+    record === null ||
+    record.revokedAt !== null ||
+    hasExpired(record, deps.now()) ||
+    record.matched === "previous"
+  )
+    return { problem: REFUSED_KEY };
   return { record };
+}
+
+/** The typed key's non-secret display prefix, when it has the shape of a key. */
+function displayPrefixOf(deps: CoreDeps, typed: string): string | null {
+  return deps.keyPattern.test(typed)
+    ? typed.slice(0, deps.settings.keyPrefix.length + 1 + DISPLAY_SECRET_CHARS)
+    : null;
 }
 
 export function registerConsentPage(
@@ -281,6 +302,24 @@ export function registerConsentPage(
       next = await flow.deny(request.raw, reply.raw, uid);
     } else {
       const typed = (form.get("api_key") ?? "").trim();
+      if (typed !== "") {
+        const full = await takeConsentAttempt(
+          deps.limiter,
+          request.ip,
+          displayPrefixOf(deps, typed),
+          deps.now(),
+        );
+        if (full !== null) {
+          reply.headers({ ...full.headers, "retry-after": String(full.resetSeconds) });
+          return showForm(
+            request,
+            reply,
+            pending,
+            429,
+            `Too many API keys were tried here in the last minute. Wait ${full.resetSeconds} s, then try again.`,
+          );
+        }
+      }
       const found = await keyFor(deps, typed);
       if ("problem" in found) return showForm(request, reply, pending, 400, found.problem);
       next = await flow.approve(request.raw, reply.raw, uid, found.record, hashKey(typed));

@@ -128,7 +128,8 @@ export interface OAuthStore {
 
   /**
    * Removes what can no longer be used at `now`: expired artifacts and authorizations,
-   * authorizations whose key was rotated or revoked, and what was issued under removed ones.
+   * authorizations whose key was rotated or revoked, what was issued under removed ones, and
+   * registered clients that hold no authorization 30 days after their registration.
    * Returns how many rows went.
    */
   purgeOAuth(now: string): Promise<number>;

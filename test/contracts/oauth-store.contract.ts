@@ -20,6 +20,7 @@ export interface OAuthDatabase {
 const NOW = "2026-11-15T12:00:00.000Z";
 const LATER = "2026-11-15T13:00:00.000Z";
 const NEXT_YEAR = "2027-11-15T12:00:00.000Z";
+const LATER_MINUS_A_DAY = "2026-11-14T13:00:00.000Z";
 
 function artifact(overrides: Partial<NewOAuthArtifact> = {}): NewOAuthArtifact {
   return {
@@ -277,6 +278,23 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
       );
       assert.ok(await store.findOAuthAccessToken(lasting.idHash));
       assert.equal((await store.listOAuthAuthorizations(live.key.id, NOW)).length, 1);
+    });
+
+    it("purges registered clients that hold no authorization 30 days after registering, and no other", async (t) => {
+      const [store] = (await stores(t)) as [Store];
+      const monthAgo = new Date(Date.parse(NOW) - 30 * 24 * 3600 * 1000).toISOString();
+      await store.saveOAuthClient("client-1", '{"client_name":"Signed someone in"}', monthAgo);
+      await authorized(store);
+      await store.saveOAuthClient("client-unused", '{"client_name":"Never used"}', monthAgo);
+      await store.saveOAuthClient(
+        "client-recent",
+        '{"client_name":"Registered yesterday"}',
+        LATER_MINUS_A_DAY,
+      );
+      await store.purgeOAuth(NOW);
+      assert.equal(await store.findOAuthClient("client-unused"), null);
+      assert.ok(await store.findOAuthClient("client-1"), "a client an authorization holds stays");
+      assert.ok(await store.findOAuthClient("client-recent"), "a client registered this month stays");
     });
   });
 }

@@ -1,8 +1,7 @@
 /**
  * Bad input and attacks on the OAuth flow, each refused with its RFC's error: the token
- * endpoint's JSON error (RFC 6749 section 5.2), the redirect back to the client with `error`
- * (section 4.1.2.1), or, when the client cannot safely be redirected to, a page showing the error
- * and no redirect at all. None is a 5xx, and none charges the key anything: every refused token is
+ * endpoint's JSON error (RFC 6749 section 5.2), or, at the authorization endpoint, a page showing
+ * the error and no redirect at all (no client's redirect URI is trusted before the person acted). None is a 5xx, and none charges the key anything: every refused token is
  * tried on a priced tool (`tools/call`), and the key's credits and usage are read before and after.
  */
 import assert from "node:assert/strict";
@@ -118,15 +117,6 @@ describe("OAuth attacks", () => {
     return code;
   }
 
-  /** Where the browser is sent when the error can go back to the client. */
-  async function redirectedError(url: URL): Promise<URLSearchParams> {
-    const p = person();
-    const landed = await p.follow(await p.request(url.href));
-    assert.ok("left" in landed, "sent back to the client");
-    assert.equal(landed.left.origin + landed.left.pathname, REDIRECT_URI);
-    return landed.left.searchParams;
-  }
-
   it("refuses a code exchanged with the wrong PKCE verifier (invalid_grant)", async () => {
     const { client: c, callback } = await approved();
     assert.deepEqual(await exchange(c, callback, oauth.generateRandomCodeVerifier()), {
@@ -149,16 +139,55 @@ describe("OAuth attacks", () => {
     assert.deepEqual(answer, { status: 400, error: "invalid_grant" });
   });
 
-  it("refuses an authorization request without PKCE, or with the plain method", async () => {
+  it("shows a request refused before the person acted as a page, never redirecting to the client (no open redirect)", async () => {
+    // Anyone can register a client with a redirect URI of their own: were these errors sent
+    // there, this server would bounce a browser to any site at once, with no page shown.
     const c = await client.register();
     const { url } = await client.authorizationUrl(c);
-    const without = new URL(url);
-    without.searchParams.delete("code_challenge");
-    without.searchParams.delete("code_challenge_method");
-    assert.equal((await redirectedError(without)).get("error"), "invalid_request");
-    const plain = new URL(url);
-    plain.searchParams.set("code_challenge_method", "plain");
-    assert.equal((await redirectedError(plain)).get("error"), "invalid_request");
+    const refused = (change: (params: URLSearchParams) => void) => {
+      const changed = new URL(url);
+      change(changed.searchParams);
+      return shownError(changed);
+    };
+    const withoutPkce = (params: URLSearchParams) => {
+      params.delete("code_challenge");
+      params.delete("code_challenge_method");
+    };
+    assert.equal(await refused(withoutPkce), "invalid_request", "without PKCE");
+    assert.equal(
+      await refused((params) => params.set("code_challenge_method", "plain")),
+      "invalid_request",
+      "with the plain PKCE method",
+    );
+    assert.equal(
+      await refused((params) => params.set("prompt", "none")),
+      "interaction_required",
+      "prompt=none",
+    );
+    assert.equal(
+      await refused((params) => params.set("response_type", "token")),
+      "unsupported_response_type",
+      "response_type=token",
+    );
+    assert.equal(
+      await refused((params) => {
+        withoutPkce(params);
+        params.set("response_mode", "form_post");
+      }),
+      "invalid_request",
+      "response_mode=form_post, which would post to the client from a page of this server",
+    );
+  });
+
+  it("binds no token to a DPoP key (DPoP is not offered): a client sending a proof gets a bearer token", async () => {
+    const { client: c, callback, verifier } = await approved();
+    const keyPair = await oauth.generateKeyPair("ES256");
+    const response = await client.exchange(c, callback, verifier, REDIRECT_URI, oauth.DPoP(c, keyPair));
+    statuses.push(response.status);
+    assert.equal(response.status, 200);
+    const tokens = (await response.json()) as { token_type: string; access_token: string };
+    assert.equal(tokens.token_type.toLowerCase(), "bearer", "not a DPoP-bound token");
+    assert.equal((await mcpStatus(tokens.access_token)).status, 200);
   });
 
   it("refuses a code used twice, and revokes what the first use issued", async () => {
@@ -224,7 +253,7 @@ describe("OAuth attacks", () => {
   it("refuses another resource at the authorization and token endpoints (invalid_target), and its token at /mcp", async () => {
     const c = await client.register();
     const { url } = await client.authorizationUrl(c, { resource: "https://other.example/mcp" });
-    assert.equal((await redirectedError(url)).get("error"), "invalid_target");
+    assert.equal(await shownError(url), "invalid_target");
 
     const signed = await client.signIn(person(), key);
     const other = await answerOf(
@@ -336,7 +365,7 @@ describe("OAuth attacks", () => {
     assert.match(refused.challenge, /error="invalid_token"/);
   });
 
-  it("refuses registrations with a javascript:, data: or non-https remote redirect URI (invalid_redirect_uri)", async () => {
+  it("registers redirect URIs by allow list: https, loopback http, reverse-domain app schemes, known MCP hosts' own; any other is invalid_redirect_uri", async () => {
     const register = async (uri: string) => {
       const answer = await answerOf(
         await fetch(`${t.base}/oauth/register`, {
@@ -353,13 +382,22 @@ describe("OAuth attacks", () => {
       "data:text/html,hi",
       "http://evil.example/callback",
       "http://192.168.1.10/cb",
+      // Schemes the operating system hands to programs of its own.
+      "ms-msdt:/id PCWDiagnostic",
+      "search-ms:query=x",
+      "shell:startup",
+      "ftp://files.example/cb",
+      "com.:/cb",
     ])
       assert.deepEqual(await register(uri), { status: 400, error: "invalid_redirect_uri" }, uri);
     for (const uri of [
       "https://app.example/cb",
       "http://localhost:3000/cb",
       "http://[::1]:3000/cb",
-      "cursor://anysphere.cursor/oauth",
+      "com.example.app:/oauth/callback",
+      "dev.toolrun.desktop-app://callback",
+      // A known MCP host's own one-word scheme.
+      "cursor://anysphere.cursor-mcp/oauth/callback",
     ])
       assert.equal((await register(uri)).status, 201, uri);
   });

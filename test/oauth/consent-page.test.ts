@@ -10,6 +10,7 @@ import { before, describe, it } from "node:test";
 import { SITE_STYLES } from "../../src/console/pages.ts";
 import { rotateApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
+import { CONSENT_ATTEMPTS_PER_MINUTE } from "../../src/core/oauth/consent-limit.ts";
 import { untilSuiteEnds } from "../helpers/app.ts";
 import { type OAuthApp, Person, readForm, startOAuthApp } from "./helpers.ts";
 import { IndependentClient } from "./independent-client.ts";
@@ -73,20 +74,22 @@ describe("the consent page", () => {
     assert.ok(redirect.searchParams.get("code"));
   });
 
-  it("says why a key cannot sign in, keeps the page, and never shows the key back", async () => {
+  it("gives one message for every key that cannot sign in, keeps the page, and never shows the key back", async () => {
     const { person, html, action } = await atConsent();
     const revoked = await t.key();
     await t.store.revokeKey((await t.recordOf(revoked)).id, t.clock.now().toISOString());
     // Its grace lets the old secret call the API, but an authorization needs the key's current one.
     const rotatedAway = await t.key();
     await rotateApiKey(t.deps, cliActor("test"), (await t.recordOf(rotatedAway)).id, { graceSeconds: 600 });
+    const refused = /This API key cannot sign in: it is not a current key of this service/;
     const cases: [string, RegExp][] = [
       ["", /Enter the API key/],
       ["not-a-key", /not an API key of this service/],
-      [`tr_live_${"A".repeat(32)}`, /No account has this API key/],
-      [revoked, /has been revoked/],
-      [rotatedAway, /was rotated: enter its new secret/],
+      [`tr_live_${"A".repeat(32)}`, refused],
+      [revoked, refused],
+      [rotatedAway, refused],
     ];
+    const messages = new Set<string>();
     let form = readForm(html);
     for (const [typed, message] of cases) {
       const response = await person.request(action, {
@@ -98,8 +101,43 @@ describe("the consent page", () => {
       assert.match(page, message);
       assert.match(page, /role="alert"/);
       if (typed !== "") assert.ok(!page.includes(typed), "the typed key is not in the page");
+      if (message === refused) messages.add(/id="api-key-error"[^>]*>([^<]*)</.exec(page)?.[1] ?? "");
       form = readForm(page);
     }
+    assert.equal(messages.size, 1, "unknown, revoked and rotated keys read alike");
+  });
+
+  it(`takes ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute from an address, then 429 with Retry-After, approving nothing`, async () => {
+    const { person, html, action } = await atConsent();
+    const key = await t.key();
+    // A fresh minute: the other tests' attempts count in theirs.
+    t.clock.advance(60_000);
+    let form = readForm(html);
+    const attempt = async (typed: string) => {
+      const response = await person.request(action, {
+        method: "POST",
+        form: { csrf: form.hidden.csrf ?? "", api_key: typed, decision: "approve" },
+      });
+      const page = await response.text();
+      form = readForm(page);
+      return { response, page };
+    };
+    for (let n = 0; n < CONSENT_ATTEMPTS_PER_MINUTE; n++)
+      assert.equal((await attempt(`tr_live_${String(n).padStart(32, "B")}`)).response.status, 400);
+    const { response, page } = await attempt(key);
+    assert.equal(response.status, 429);
+    assert.ok(Number(response.headers.get("retry-after")) > 0, "Retry-After");
+    assert.match(page, /Too many API keys were tried here/);
+    assert.ok(!page.includes(key), "the typed key is not in the page");
+    assert.deepEqual(
+      await t.store.listOAuthAuthorizations((await t.recordOf(key)).id, t.clock.now().toISOString()),
+      [],
+      "the key was not even checked",
+    );
+    // The next minute, the same key signs in from the page the 429 showed.
+    t.clock.advance(60_000);
+    const redirect = await person.answer(page, key, "Approve");
+    assert.ok(redirect.searchParams.get("code"));
   });
 
   it("wears the site's look: the style sheets every console page links, in the same order", async () => {

@@ -58,6 +58,28 @@ describe("OAuth as an independent client (oauth4webapi) sees it", () => {
     assert.equal(as.authorization_endpoint, `${t.base}/oauth/authorize`);
   });
 
+  it("lists only endpoints that answer, and offers neither DPoP nor pushed authorization requests", async () => {
+    const metadata = (await (
+      await fetch(`${t.base}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>;
+    assert.equal(metadata.pushed_authorization_request_endpoint, undefined);
+    assert.equal(metadata.dpop_signing_alg_values_supported, undefined);
+    const endpoints = Object.entries(metadata).filter(
+      ([name]) => name.endsWith("_endpoint") || name === "jwks_uri",
+    );
+    assert.ok(endpoints.length >= 5, JSON.stringify(endpoints));
+    for (const [name, url] of endpoints) {
+      // Each answers one method or the other (the authorization endpoint GET, the token endpoint POST).
+      const statuses = await Promise.all(
+        ["GET", "POST"].map(async (method) => (await fetch(String(url), { method })).status),
+      );
+      assert.ok(
+        statuses.some((status) => status !== 404),
+        `${name} ${url} answers ${statuses.join(" and ")}`,
+      );
+    }
+  });
+
   it("answers /mcp with a 401 naming the resource metadata, with invalid_token when a credential was refused", async () => {
     const metadata = `${t.base}/.well-known/oauth-protected-resource/mcp`;
     const bare = await postRpc(t.mcp, initializeMessage());

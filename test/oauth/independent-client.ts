@@ -93,7 +93,13 @@ export class IndependentClient {
   }
 
   /** The code exchange, unchecked: the raw answer. */
-  exchange(client: oauth.Client, callback: URLSearchParams, verifier: string, redirectUri = REDIRECT_URI) {
+  exchange(
+    client: oauth.Client,
+    callback: URLSearchParams,
+    verifier: string,
+    redirectUri = REDIRECT_URI,
+    dpop?: oauth.DPoPHandle,
+  ) {
     return oauth.authorizationCodeGrantRequest(
       this.as,
       client,
@@ -104,6 +110,7 @@ export class IndependentClient {
       {
         ...this.options,
         additionalParameters: { resource: this.resource },
+        ...(dpop && { DPoP: dpop }),
       },
     );
   }

@@ -17,6 +17,7 @@ import {
   toAuthorization,
   toTokenHolder,
   unboundBefore,
+  unusedClientsBefore,
 } from "../oauth-rows.ts";
 import { audited } from "./audit.ts";
 import { type Queryable, run, statement, transaction } from "./db.ts";
@@ -122,6 +123,13 @@ const PURGE_ORPHANS = statement(
    RETURNING 1`,
 );
 
+const PURGE_CLIENTS = statement(
+  "oauth_purge_clients",
+  `DELETE FROM oauth_clients c WHERE c.created_at <= $1
+     AND NOT EXISTS (SELECT 1 FROM oauth_authorizations a WHERE a.client_id = c.id)
+   RETURNING 1`,
+);
+
 export function createOAuthStore(pool: Pool): OAuthStore {
   const revokeGrant = (db: Queryable, grantId: string) =>
     run(db, DELETE_GRANT, [grantId]).then(() => run(db, DELETE_ISSUED, [grantId]));
@@ -197,7 +205,8 @@ export function createOAuthStore(pool: Pool): OAuthStore {
         async (client) =>
           (await run(client, PURGE_ARTIFACTS, [now])).length +
           (await run(client, PURGE_AUTHORIZATIONS, [now, unboundBefore(now)])).length +
-          (await run(client, PURGE_ORPHANS, [])).length,
+          (await run(client, PURGE_ORPHANS, [])).length +
+          (await run(client, PURGE_CLIENTS, [unusedClientsBefore(now)])).length,
       );
     },
   };

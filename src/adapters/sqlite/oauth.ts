@@ -18,6 +18,7 @@ import {
   toAuthorization,
   toTokenHolder,
   unboundBefore,
+  unusedClientsBefore,
 } from "../oauth-rows.ts";
 import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
@@ -90,6 +91,11 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
        AND NOT EXISTS (SELECT 1 FROM oauth_authorizations a WHERE a.id = oauth_artifacts.grant_id)`,
   );
 
+  const purgeClients = db.statement(
+    `DELETE FROM oauth_clients AS c WHERE c.created_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM oauth_authorizations a WHERE a.client_id = c.id)`,
+  );
+
   const revokeGrant = (grantId: string): number => deleteGrant.run(grantId) + deleteIssued.run(grantId);
 
   return {
@@ -157,7 +163,11 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
     },
     async purgeOAuth(now) {
       return db.transaction(
-        () => purgeArtifacts.run(now) + purgeAuthorizations.run(now, unboundBefore(now)) + purgeOrphans.run(),
+        () =>
+          purgeArtifacts.run(now) +
+          purgeAuthorizations.run(now, unboundBefore(now)) +
+          purgeOrphans.run() +
+          purgeClients.run(unusedClientsBefore(now)),
       );
     },
   };

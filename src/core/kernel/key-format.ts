@@ -6,7 +6,7 @@ import { hash, randomFillSync } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SECRET_LENGTH = 32;
-const DISPLAY_SECRET_CHARS = 4;
+export const DISPLAY_SECRET_CHARS = 4;
 
 /**
  * CSPRNG bytes fetched 4 KiB at a time: one call per ~140 request ids instead of one (and a new

@@ -9,6 +9,7 @@
 import type { WorkResult } from "../../ports/store.ts";
 import { isUnprocessableInputError, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
 import { type CheckedTool, isObject } from "./check-definition.ts";
+import { asToolRun } from "./running-tool.ts";
 import { ToolFailure } from "./tool-failure.ts";
 
 export interface ToolCallOptions {
@@ -42,7 +43,7 @@ export function runToolCall(
   const context = new RunContext(options);
   let value: unknown;
   try {
-    value = tool.definition.run(input, context);
+    value = asToolRun(tool.definition.slug, () => tool.definition.run(input, context));
   } catch (error) {
     return failed(error);
   }

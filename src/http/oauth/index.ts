@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
+import type { KoaContextWithOIDC } from "oidc-provider";
 import type { CoreDeps } from "../../core/call/deps.ts";
 import { problemFor } from "../../core/contract/error-mapper.ts";
 import type { ConsentFlow } from "../../core/oauth/consent.ts";
@@ -14,6 +15,7 @@ import type { OAuthSettings } from "../../core/oauth/settings.ts";
 import { SchemaNotReadyError } from "../../ports/errors.ts";
 import type { HttpRoute } from "../register.ts";
 import { noteCall } from "../request-log.ts";
+import { showAuthorizationErrors } from "./authorization-errors.ts";
 import { createConsentFlow } from "./consent.ts";
 import { withOAuthSecurity } from "./metadata.ts";
 import { answerOutages } from "./outage.ts";
@@ -48,9 +50,10 @@ export function registerOAuth(
     const secrets = await loadServerSecrets(deps.store, deps.now);
     const provider = createProvider({ store: deps.store, settings, secrets, now: deps.now, errorPage });
     // Before the handler is made: it is composed of the middleware there is by then.
-    const outages = answerOutages(provider, (ctx, error, description) =>
-      showErrorPage(ctx, errorPage, error, description),
-    );
+    const page = (ctx: KoaContextWithOIDC, error: string, description: string) =>
+      showErrorPage(ctx, errorPage, error, description);
+    const outages = answerOutages(provider, page);
+    showAuthorizationErrors(provider, page);
     return { provider, secrets, callback: provider.callback(), outages };
   };
   const runtime = (): Promise<OAuthRuntime> => {

@@ -121,7 +121,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
       get: operation(
         "oauthAuthorize",
         "OAuth: authorization endpoint",
-        `Authorization code with PKCE (\`code_challenge_method=S256\` only). \`resource\`, when sent, must be \`${settings.resource}\`. Sends the browser to the consent page; errors that cannot go back to the client (unknown client, unregistered redirect URI) are shown as a page, never redirected.`,
+        `Authorization code with PKCE (\`code_challenge_method=S256\` only). \`resource\`, when sent, must be \`${settings.resource}\`. Sends the browser to the consent page; a request refused before the person answered it (unknown client, unregistered redirect URI, no PKCE, \`prompt=none\`, another response type, ...) is shown as a page, never redirected to the client.`,
         {
           parameters: [
             "response_type",
@@ -139,7 +139,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
             schema: text,
           })),
           responses: {
-            303: { description: "To the consent page, or back to the client with an error." },
+            303: { description: "To the consent page." },
             400: { description: "An error shown to the person (HTML).", content: { "text/html": {} } },
             503: unavailablePage,
           },
@@ -192,7 +192,7 @@ function oauthPaths(settings: OAuthSettings): Record<string, Record<string, Json
       post: operation(
         "oauthRegister",
         "OAuth: dynamic client registration (RFC 7591)",
-        "Registers a client from its metadata (JSON). Redirect URIs match exactly later; `http:` only for a loopback host; no `javascript:`-like schemes.",
+        "Registers a client from its metadata (JSON). Redirect URIs match exactly later: `https:`, `http:` only for a loopback host, or an app's own scheme in reverse-domain form (`com.example.app:`); any other is `invalid_redirect_uri`.",
         {
           requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
           responses: {

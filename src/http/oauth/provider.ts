@@ -202,6 +202,11 @@ export function createProvider({ store, settings, secrets, now, errorPage }: Pro
         },
       },
       clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
+      // Not offered: the MCP endpoint takes bearer tokens only, so a token bound to a DPoP key
+      // would be accepted there without its proof (docs/mcp.md).
+      dPoP: { enabled: false },
+      // Not mounted (routes.ts), so not advertised.
+      pushedAuthorizationRequests: { enabled: false },
     },
     // Fetches of client ID metadata documents: the library refuses private and loopback
     // addresses (checked on the connected socket); tests allow them.

@@ -1,11 +1,15 @@
 /**
  * Which redirect URIs a client may register, whether by RFC 7591 registration or in its client ID
- * metadata document: https anywhere; http only to a loopback host (a desktop client's own
- * listener); an app's own scheme (`cursor://...`, RFC 8252 section 7.1), never a scheme a browser
- * would run or read locally (`javascript:`, `data:`, `file:`, ...). Every redirect URI then
- * matches exactly, port included: the library would let a native client's loopback URI match any
- * port (RFC 8252 section 7.3), so a client is kept a web client unless it registers an app
- * scheme, and an app-scheme client may not also register http: loopback URIs.
+ * metadata document, by allow list: https anywhere; http only to a loopback host (a desktop
+ * client's own listener); and an app's own private-use scheme only in reverse-domain form
+ * (`com.example.app:/callback`, RFC 8252 section 7.1), a name only its app's maker would claim.
+ * Any other scheme is refused: a single-word scheme may be one the operating system hands to a
+ * program of its own (`ms-msdt:`, `search-ms:`, `shell:`), and a browser runs or reads some itself
+ * (`javascript:`, `data:`, `file:`). The one-word schemes that known MCP hosts register for their
+ * own callback are named in KNOWN_HOST_SCHEMES, so those hosts can still sign in. Every redirect URI then matches exactly, port included: the
+ * library would let a native client's loopback URI match any port (RFC 8252 section 7.3), so a
+ * client is kept a web client unless it registers an app scheme, and an app-scheme client may
+ * not also register http: loopback URIs.
  *
  * Run by the library's client metadata validator, before its own checks; a message starting
  * with `redirect_uris` is answered as `invalid_redirect_uri` (RFC 7591 section 3.2.2).
@@ -13,22 +17,13 @@
 import { errors } from "oidc-provider";
 import { isLoopbackHost } from "../../core/oauth/settings.ts";
 
-/** Schemes that run or read something in the browser or on the machine instead of reaching an app. */
-const FORBIDDEN_SCHEMES = new Set([
-  "javascript:",
-  "data:",
-  "vbscript:",
-  "file:",
-  "about:",
-  "blob:",
-  "filesystem:",
-  "view-source:",
-  "chrome:",
-  "ws:",
-  "wss:",
-  "ftp:",
-  "mailto:",
-  "tel:",
+/** A private-use scheme in reverse-domain form: two or more dot-separated labels (`com.example.app:`). */
+const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+:$/;
+
+/** One-word schemes that a known MCP host registers for its own OAuth callback. */
+const KNOWN_HOST_SCHEMES: ReadonlySet<string> = new Set([
+  // Cursor: cursor://anysphere.cursor-mcp/oauth/callback
+  "cursor:",
 ]);
 
 function refuse(message: string): never {
@@ -54,7 +49,10 @@ export function applyRedirectPolicy(metadata: Record<string, unknown>): void {
       loopbackHttp = true;
       continue;
     }
-    if (FORBIDDEN_SCHEMES.has(url.protocol)) refuse(`must not use the ${url.protocol} scheme`);
+    if (!REVERSE_DOMAIN_SCHEME.test(url.protocol) && !KNOWN_HOST_SCHEMES.has(url.protocol))
+      refuse(
+        `must use https, http: to a loopback host, or an app's own scheme in reverse-domain form (com.example.app:)`,
+      );
     appScheme = true;
   }
   if (appScheme && loopbackHttp)

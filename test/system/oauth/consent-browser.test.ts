@@ -124,7 +124,7 @@ describe("the consent page in Chromium", { skip: skip ?? false }, () => {
     await page.getByLabel("API key").fill(wrong);
     await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("alert").waitFor();
-    assert.match(await page.getByRole("alert").innerText(), /No account has this API key/);
+    assert.match(await page.getByRole("alert").innerText(), /This API key cannot sign in/);
     assert.ok(!(await page.content()).includes(wrong));
     assert.equal(await page.getByLabel("API key").getAttribute("aria-invalid"), "true");
     await page.close();
