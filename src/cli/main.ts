@@ -13,7 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { ConfigError } from "../config.ts";
+import { ConfigError, DEFAULT_DATABASE_PATH } from "../config.ts";
 import { ApiError } from "../core/contract/errors.ts";
 import { ToolLoadError } from "../core/tools/loader.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
@@ -30,7 +30,7 @@ const VERSION = (
 ).version;
 
 const ENVIRONMENT_HELP = `
-Configuration comes from the environment: TOOLRUN_DATABASE (default ./data/toolrun.db, from the
+Configuration comes from the environment: TOOLRUN_DATABASE (default ${DEFAULT_DATABASE_PATH}, from the
 current directory), TOOLRUN_REDIS_URL, TOOLRUN_METERING, TOOLRUN_PUBLIC_URL, TOOLRUN_KEY_PREFIX,
 TOOLRUN_ADMIN_KEY_PREFIX, TOOLRUN_TOOLS,
 TOOLRUN_CONFIG, TOOLRUN_METRICS_TOKEN, TOOLRUN_SHUTDOWN_TIMEOUT_MS, HOST, PORT, LOG_LEVEL
