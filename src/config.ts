@@ -26,6 +26,7 @@ import {
   SetupProblemsError,
   type ToolSettings,
 } from "./core/settings.ts";
+import { MAX_COUNT } from "./core/tools/check-definition.ts";
 import { type ComputeLimits, DEFAULT_COMPUTE_LIMITS } from "./ports/compute-offload.ts";
 import {
   DEFAULT_BACKEND_TIMEOUT_MS,
@@ -754,9 +755,6 @@ function readTool(slug: string, raw: unknown, problems: string[]): ToolSettings 
   }
   return tool;
 }
-
-/** Every count is stored in 32-bit integer columns (PostgreSQL `integer`), so none may exceed this. */
-export const MAX_COUNT = 2_147_483_647;
 
 function readCount(
   raw: unknown,
