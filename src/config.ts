@@ -430,6 +430,7 @@ export function unknownVariableWarnings(env: Env): string[] {
       return `${name} is not a toolrun variable and is ignored${closest ? `; did you mean ${closest}?` : ""}`;
     });
 }
+
 /** The known name nearest to `name` by edit distance, when it is near enough to be a typo. */
 export function closestName(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
