@@ -3,6 +3,7 @@
  * never listens, so tests build it in-process and call it with `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "./config.ts";
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
 import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console/routes.ts";
 import { createAdminEntrance } from "./core/admin/entrance.ts";
@@ -14,7 +15,6 @@ import {
   type AnsweredEarly,
   answerWhatNodeWould,
   clientErrorHandler,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   frameworkErrors,
   registerRequestChecks,
   slowClientOptions,

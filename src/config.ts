@@ -1,18 +1,19 @@
 /**
- * One schema for the environment. `loadConfig(env)` returns the whole configuration or throws a
- * ConfigError naming every bad variable at once, so an operator fixes them in one go.
+ * The environment as one table: each variable declared once, with its default, what it accepts
+ * (bounds and unit for numbers) and the line the docs give it. `loadConfig(env)` reads every
+ * variable through its declaration and returns the whole configuration, or throws a ConfigError
+ * naming every bad variable at once, so an operator fixes them in one go. The variable table of
+ * docs/configuration.md is rendered from this one (config-docs.ts, `npm run docs:config`); the
+ * JSON file `TOOLRUN_CONFIG` names is read by config-file.ts.
+ *
+ * A small reader of our own rather than a JSON Schema through ajv: every value arrives as a
+ * string, and ajv's type coercion accepts numbers this refuses (`1e3`, `0x10`), while each
+ * refusal must say, in the operator's terms, what the variable accepts; a few checks span
+ * variables (the public URL's default, the two key prefixes, OAuth) and are plain code below.
  */
-import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { DEFAULT_IDEMPOTENCY_TTL_S } from "./core/call/idempotency.ts";
-import {
-  DEFAULT_ADMIN_RPM,
-  DEFAULT_PLANS,
-  type Plan,
-  type ServiceSettings,
-  SetupProblemsError,
-  type ToolSettings,
-} from "./core/kernel/settings.ts";
+import { readConfigFile } from "./config-file.ts";
+import { type ServiceSettings, SetupProblemsError } from "./core/kernel/settings.ts";
 import {
   DEFAULT_ACCESS_TOKEN_TTL_S,
   DEFAULT_REGISTRATIONS_PER_HOUR,
@@ -21,7 +22,13 @@ import {
   oauthSettings,
 } from "./core/oauth/settings.ts";
 import { type ComputeLimits, DEFAULT_COMPUTE_LIMITS } from "./ports/compute-offload.ts";
-import { MAX_ALLOWANCE } from "./ports/store.ts";
+import {
+  DEFAULT_BACKEND_TIMEOUT_MS,
+  DEFAULT_CALL_ABANDON_S,
+  DEFAULT_DATABASE_SCHEMA,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_REDIS_PREFIX,
+} from "./ports/defaults.ts";
 
 export type DatabaseConfig =
   | { readonly kind: "sqlite"; readonly path: string }
@@ -87,63 +94,339 @@ export class ConfigError extends SetupProblemsError {
   override readonly name = "ConfigError";
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Why a variable's value is refused: each text follows the variable's name in a problem line. */
+class Refusal {
+  readonly reasons: readonly string[];
+  constructor(reasons: readonly string[]) {
+    this.reasons = reasons;
+  }
+}
+
+/** One environment variable, as loadConfig reads it and the docs describe it. */
+export interface Variable<T> {
+  /** The value when the variable is unset or blank. */
+  readonly default: T;
+  /** The default as the docs show it (Markdown). */
+  readonly shown: string;
+  /** What a value must be, worded to follow "must be" in a refusal and shown in the docs. */
+  readonly accepts: string;
+  /** What it does, one line of Markdown for the docs' table. */
+  readonly doc: string;
+  /** The value of a set variable (trimmed, not blank), or why it is refused. */
+  parse(raw: string): T | Refusal;
+}
+
+interface Declared<T> {
+  readonly default: T;
+  /** Where the default is not shown as itself: computed at start-up, or unset. */
+  readonly shown?: string;
+  readonly accepts: string;
+  readonly doc: string;
+  /** A secret is never repeated in its refusal. */
+  readonly secret?: boolean;
+}
+
+/** A variable refused, when `convert` gives undefined, with `must be <accepts>, got "<value>"`. */
+function declare<T>(declared: Declared<T>, convert: (raw: string) => T | undefined): Variable<T> {
+  const { secret, ...rest } = declared;
+  return {
+    ...rest,
+    shown: declared.shown ?? (declared.default == null ? "unset" : `\`${declared.default}\``),
+    parse(raw) {
+      const value = convert(raw);
+      if (value !== undefined) return value;
+      return new Refusal([`must be ${declared.accepts}${secret ? "" : `, got "${raw}"`}`]);
+    },
+  };
+}
+
+/** A whole number from `min` to `max`; seconds are said as such, other units in parentheses. */
+function integer(spec: {
+  default: number;
+  min: number;
+  max: number;
+  unit?: string;
+  doc: string;
+}): Variable<number> {
+  const { min, max, unit } = spec;
+  const accepts =
+    unit === "seconds"
+      ? `whole seconds from ${min} to ${max}`
+      : `an integer from ${min} to ${max}${unit === undefined ? "" : ` (${unit})`}`;
+  return declare({ default: spec.default, accepts, doc: spec.doc }, (raw) => parseInteger(raw, min, max));
+}
+
+/** A string matching `pattern`. */
+function text<T extends string | null | undefined>(
+  declared: Declared<T>,
+  pattern: RegExp | ((raw: string) => boolean) = () => true,
+): Variable<string | T> {
+  const matches = typeof pattern === "function" ? pattern : (raw: string) => pattern.test(raw);
+  return declare<string | T>(declared, (raw) => (matches(raw) ? raw : undefined));
+}
+
+/** `on` or `off` (`true` and `false` too, in any case), as true or false. */
+function onOff<T extends boolean | undefined>(declared: Omit<Declared<T>, "accepts">): Variable<boolean | T> {
+  const words: Readonly<Record<string, boolean>> = { on: true, true: true, off: false, false: false };
+  return declare<boolean | T>(
+    { shown: `\`${declared.default ? "on" : "off"}\``, ...declared, accepts: '"on" or "off"' },
+    (raw) => words[raw.toLowerCase()],
+  );
+}
+
 const HOSTNAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
-const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
-const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls", "secrets"] as const;
-const FILE_MEMBERS = ["plans", "tools", "httpTools"];
+const KEY_PREFIX = /^(?=.{1,32}$)[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)*$/;
+const KEY_PREFIX_ACCEPTS =
+  "letters and digits, optionally joined by single underscores (at most 32 characters)";
+const ORIGINS_ACCEPTS = "a comma-separated list of origins like https://app.example.com";
 
-type Env = Readonly<Record<string, string | undefined>>;
+/**
+ * Every variable toolrun reads, in the order the docs list them and refusals are reported. A
+ * `TOOLRUN_*` variable not declared here is probably a typo, and warned about.
+ */
+export const VARIABLES = {
+  HOST: text(
+    {
+      default: "127.0.0.1",
+      accepts: "an IP address or a host name such as 0.0.0.0 or localhost",
+      doc: "address to listen on (`0.0.0.0` for every interface)",
+    },
+    (raw) => isIP(raw) !== 0 || HOSTNAME.test(raw),
+  ),
+  PORT: integer({ default: 8080, min: 0, max: 65535, doc: "port to listen on (`0` picks a free one)" }),
+  TOOLRUN_DATABASE: {
+    default: "./data/toolrun.db",
+    shown: "`./data/toolrun.db`",
+    accepts: 'a SQLite file path, ":memory:" or a postgres:// URL',
+    doc: "where keys, balances, switches and the usage ledger live: a SQLite file path (relative to the current directory, for the server and the CLI alike), `:memory:`, or a `postgres://` URL with a host",
+    parse: parseDatabase,
+  } satisfies Variable<string>,
+  TOOLRUN_DATABASE_SCHEMA: text(
+    {
+      default: DEFAULT_DATABASE_SCHEMA,
+      accepts: "a plain PostgreSQL identifier",
+      doc: "PostgreSQL only: the schema holding toolrun's tables",
+    },
+    /^[A-Za-z_][A-Za-z0-9_]{0,62}$/,
+  ),
+  TOOLRUN_DATABASE_POOL_SIZE: integer({
+    default: DEFAULT_POOL_SIZE,
+    min: 1,
+    max: 1000,
+    doc: "PostgreSQL only: connections per instance",
+  }),
+  TOOLRUN_REDIS_URL: text(
+    {
+      default: null,
+      accepts: "a redis:// or rediss:// URL",
+      doc: "where set, rate-limit windows live in Redis, shared by every instance",
+    },
+    /^rediss?:\/\//,
+  ),
+  TOOLRUN_REDIS_PREFIX: text(
+    {
+      default: DEFAULT_REDIS_PREFIX,
+      accepts: "1 to 64 of A-Z a-z 0-9 : _ . -",
+      doc: "prefix of every Redis key, so deployments can share one Redis",
+    },
+    /^[A-Za-z0-9:_.-]{1,64}$/,
+  ),
+  TOOLRUN_METERING: onOff({
+    default: true,
+    doc: "`off` disables credits: `credits_used` 0, `credits_remaining` null, never 402",
+  }),
+  TOOLRUN_PUBLIC_URL: declare<string | undefined>(
+    {
+      default: undefined,
+      shown: "`http://HOST:PORT`",
+      accepts: "an http(s) URL",
+      doc: "base of the links the service prints; problem `type`s are `{TOOLRUN_PUBLIC_URL}/docs/errors/{code}`",
+    },
+    (raw) => (isHttpUrl(raw) ? raw.replace(/\/+$/, "") : undefined),
+  ),
+  TOOLRUN_KEY_PREFIX: text(
+    {
+      default: "tr_live",
+      accepts: KEY_PREFIX_ACCEPTS,
+      doc: "the fixed live prefix of keys (`tr_live_<32 base62>`)",
+    },
+    KEY_PREFIX,
+  ),
+  TOOLRUN_ADMIN_KEY_PREFIX: text(
+    {
+      default: "tr_admin",
+      accepts: KEY_PREFIX_ACCEPTS,
+      doc: "the fixed prefix of admin keys (`tr_admin_<32 base62>`), the only keys the admin API (`/admin/v1`) accepts; made by `toolrun admin-keys create`. Must differ from `TOOLRUN_KEY_PREFIX`",
+    },
+    KEY_PREFIX,
+  ),
+  TOOLRUN_ALLOWED_ORIGINS: {
+    default: [],
+    shown: "the public URL's origin",
+    accepts: ORIGINS_ACCEPTS,
+    doc: "browser origins allowed to call `/mcp` besides the public URL's (DNS-rebinding protection); requests without `Origin` are always allowed, and a server listening on loopback also allows pages on `localhost`, `127.0.0.1` and `[::1]` (any port)",
+    parse: parseOrigins,
+  } satisfies Variable<readonly string[]>,
+  TOOLRUN_DB_TIMEOUT_MS: integer({
+    default: DEFAULT_BACKEND_TIMEOUT_MS,
+    min: 50,
+    max: 600_000,
+    unit: "milliseconds",
+    doc: "longest wait for any one database or Redis operation of a request: PostgreSQL's `statement_timeout` and the client's own wait for an answer, the wait for a pooled connection, TCP keepalive; the Redis command timeout; how long a SQLite write waits, off the event loop, for another process's lock. Past it the request answers 503 `backend_unavailable` with `Retry-After` (see [errors](errors.md#when-a-backend-stalls))",
+  }),
+  TOOLRUN_REQUEST_TIMEOUT_MS: integer({
+    default: 30_000,
+    min: 100,
+    max: 3_600_000,
+    unit: "milliseconds",
+    doc: "how long a request's headers, and the whole request with its body, may take to arrive; a slower client gets 408 `request_timeout` and its connection is closed",
+  }),
+  TOOLRUN_IDEMPOTENCY_TTL_S: integer({
+    default: 86_400,
+    min: 1,
+    max: 31_536_000,
+    unit: "seconds",
+    doc: "how long the answer of a call sent with an `Idempotency-Key` is kept for its retries; then it is purged and the key may be used again ([retries](retries.md))",
+  }),
+  TOOLRUN_CALL_ABANDON_S: integer({
+    default: DEFAULT_CALL_ABANDON_S,
+    min: 1,
+    max: 86_400,
+    unit: "seconds",
+    doc: "a call still pending this many seconds after it began belongs to a process that died (or lost its database) and is released by the sweep every instance runs (every 30 s, or every half of this when that is shorter): its credits go back and its `Idempotency-Key` is free again; if that process comes back and tries to charge it, the call answers 503 and stays refunded. Pending calls are the reservations of [tools with effects outside](tools/writing-a-tool.md#effects) on either store, and on PostgreSQL also the calls sent with an `Idempotency-Key`; on SQLite the key of a call that only computes is claimed for this long while it runs (nothing is charged before its answer). A tool with effects outside must have a `timeoutMs` below this, or start-up stops naming it",
+  }),
+  TOOLRUN_COMPUTE_PER_KEY: integer({
+    default: DEFAULT_COMPUTE_LIMITS.perOwner,
+    min: 1,
+    max: 1_000,
+    unit: "calls",
+    doc: "how many large calls (a request body of 64 KiB or more, computed on the worker thread one at a time, keys taking turns) one key may have waiting or running; one more answers 429 `too_many_large_calls` ([errors](errors.md#large-calls))",
+  }),
+  TOOLRUN_COMPUTE_QUEUE: integer({
+    default: DEFAULT_COMPUTE_LIMITS.queuedTasks,
+    min: 0,
+    max: 100_000,
+    unit: "calls",
+    doc: "how many large calls may wait for the worker, every key's together; one more answers 503 `server_busy`",
+  }),
+  TOOLRUN_COMPUTE_QUEUE_BYTES: integer({
+    default: DEFAULT_COMPUTE_LIMITS.queuedBytes,
+    min: 0,
+    max: 2 ** 40,
+    unit: "bytes",
+    doc: "how many bytes of request bodies those waiting calls may hold together (the default is 32 MiB); a call that would take them past it answers 503 `server_busy`",
+  }),
+  TOOLRUN_ADMIN_RPM: integer({
+    default: 600,
+    min: 1,
+    max: 1_000_000,
+    unit: "requests per minute",
+    doc: "requests per minute each admin key may make of the admin API, in fixed windows aligned to the minute like customer keys'; one more answers 429 `rate_limited` with `Retry-After`, and every admin answer carries `RateLimit-Policy` and `RateLimit` ([operations](operations.md#admin-api-and-audit-log)). Enough for scripts that provision keys in bulk; a leaked admin key still cannot hammer the store",
+  }),
+  TOOLRUN_OAUTH: onOff({
+    // Unset is not `on`: where the public URL cannot carry OAuth, unset leaves it off and `on` is refused.
+    default: undefined,
+    shown: "`on`",
+    doc: "MCP sign-in with OAuth 2.1 ([MCP](mcp.md#sign-in-with-oauth)): toolrun is the authorization server of `{TOOLRUN_PUBLIC_URL}/mcp`, and the consent page asks for the API key that will pay. `off` turns it off (API keys only). It needs `TOOLRUN_PUBLIC_URL` to be https, or http on a loopback host (`localhost`, `127.0.0.1`, `[::1]`), with no path: with another URL it stays off and `serve` says why at start; `on` with such a URL is a configuration error. API keys work on `/mcp` whether it is on or off; `/v1` takes keys only",
+  }),
+  TOOLRUN_OAUTH_ACCESS_TTL_S: integer({
+    default: DEFAULT_ACCESS_TOKEN_TTL_S,
+    min: 60,
+    max: 86_400,
+    unit: "seconds",
+    doc: "how long an OAuth access token lives; an expired one gets the 401 that sends its client to refresh it. Refresh tokens rotate on every use and last 30 days each; an authorization lasts a year unless revoked",
+  }),
+  TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR: integer({
+    default: DEFAULT_REGISTRATIONS_PER_HOUR,
+    min: 1,
+    max: 1_000_000,
+    unit: "clients an address may register an hour",
+    doc: "OAuth clients one address may register by dynamic registration in an hour, counted in the rate limiter's windows (shared by instances); one more answers 429 `rate_limited` with `Retry-After` and stores nothing. Behind a reverse proxy, set `TOOLRUN_TRUST_PROXY` so the address is the client's, not the proxy's",
+  }),
+  TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH: declare(
+    {
+      default: false,
+      accepts: '"true" or "false"',
+      doc: "`true` lets the server fetch client ID metadata documents from loopback and private addresses (for tests and a private network); otherwise only public https hosts are fetched, checked on the connected socket",
+    },
+    (raw) => ({ true: true, false: false })[raw.toLowerCase()],
+  ),
+  TOOLRUN_CONFIG: text({
+    default: undefined,
+    accepts: "a file path",
+    doc: "path of the JSON file [below](#the-json-file-toolrun_config)",
+  }),
+  TOOLRUN_TOOLS: text({
+    default: undefined,
+    accepts: "files, folders and package names",
+    doc: "your own tool modules: files, folders and package names separated by the platform's path delimiter ([below](#your-own-tools-toolrun_tools))",
+  }),
+  LOG_LEVEL: declare(
+    {
+      default: "info",
+      accepts: `one of ${LOG_LEVELS.join(", ")}`,
+      doc: 'pino level. stdout carries only JSON log lines; at `info`, one line per request ("request completed", with the method, path, request id, status, time taken, and the key\'s id, tool, credits charged and problem code: [operations.md](operations.md#logs)). Lines are buffered off the event loop and written 8 KiB at a time, at least every 200 ms, and all at a graceful stop; a `SIGKILL` loses at most the lines of the last 200 ms',
+    },
+    (raw) => LOG_LEVELS.find((level) => level === raw.toLowerCase()),
+  ),
+  TOOLRUN_METRICS_TOKEN: text(
+    {
+      default: null,
+      accepts: "at least 16 printable characters without spaces",
+      doc: "where set, `GET /metrics` needs `Authorization: Bearer <token>`; unset, it is open to whoever reaches the port ([operations.md](operations.md#metrics))",
+      secret: true,
+    },
+    /^[\x21-\x7e]{16,}$/,
+  ),
+  TOOLRUN_TRUST_PROXY: declare<boolean | number | readonly string[]>(
+    {
+      default: false,
+      accepts:
+        '"false", "true", a number of hops from 1 to 32, or addresses and CIDR ranges separated by commas',
+      doc: "whose `X-Forwarded-For` names the client, for the OAuth registration limit and the request log's `remoteAddress`: `false`, no one's (the connecting address counts); a number, that many proxies in front; addresses and CIDR ranges (`10.0.0.1,172.16.0.0/12`), those proxies; `true`, anyone's, only behind a proxy that overwrites the header. A client's own `X-Forwarded-For` is never believed unless a trusted proxy passed it on",
+    },
+    parseTrustProxy,
+  ),
+  TOOLRUN_SHUTDOWN_TIMEOUT_MS: integer({
+    default: 10_000,
+    min: 0,
+    max: 600_000,
+    unit: "milliseconds",
+    doc: "on SIGTERM, SIGINT or SIGHUP (or an uncaught exception), how long requests in flight may take to finish before their connections are closed ([operations.md](operations.md#signals-and-shutdown))",
+  }),
+} as const;
 
-/** Every variable toolrun reads; a `TOOLRUN_*` variable not listed here is probably a typo. */
-export const KNOWN_VARIABLES = [
-  "HOST",
-  "PORT",
-  "LOG_LEVEL",
-  "TOOLRUN_DATABASE",
-  "TOOLRUN_DATABASE_SCHEMA",
-  "TOOLRUN_DATABASE_POOL_SIZE",
-  "TOOLRUN_REDIS_URL",
-  "TOOLRUN_REDIS_PREFIX",
-  "TOOLRUN_METERING",
-  "TOOLRUN_PUBLIC_URL",
-  "TOOLRUN_KEY_PREFIX",
-  "TOOLRUN_ADMIN_KEY_PREFIX",
-  "TOOLRUN_ALLOWED_ORIGINS",
-  "TOOLRUN_CONFIG",
-  "TOOLRUN_TOOLS",
-  "TOOLRUN_METRICS_TOKEN",
-  "TOOLRUN_SHUTDOWN_TIMEOUT_MS",
-  "TOOLRUN_DB_TIMEOUT_MS",
-  "TOOLRUN_REQUEST_TIMEOUT_MS",
-  "TOOLRUN_IDEMPOTENCY_TTL_S",
-  "TOOLRUN_CALL_ABANDON_S",
-  "TOOLRUN_COMPUTE_PER_KEY",
-  "TOOLRUN_COMPUTE_QUEUE",
-  "TOOLRUN_COMPUTE_QUEUE_BYTES",
-  "TOOLRUN_ADMIN_RPM",
-  "TOOLRUN_OAUTH",
-  "TOOLRUN_OAUTH_ACCESS_TTL_S",
-  "TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH",
-  "TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR",
-  "TOOLRUN_TRUST_PROXY",
-] as const;
+type Name = keyof typeof VARIABLES;
+type ValueOf<N extends Name> =
+  | (typeof VARIABLES)[N]["default"]
+  | Exclude<ReturnType<(typeof VARIABLES)[N]["parse"]>, Refusal>;
 
-type KnownVariable = (typeof KNOWN_VARIABLES)[number];
+/** The defaults code outside loadConfig falls back to. */
+export const DEFAULT_DATABASE_PATH = VARIABLES.TOOLRUN_DATABASE.default;
+export const DEFAULT_REQUEST_TIMEOUT_MS = VARIABLES.TOOLRUN_REQUEST_TIMEOUT_MS.default;
+export const DEFAULT_IDEMPOTENCY_TTL_S = VARIABLES.TOOLRUN_IDEMPOTENCY_TTL_S.default;
+export const DEFAULT_ADMIN_RPM = VARIABLES.TOOLRUN_ADMIN_RPM.default;
+
+/** Every variable toolrun reads. */
+export const KNOWN_VARIABLES: readonly string[] = Object.keys(VARIABLES);
 
 /** Read by the client and the README's examples, not by the service: known names all the same. */
-const CLIENT_VARIABLES = ["TOOLRUN_KEY", "TOOLRUN_URL"] as const;
+const CLIENT_VARIABLES: readonly string[] = ["TOOLRUN_KEY", "TOOLRUN_URL"];
 
 /** A warning for each `TOOLRUN_*` variable toolrun does not read, naming the closest known one. */
 export function unknownVariableWarnings(env: Env): string[] {
-  const known: readonly string[] = KNOWN_VARIABLES;
-  const client: readonly string[] = CLIENT_VARIABLES;
   return Object.keys(env)
-    .filter((name) => name.startsWith("TOOLRUN_") && !known.includes(name) && !client.includes(name))
+    .filter(
+      (name) =>
+        name.startsWith("TOOLRUN_") && !KNOWN_VARIABLES.includes(name) && !CLIENT_VARIABLES.includes(name),
+    )
     .sort()
     .map((name) => {
-      const closest = closestName(name, known);
+      const closest = closestName(name, KNOWN_VARIABLES);
       return `${name} is not a toolrun variable and is ignored${closest ? `; did you mean ${closest}?` : ""}`;
     });
 }
@@ -161,7 +444,6 @@ export function closestName(name: string, known: readonly string[]): string | un
   }
   return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
-
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -175,171 +457,69 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+/** What loadConfig reads a variable with: its value, or its default once its refusal is noted. */
+type Read = <N extends Name>(name: N) => ValueOf<N>;
+
 /**
- * The configuration, or a ConfigError naming every bad variable and file member. The tools named
- * by `TOOLRUN_TOOLS` and the file are checked when they are loaded (`toolSources`), the slugs of
- * the file's `tools` included, since a module's tool is known only then.
+ * The configuration, or a ConfigError naming every bad variable and file member, in the table's
+ * order. The tools named by `TOOLRUN_TOOLS` and the file are checked when they are loaded
+ * (`toolSources`), the slugs of the file's `tools` included, since a module's tool is known only then.
  */
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
-  // Typed so that a variable read here and missing from the list above does not compile.
-  const value = (name: KnownVariable): string | undefined => {
-    const raw = env[name];
-    return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+  const read: Read = (name) => {
+    const variable: Variable<ValueOf<typeof name>> = VARIABLES[name];
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") return variable.default;
+    const value = variable.parse(raw);
+    if (!(value instanceof Refusal)) return value;
+    for (const reason of value.reasons) problems.push(`${name} ${reason}`);
+    return variable.default;
   };
 
-  const host = value("HOST") ?? "127.0.0.1";
-  const hostOk = isIP(host) !== 0 || HOSTNAME.test(host);
-  if (!hostOk)
-    problems.push(
-      `HOST must be an IP address or a host name such as 0.0.0.0 or localhost, got "${env.HOST}"`,
-    );
-  const port = parseInteger(value("PORT") ?? "8080", 0, 65535);
-  if (port === undefined) problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
-
-  const database = parseDatabase(value("TOOLRUN_DATABASE") ?? "./data/toolrun.db", value, problems);
-
-  const redisUrl = value("TOOLRUN_REDIS_URL") ?? null;
-  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
-    problems.push(`TOOLRUN_REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
-  }
-
-  const redisPrefix = value("TOOLRUN_REDIS_PREFIX") ?? "toolrun:";
-  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) {
-    problems.push(`TOOLRUN_REDIS_PREFIX must be 1 to 64 of A-Z a-z 0-9 : _ . -, got "${redisPrefix}"`);
-  }
-
-  const meteringRaw = (value("TOOLRUN_METERING") ?? "on").toLowerCase();
-  const metering = meteringRaw === "on" || meteringRaw === "true";
-  if (!["on", "off", "true", "false"].includes(meteringRaw)) {
-    problems.push(`TOOLRUN_METERING must be "on" or "off", got "${env.TOOLRUN_METERING}"`);
-  }
-
-  const publicUrl = (
-    value("TOOLRUN_PUBLIC_URL") ??
-    `http://${hostOk ? (host.includes(":") ? `[${host}]` : host) : "127.0.0.1"}:${port ?? 8080}`
-  ).replace(/\/+$/, "");
-  if (!isHttpUrl(publicUrl)) problems.push(`TOOLRUN_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
-
-  const keyPrefix = value("TOOLRUN_KEY_PREFIX") ?? "tr_live";
-  const adminKeyPrefix = value("TOOLRUN_ADMIN_KEY_PREFIX") ?? "tr_admin";
-  for (const [name, prefix] of [
-    ["TOOLRUN_KEY_PREFIX", keyPrefix],
-    ["TOOLRUN_ADMIN_KEY_PREFIX", adminKeyPrefix],
-  ] as const) {
-    if (!/^[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)*$/.test(prefix) || prefix.length > 32) {
-      problems.push(
-        `${name} must be letters and digits, optionally joined by single underscores (at most 32 characters), got "${prefix}"`,
-      );
-    }
-  }
-  if (adminKeyPrefix === keyPrefix) {
+  const host = read("HOST");
+  const port = read("PORT");
+  const publicUrl = read("TOOLRUN_PUBLIC_URL") ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const keyPrefix = read("TOOLRUN_KEY_PREFIX");
+  const adminKeyPrefix = read("TOOLRUN_ADMIN_KEY_PREFIX");
+  if (adminKeyPrefix === keyPrefix)
     problems.push(
       `TOOLRUN_ADMIN_KEY_PREFIX must differ from TOOLRUN_KEY_PREFIX, so an admin key never passes for a customer key; both are "${keyPrefix}"`,
     );
-  }
-
-  const logLevel = (value("LOG_LEVEL") ?? "info").toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel))
-    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
-
-  const allowedOrigins = [new URL(isHttpUrl(publicUrl) ? publicUrl : "http://127.0.0.1").origin];
-  for (const origin of (value("TOOLRUN_ALLOWED_ORIGINS") ?? "")
-    .split(",")
-    .map((o) => o.trim())
-    .filter(Boolean)) {
-    if (isHttpUrl(origin) && new URL(origin).origin === origin.replace(/\/+$/, ""))
-      allowedOrigins.push(new URL(origin).origin);
-    else
-      problems.push(
-        `TOOLRUN_ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com, got "${origin}"`,
-      );
-  }
-
-  const dbTimeoutMs = parseInteger(value("TOOLRUN_DB_TIMEOUT_MS") ?? "5000", 50, 600_000);
-  if (dbTimeoutMs === undefined)
-    problems.push(
-      `TOOLRUN_DB_TIMEOUT_MS must be an integer from 50 to 600000 (milliseconds), got "${env.TOOLRUN_DB_TIMEOUT_MS}"`,
-    );
-  const requestTimeoutMs = parseInteger(value("TOOLRUN_REQUEST_TIMEOUT_MS") ?? "30000", 100, 3_600_000);
-  if (requestTimeoutMs === undefined)
-    problems.push(
-      `TOOLRUN_REQUEST_TIMEOUT_MS must be an integer from 100 to 3600000 (milliseconds), got "${env.TOOLRUN_REQUEST_TIMEOUT_MS}"`,
-    );
-
-  const ttlRaw = value("TOOLRUN_IDEMPOTENCY_TTL_S") ?? String(DEFAULT_IDEMPOTENCY_TTL_S);
-  const idempotencyTtlS = parseInteger(ttlRaw, 1, 31_536_000);
-  if (idempotencyTtlS === undefined)
-    problems.push(`TOOLRUN_IDEMPOTENCY_TTL_S must be whole seconds from 1 to 31536000, got "${ttlRaw}"`);
-
-  const abandonRaw = value("TOOLRUN_CALL_ABANDON_S") ?? "120";
-  const callAbandonS = parseInteger(abandonRaw, 1, 86_400);
-  if (callAbandonS === undefined)
-    problems.push(`TOOLRUN_CALL_ABANDON_S must be whole seconds from 1 to 86400, got "${abandonRaw}"`);
-  const metricsToken = value("TOOLRUN_METRICS_TOKEN") ?? null;
-  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
-    problems.push("TOOLRUN_METRICS_TOKEN must be at least 16 printable characters without spaces");
-
-  const shutdownRaw = value("TOOLRUN_SHUTDOWN_TIMEOUT_MS") ?? "10000";
-  const shutdownTimeoutMs = parseInteger(shutdownRaw, 0, 600_000);
-  if (shutdownTimeoutMs === undefined)
-    problems.push(
-      `TOOLRUN_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000 (milliseconds), got "${shutdownRaw}"`,
-    );
-
-  const integer = (name: KnownVariable, fallback: number, min: number, max: number, unit: string) => {
-    const raw = value(name) ?? String(fallback);
-    const n = parseInteger(raw, min, max);
-    if (n === undefined)
-      problems.push(`${name} must be an integer from ${min} to ${max} (${unit}), got "${raw}"`);
-    return n ?? fallback;
-  };
-  const compute: ComputeLimits = {
-    perOwner: integer("TOOLRUN_COMPUTE_PER_KEY", DEFAULT_COMPUTE_LIMITS.perOwner, 1, 1_000, "calls"),
-    queuedTasks: integer("TOOLRUN_COMPUTE_QUEUE", DEFAULT_COMPUTE_LIMITS.queuedTasks, 0, 100_000, "calls"),
-    queuedBytes: integer(
-      "TOOLRUN_COMPUTE_QUEUE_BYTES",
-      DEFAULT_COMPUTE_LIMITS.queuedBytes,
-      0,
-      2 ** 40,
-      "bytes",
-    ),
-  };
-  const adminRpm = integer("TOOLRUN_ADMIN_RPM", DEFAULT_ADMIN_RPM, 1, 1_000_000, "requests per minute");
-
-  const configPath = value("TOOLRUN_CONFIG");
+  const configPath = read("TOOLRUN_CONFIG");
   const file = readConfigFile(configPath, problems);
-  const oauth = readOAuth(value, publicUrl, problems);
-  const trustProxy = readTrustProxy(value("TOOLRUN_TRUST_PROXY"), problems);
-
-  if (problems.length > 0) throw new ConfigError(problems);
-  return {
+  const oauth = readOAuth(read, publicUrl, problems);
+  const config: Config = {
     host,
-    port: port ?? 8080,
-    database,
-    redisUrl,
-    redisPrefix,
+    port,
+    database: databaseConfig(read("TOOLRUN_DATABASE"), read),
+    redisUrl: read("TOOLRUN_REDIS_URL"),
+    redisPrefix: read("TOOLRUN_REDIS_PREFIX"),
     publicUrl,
-    logLevel,
-    dbTimeoutMs: dbTimeoutMs ?? 5000,
-    requestTimeoutMs: requestTimeoutMs ?? 30_000,
-    callAbandonS: callAbandonS ?? 120,
-    metricsToken,
-    shutdownTimeoutMs: shutdownTimeoutMs ?? 10_000,
-    compute,
+    logLevel: read("LOG_LEVEL"),
+    dbTimeoutMs: read("TOOLRUN_DB_TIMEOUT_MS"),
+    requestTimeoutMs: read("TOOLRUN_REQUEST_TIMEOUT_MS"),
+    callAbandonS: read("TOOLRUN_CALL_ABANDON_S"),
+    metricsToken: read("TOOLRUN_METRICS_TOKEN"),
+    shutdownTimeoutMs: read("TOOLRUN_SHUTDOWN_TIMEOUT_MS"),
+    compute: {
+      perOwner: read("TOOLRUN_COMPUTE_PER_KEY"),
+      queuedTasks: read("TOOLRUN_COMPUTE_QUEUE"),
+      queuedBytes: read("TOOLRUN_COMPUTE_QUEUE_BYTES"),
+    },
     settings: {
       plans: file.plans,
       tools: file.tools,
-      metering,
+      metering: read("TOOLRUN_METERING"),
       keyPrefix,
       adminKeyPrefix,
       docsUrl: `${publicUrl}/docs`,
-      allowedOrigins: [...new Set(allowedOrigins)],
-      idempotencyTtlS: idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
-      adminRpm,
+      allowedOrigins: [...new Set([new URL(publicUrl).origin, ...read("TOOLRUN_ALLOWED_ORIGINS")])],
+      idempotencyTtlS: read("TOOLRUN_IDEMPOTENCY_TTL_S"),
+      adminRpm: read("TOOLRUN_ADMIN_RPM"),
     },
     toolSources: {
-      modules: value("TOOLRUN_TOOLS"),
+      modules: read("TOOLRUN_TOOLS"),
       httpTools:
         configPath === undefined || file.httpTools === undefined
           ? undefined
@@ -351,24 +531,67 @@ export function loadConfig(env: Env): Config {
     },
     oauth: oauth.settings,
     oauthOff: oauth.off,
-    trustProxy,
+    trustProxy: read("TOOLRUN_TRUST_PROXY"),
+  };
+  if (problems.length > 0) throw new ConfigError(problems.sort((a, b) => rank(a) - rank(b)));
+  return config;
+}
+
+/** Where the variable a problem line begins with stands in the table (stable sort keeps the rest). */
+function rank(problem: string): number {
+  return KNOWN_VARIABLES.indexOf(/^[A-Z_]+/.exec(problem)?.[0] ?? "");
+}
+
+/** A SQLite path as it is; a PostgreSQL URL with its pool size and schema, read only then. */
+function databaseConfig(raw: string, read: Read): DatabaseConfig {
+  if (!isPostgresUrl(raw)) return { kind: "sqlite", path: raw };
+  return {
+    kind: "postgres",
+    url: raw,
+    poolSize: read("TOOLRUN_DATABASE_POOL_SIZE"),
+    schema: read("TOOLRUN_DATABASE_SCHEMA"),
   };
 }
 
-/** `false` (the default), `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
-function readTrustProxy(raw: string | undefined, problems: string[]): Config["trustProxy"] {
-  const text = (raw ?? "").trim();
-  if (text === "" || text.toLowerCase() === "false") return false;
-  if (text.toLowerCase() === "true") return true;
-  const hops = parseInteger(text, 1, 32);
-  if (hops !== undefined) return hops;
-  const entries = text.split(",").map((entry) => entry.trim());
-  const bad = entries.filter((entry) => !isAddressOrRange(entry));
-  if (bad.length === 0) return entries;
-  problems.push(
-    `TOOLRUN_TRUST_PROXY must be "false", "true", a number of hops from 1 to 32, or addresses and CIDR ranges separated by commas, got "${raw}"`,
+function isPostgresUrl(raw: string): boolean {
+  return /^postgres(ql)?:\/\//.test(raw);
+}
+
+function parseDatabase(raw: string): string | Refusal {
+  if (isPostgresUrl(raw)) {
+    if (!URL.canParse(raw)) return new Refusal(["is not a valid postgres:// URL (check its escaping)"]);
+    if (new URL(raw).hostname === "")
+      return new Refusal([
+        "is a postgres:// URL without a host, like postgres://user@db.example:5432/toolrun",
+      ]);
+    return raw;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw))
+    return new Refusal([`must be ${VARIABLES.TOOLRUN_DATABASE.accepts}, got a ${raw.split(":")[0]}: URL`]);
+  return raw;
+}
+
+/** Each origin that is not one refused on its own line. */
+function parseOrigins(raw: string): readonly string[] | Refusal {
+  const origins = raw
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  const bad = origins.filter(
+    (origin) => !isHttpUrl(origin) || new URL(origin).origin !== origin.replace(/\/+$/, ""),
   );
-  return false;
+  if (bad.length > 0) return new Refusal(bad.map((origin) => `must be ${ORIGINS_ACCEPTS}, got "${origin}"`));
+  return origins.map((origin) => new URL(origin).origin);
+}
+
+/** `false`, `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
+function parseTrustProxy(raw: string): boolean | number | readonly string[] | undefined {
+  if (raw.toLowerCase() === "false") return false;
+  if (raw.toLowerCase() === "true") return true;
+  const hops = parseInteger(raw, 1, 32);
+  if (hops !== undefined) return hops;
+  const entries = raw.split(",").map((entry) => entry.trim());
+  return entries.every(isAddressOrRange) ? entries : undefined;
 }
 
 function isAddressOrRange(entry: string): boolean {
@@ -386,30 +609,17 @@ function isAddressOrRange(entry: string): boolean {
  * that does not qualify leaves it off with a start-up note; TOOLRUN_OAUTH=on with one is an error.
  */
 function readOAuth(
-  value: (name: KnownVariable) => string | undefined,
+  read: Read,
   publicUrl: string,
   problems: string[],
 ): { settings: OAuthSettings | null; off: string | null } {
-  const raw = (value("TOOLRUN_OAUTH") ?? "").toLowerCase();
-  if (!["", "on", "off", "true", "false"].includes(raw))
-    problems.push(`TOOLRUN_OAUTH must be "on" or "off", got "${value("TOOLRUN_OAUTH")}"`);
-  const ttlRaw = value("TOOLRUN_OAUTH_ACCESS_TTL_S") ?? String(DEFAULT_ACCESS_TOKEN_TTL_S);
-  const accessTokenTtlS = parseInteger(ttlRaw, 60, 86_400);
-  if (accessTokenTtlS === undefined)
-    problems.push(`TOOLRUN_OAUTH_ACCESS_TTL_S must be whole seconds from 60 to 86400, got "${ttlRaw}"`);
-  const registrationsRaw =
-    value("TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR") ?? String(DEFAULT_REGISTRATIONS_PER_HOUR);
-  const registrationsPerHour = parseInteger(registrationsRaw, 1, 1_000_000);
-  if (registrationsPerHour === undefined)
-    problems.push(
-      `TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR must be an integer from 1 to 1000000 (clients an address may register an hour), got "${registrationsRaw}"`,
-    );
-  const privateRaw = (value("TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH") ?? "false").toLowerCase();
-  if (!["true", "false"].includes(privateRaw))
-    problems.push(
-      `TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH must be "true" or "false", got "${value("TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH")}"`,
-    );
-  if (raw === "off" || raw === "false" || !isHttpUrl(publicUrl)) return { settings: null, off: null };
+  const on = read("TOOLRUN_OAUTH");
+  const options = {
+    accessTokenTtlS: read("TOOLRUN_OAUTH_ACCESS_TTL_S"),
+    registrationsPerHour: read("TOOLRUN_OAUTH_REGISTRATIONS_PER_HOUR"),
+    allowPrivateFetch: read("TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH"),
+  };
+  if (on === false) return { settings: null, off: null };
   const url = new URL(publicUrl);
   const unfit =
     url.pathname !== "/"
@@ -417,184 +627,9 @@ function readOAuth(
       : url.protocol === "http:" && !isLoopbackHost(url.hostname)
         ? `TOOLRUN_PUBLIC_URL is "${publicUrl}": OAuth needs https, or http on a loopback host (localhost, 127.0.0.1, [::1])`
         : null;
-  if (unfit !== null) {
-    if (raw === "on" || raw === "true") problems.push(`TOOLRUN_OAUTH is on, but ${unfit}`);
-    return { settings: null, off: `${unfit}; MCP sign-in with OAuth is off (API keys work as always)` };
-  }
-  return {
-    settings: oauthSettings(publicUrl, {
-      accessTokenTtlS: accessTokenTtlS ?? DEFAULT_ACCESS_TOKEN_TTL_S,
-      allowPrivateFetch: privateRaw === "true",
-      registrationsPerHour: registrationsPerHour ?? DEFAULT_REGISTRATIONS_PER_HOUR,
-    }),
-    off: null,
-  };
-}
-
-function parseDatabase(
-  raw: string,
-  value: (name: KnownVariable) => string | undefined,
-  problems: string[],
-): DatabaseConfig {
-  const poolRaw = value("TOOLRUN_DATABASE_POOL_SIZE") ?? "10";
-  const poolSize = parseInteger(poolRaw, 1, 1000);
-  if (/^postgres(ql)?:\/\//.test(raw)) {
-    if (poolSize === undefined)
-      problems.push(`TOOLRUN_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${poolRaw}"`);
-    let url: URL | undefined;
-    try {
-      url = new URL(raw);
-    } catch {
-      problems.push("TOOLRUN_DATABASE is not a valid postgres:// URL (check its escaping)");
-    }
-    if (url !== undefined && url.hostname === "")
-      problems.push(
-        "TOOLRUN_DATABASE is a postgres:// URL without a host, like postgres://user@db.example:5432/toolrun",
-      );
-    const schema = value("TOOLRUN_DATABASE_SCHEMA") ?? "public";
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-      problems.push(`TOOLRUN_DATABASE_SCHEMA must be a plain PostgreSQL identifier, got "${schema}"`);
-    }
-    return { kind: "postgres", url: raw, poolSize: poolSize ?? 10, schema };
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    problems.push(
-      `TOOLRUN_DATABASE must be a SQLite file path, ":memory:" or a postgres:// URL, got a ${raw.split(":")[0]}: URL`,
-    );
-  }
-  return { kind: "sqlite", path: raw };
-}
-
-interface FileSettings {
-  plans: Record<string, Plan>;
-  tools: Record<string, ToolSettings>;
-  /** `tools.<slug>.secrets`, unchecked. */
-  secrets: Record<string, unknown>;
-  /** `httpTools`, unchecked. */
-  httpTools?: unknown;
-}
-
-function readConfigFile(path: string | undefined, problems: string[]): FileSettings {
-  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {}, secrets: {} };
-  if (path === undefined) return settings;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    problems.push(
-      `TOOLRUN_CONFIG: cannot read ${path} as JSON (${error instanceof Error ? error.message : error})`,
-    );
-    return settings;
-  }
-  if (!isObject(parsed)) {
-    problems.push(`TOOLRUN_CONFIG: ${path} must hold a JSON object`);
-    return settings;
-  }
-  for (const key of Object.keys(parsed)) {
-    if (!FILE_MEMBERS.includes(key))
-      problems.push(`TOOLRUN_CONFIG: unknown member "${key}" (expected ${FILE_MEMBERS.join(", ")})`);
-  }
-  if (parsed.httpTools !== undefined) settings.httpTools = parsed.httpTools;
-  if (parsed.plans !== undefined) {
-    if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
-    else {
-      for (const [id, raw] of Object.entries(parsed.plans)) {
-        const plan = readPlan(
-          id,
-          raw,
-          Object.hasOwn(settings.plans, id) ? settings.plans[id] : undefined,
-          problems,
-        );
-        if (plan) settings.plans[id] = plan;
-      }
-    }
-  }
-  if (parsed.tools !== undefined) {
-    if (!isObject(parsed.tools)) problems.push("TOOLRUN_CONFIG: tools must be an object");
-    else {
-      for (const [slug, raw] of Object.entries(parsed.tools)) {
-        const tool = readTool(slug, raw, problems);
-        if (tool) settings.tools[slug] = tool;
-        if (isObject(raw) && raw.secrets !== undefined) settings.secrets[slug] = raw.secrets;
-      }
-    }
-  }
-  return settings;
-}
-
-function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: string[]): Plan | undefined {
-  const where = `TOOLRUN_CONFIG: plans.${id}`;
-  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(id)) {
-    problems.push(`${where}: a plan id is lowercase letters, digits, - and _`);
-    return undefined;
-  }
-  if (!isObject(raw)) {
-    problems.push(`${where} must be an object`);
-    return undefined;
-  }
-  for (const key of Object.keys(raw)) {
-    if (!(PLAN_FIELDS as readonly string[]).includes(key)) problems.push(`${where}: unknown member "${key}"`);
-  }
-  const count = problems.length;
-  const rpm = readCount(raw.rpm, `${where}.rpm`, 1, problems);
-  const monthlyCredits = readCount(raw.monthlyCredits, `${where}.monthlyCredits`, 0, problems, MAX_ALLOWANCE);
-  const minCredits = readCount(raw.minCredits, `${where}.minCredits`, 0, problems);
-  if (raw.label !== undefined && typeof raw.label !== "string")
-    problems.push(`${where}.label must be a string`);
-  if (base === undefined && (rpm === undefined || monthlyCredits === undefined || minCredits === undefined)) {
-    problems.push(`${where}: a new plan needs rpm, monthlyCredits and minCredits`);
-  }
-  if (problems.length > count || (base === undefined && (rpm ?? monthlyCredits ?? minCredits) === undefined))
-    return undefined;
-  return {
-    id,
-    label: typeof raw.label === "string" ? raw.label : (base?.label ?? id),
-    rpm: rpm ?? base?.rpm ?? 0,
-    monthlyCredits: monthlyCredits ?? base?.monthlyCredits ?? 0,
-    minCredits: minCredits ?? base?.minCredits ?? 0,
-  };
-}
-
-function readTool(slug: string, raw: unknown, problems: string[]): ToolSettings | undefined {
-  const where = `TOOLRUN_CONFIG: tools.${slug}`;
-  if (!isObject(raw)) {
-    problems.push(`${where} must be an object`);
-    return undefined;
-  }
-  for (const key of Object.keys(raw)) {
-    if (!(TOOL_FIELDS as readonly string[]).includes(key)) problems.push(`${where}: unknown member "${key}"`);
-  }
-  const tool: { -readonly [K in keyof ToolSettings]: ToolSettings[K] } = {};
-  const weight = readCount(raw.weight, `${where}.weight`, 0, problems);
-  const maxBodyBytes = readCount(raw.maxBodyBytes, `${where}.maxBodyBytes`, 2, problems);
-  const cap = readCount(raw.freeTierMonthlyCalls, `${where}.freeTierMonthlyCalls`, 0, problems);
-  if (weight !== undefined) tool.weight = weight;
-  if (maxBodyBytes !== undefined) tool.maxBodyBytes = maxBodyBytes;
-  if (cap !== undefined) tool.freeTierMonthlyCalls = cap;
-  for (const flag of ["enabled", "api"] as const) {
-    if (raw[flag] === undefined) continue;
-    if (typeof raw[flag] !== "boolean") problems.push(`${where}.${flag} must be true or false`);
-    else tool[flag] = raw[flag];
-  }
-  return tool;
-}
-
-/** Every count is stored in 32-bit integer columns (PostgreSQL `integer`), so none may exceed this. */
-export const MAX_COUNT = 2_147_483_647;
-
-function readCount(
-  raw: unknown,
-  where: string,
-  min: number,
-  problems: string[],
-  max = MAX_COUNT,
-): number | undefined {
-  if (raw === undefined) return undefined;
-  if (typeof raw !== "number" || !Number.isSafeInteger(raw) || raw < min || raw > max) {
-    problems.push(`${where} must be an integer from ${min} to ${max}`);
-    return undefined;
-  }
-  return raw;
+  if (unfit === null) return { settings: oauthSettings(publicUrl, options), off: null };
+  if (on === true) problems.push(`TOOLRUN_OAUTH is on, but ${unfit}`);
+  return { settings: null, off: `${unfit}; MCP sign-in with OAuth is off (API keys work as always)` };
 }
 
 function parseInteger(raw: string, min: number, max: number): number | undefined {
@@ -610,8 +645,4 @@ function isHttpUrl(raw: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
-import { type Config, loadConfig, unknownVariableWarnings } from "../config.ts";
+import { type Config, DEFAULT_DATABASE_PATH, loadConfig, unknownVariableWarnings } from "../config.ts";
 import { type ActedBy, cliActor } from "../core/admin/audit.ts";
 import { createDeps, type Deps, loadConfiguredTools } from "../deps.ts";
 import { databaseError, describeDatabase } from "../startup.ts";
@@ -82,7 +82,7 @@ export async function openExisting(
     if (!existsSync(database.path)) {
       const where =
         env.TOOLRUN_DATABASE === undefined || env.TOOLRUN_DATABASE.trim() === ""
-          ? `TOOLRUN_DATABASE is unset, so the default ./data/toolrun.db was looked for in ${process.cwd()}`
+          ? `TOOLRUN_DATABASE is unset, so the default ${DEFAULT_DATABASE_PATH} was looked for in ${process.cwd()}`
           : `TOOLRUN_DATABASE=${describeDatabase(config)}`;
       throw new CliError(
         `no database at ${describeDatabase(config)} (${where}). Set TOOLRUN_DATABASE to the file the server uses, or run \`toolrun migrate\` to create one there.`,

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { ConfigError } from "../config.ts";
+import { ConfigError, DEFAULT_DATABASE_PATH, KNOWN_VARIABLES } from "../config.ts";
 import { ApiError } from "../core/kernel/errors.ts";
 import { ToolLoadError } from "../core/tools/loader.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
@@ -29,12 +29,20 @@ const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
+/** Greedy word wrap at the width of the rest of the help. */
+function wrap(text: string, width = 100): string {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    const line = lines[last] ?? "";
+    if (line !== "" && line.length + 1 + word.length > width) lines.push(word);
+    else lines[last] = line === "" ? word : `${line} ${word}`;
+  }
+  return lines.join("\n");
+}
+
 const ENVIRONMENT_HELP = `
-Configuration comes from the environment: TOOLRUN_DATABASE (default ./data/toolrun.db, from the
-current directory), TOOLRUN_REDIS_URL, TOOLRUN_METERING, TOOLRUN_PUBLIC_URL, TOOLRUN_KEY_PREFIX,
-TOOLRUN_ADMIN_KEY_PREFIX, TOOLRUN_TOOLS,
-TOOLRUN_CONFIG, TOOLRUN_METRICS_TOKEN, TOOLRUN_SHUTDOWN_TIMEOUT_MS, HOST, PORT, LOG_LEVEL
-(docs/configuration.md).
+${wrap(`Configuration comes from the environment: ${KNOWN_VARIABLES.join(", ")}; TOOLRUN_DATABASE defaults to ${DEFAULT_DATABASE_PATH}, from the current directory (docs/configuration.md gives each variable's default and what it accepts).`)}
 
 Exit codes: 0 success, 1 the command failed, 2 wrong usage or invalid configuration (docs/cli.md).`;
 

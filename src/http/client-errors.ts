@@ -15,8 +15,6 @@ import { ApiError, problemDocument } from "../core/kernel/errors.ts";
 import { PROBLEM_CONTENT_TYPE, sendProblem } from "./problem.ts";
 import { requestIdFrom } from "./request-id.ts";
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
 /** The parser's error codes a client can cause, by what they mean. */
 function parserProblem(code: string | undefined): ApiError {
   switch (code) {

@@ -8,13 +8,13 @@ import type { FastifyInstance } from "fastify";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
+import { DEFAULT_ADMIN_RPM, DEFAULT_IDEMPOTENCY_TTL_S } from "../../src/config.ts";
 import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { CoreDeps } from "../../src/core/call/deps.ts";
 import type { Observer } from "../../src/core/call/observer.ts";
 import { hashKey } from "../../src/core/kernel/key-format.ts";
 import {
-  DEFAULT_ADMIN_RPM,
   DEFAULT_PLANS,
   type Plan,
   type ServiceSettings,
@@ -115,7 +115,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     adminKeyPrefix: "tr_admin",
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
-    idempotencyTtlS: options.idempotencyTtlS ?? 86_400,
+    idempotencyTtlS: options.idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
     adminRpm: options.adminRpm ?? DEFAULT_ADMIN_RPM,
   };
   const deps = assembleDeps({

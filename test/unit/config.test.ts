@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ConfigError, loadConfig, unknownVariableWarnings } from "../../src/config.ts";
+import { ConfigError, loadConfig, unknownVariableWarnings, VARIABLES } from "../../src/config.ts";
 
 describe("loadConfig", () => {
   it("gives the documented defaults", () => {
@@ -304,6 +304,29 @@ describe("configuration mistakes", () => {
         ],
         bad,
       );
+  });
+
+  it("refuses a bad value of any variable by what its declaration, and so the docs, say it accepts", () => {
+    const postgres = { TOOLRUN_DATABASE: "postgres://u@db:5432/toolrun" };
+    let refused = 0;
+    for (const [name, variable] of Object.entries(VARIABLES)) {
+      if (name === "TOOLRUN_CONFIG") continue; // any path is taken, then read: its own test above
+      const found = problemsOf({ ...postgres, [name]: "%" });
+      if (found.length === 0) continue; // a path or a name: "%" is one
+      refused++;
+      const echo = name === "TOOLRUN_METRICS_TOKEN" ? "" : ', got "%"';
+      assert.deepEqual(found, [`${name} must be ${variable.accepts}${echo}`], name);
+    }
+    assert.ok(refused >= 25, `${refused} variables refused "%"`);
+  });
+
+  it("reports the problems of several variables in the order the table lists them", () => {
+    assert.deepEqual(
+      problemsOf({ TOOLRUN_SHUTDOWN_TIMEOUT_MS: "x", LOG_LEVEL: "x", PORT: "x", TOOLRUN_OAUTH: "x" }).map(
+        (problem) => problem.split(" ")[0],
+      ),
+      ["PORT", "TOOLRUN_OAUTH", "LOG_LEVEL", "TOOLRUN_SHUTDOWN_TIMEOUT_MS"],
+    );
   });
 
   it("warns about unknown TOOLRUN_ variables with the closest known name", () => {

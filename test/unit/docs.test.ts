@@ -1,6 +1,6 @@
 /**
- * The docs name what the code does: every error code of the catalog is in docs/errors.md, every
- * configuration variable the loader reads is in docs/configuration.md, and the tool table there
+ * The docs name what the code does: every error code of the catalog is in docs/errors.md, the
+ * variable table of docs/configuration.md is the one config.ts's declarations render, the tool table there
  * (the one place the docs give each tool's weight, body limit and cost) is the registry's; the
  * index names every document, and no source comment sends a reader outside the repository.
  */
@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { sep } from "node:path";
 import { describe, it } from "node:test";
 import { unknownVariableWarnings } from "../../src/config.ts";
+import { regenerate, variableTable } from "../../src/config-docs.ts";
 import { errorCatalog } from "../../src/core/kernel/errors.ts";
 import { DEFAULT_PLANS } from "../../src/core/kernel/settings.ts";
 import { tools } from "../../src/tools/index.ts";
@@ -27,13 +28,20 @@ describe("docs", () => {
     }
   });
 
-  it("documents every environment variable the configuration reads", () => {
-    const source = read("src/config.ts");
-    const names = new Set([...source.matchAll(/value\("([A-Z_]+)"\)/g)].map((m) => m[1]));
-    assert.ok(names.size >= 10);
+  it("gives the variable table the declarations of config.ts render, so a changed declaration fails until regenerated", () => {
     const doc = read("docs/configuration.md");
-    for (const name of names)
-      assert.ok(doc.includes(`\`${name}\``), `${name} is missing from docs/configuration.md`);
+    assert.equal(doc, regenerate(doc), "run `npm run docs:config` and commit docs/configuration.md");
+  });
+
+  it("replaces a stale variable table whole, and refuses a document without its markers", () => {
+    const stale =
+      "intro\n<!-- generated:variables:start -->\n| `PORT` | `80` |\n<!-- generated:variables:end -->\nrest\n";
+    assert.equal(
+      regenerate(stale),
+      `intro\n<!-- generated:variables:start -->\n${variableTable()}\n<!-- generated:variables:end -->\nrest\n`,
+    );
+    assert.match(variableTable(), /^\| `PORT` \| `8080` \| an integer from 0 to 65535 \| /m);
+    assert.throws(() => regenerate("no table here"), /lacks the <!-- generated:variables:start -->/);
   });
 
   it("warns about none of the variables it documents, so an operator who sets one is not told it is a typo", () => {

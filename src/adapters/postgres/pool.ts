@@ -5,18 +5,23 @@
  * The store and the PostgreSQL rate limiter can share one pool (see rate-limiter.ts).
  */
 import pg, { type CustomTypesConfig, Pool } from "pg";
+import {
+  DEFAULT_BACKEND_TIMEOUT_MS,
+  DEFAULT_DATABASE_SCHEMA,
+  DEFAULT_POOL_SIZE,
+} from "../../ports/defaults.ts";
 
 export interface PostgresConnectionOptions {
   /** `postgres://user@host:port/db` */
   readonly url: string;
-  /** Most connections held at once (default 10). */
+  /** Most connections held at once (default DEFAULT_POOL_SIZE). */
   readonly poolSize?: number;
-  /** Schema for every table (default `public`); tests use a throwaway one. Plain identifiers only. */
+  /** Schema for every table (default DEFAULT_DATABASE_SCHEMA); tests use a throwaway one. Plain identifiers only. */
   readonly schema?: string;
-  /** How long to wait for a connection (pool wait and connect) before failing with BackendUnavailableError (default 5000). */
+  /** How long to wait for a connection (pool wait and connect) before failing with BackendUnavailableError (default DEFAULT_BACKEND_TIMEOUT_MS). */
   readonly connectTimeoutMs?: number;
   /**
-   * Longest wait for one statement's answer (default 5000): the server cancels it
+   * Longest wait for one statement's answer (default DEFAULT_BACKEND_TIMEOUT_MS): the server cancels it
    * (statement_timeout) and the client stops waiting (query_timeout) and drops the connection,
    * so a stalled network cannot hold a request; TCP keepalive finds dead idle connections.
    */
@@ -30,14 +35,12 @@ export interface PostgresConnectionOptions {
   readonly onError?: (err: Error) => void;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-export const DEFAULT_QUERY_TIMEOUT_MS = 5000;
 export const DEFAULT_APPLICATION_NAME = "toolrun";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function schemaName(options: Pick<PostgresConnectionOptions, "schema">): string {
-  const schema = options.schema ?? "public";
+  const schema = options.schema ?? DEFAULT_DATABASE_SCHEMA;
   // The name goes into a startup option and DDL unquoted, so only plain identifiers are accepted.
   if (!IDENTIFIER.test(schema)) throw new TypeError(`invalid PostgreSQL schema name: ${schema}`);
   return schema;
@@ -66,11 +69,11 @@ export const types: CustomTypesConfig = {
 /** Creates a pool; it connects lazily, so a database that is down does not stop start-up. */
 export function createPostgresPool(options: PostgresConnectionOptions): Pool {
   const schema = schemaName(options);
-  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS;
   const pool = new Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
     statement_timeout: queryTimeoutMs,
     query_timeout: queryTimeoutMs,
     keepAlive: true,

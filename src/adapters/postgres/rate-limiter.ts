@@ -16,16 +16,17 @@
  * and the limiter opens and ends its own pool.
  */
 import type { Pool } from "pg";
+import { DEFAULT_BACKEND_TIMEOUT_MS } from "../../ports/defaults.ts";
 import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
 import { byDeadline } from "../deadline.ts";
 import { run, statement } from "./db.ts";
-import { createPostgresPool, DEFAULT_QUERY_TIMEOUT_MS, type PostgresConnectionOptions } from "./pool.ts";
+import { createPostgresPool, type PostgresConnectionOptions } from "./pool.ts";
 
 interface LimiterOptions {
   /** Least time between two prunes of expired windows by this instance (default 60000). */
   readonly pruneIntervalMs?: number;
-  /** Longest wait for one hit or ping, from when it is asked for (default: the pool's query timeout, 5000). */
+  /** Longest wait for one hit or ping, from when it is asked for (default: the pool's query timeout, DEFAULT_BACKEND_TIMEOUT_MS). */
   readonly timeoutMs?: number;
 }
 
@@ -63,7 +64,9 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
   const pool = "pool" in options ? options.pool : createPostgresPool(options);
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const timeoutMs =
-    options.timeoutMs ?? ("pool" in options ? undefined : options.queryTimeoutMs) ?? DEFAULT_QUERY_TIMEOUT_MS;
+    options.timeoutMs ??
+    ("pool" in options ? undefined : options.queryTimeoutMs) ??
+    DEFAULT_BACKEND_TIMEOUT_MS;
   /** Runs `query`, answering by `deadline` at the latest. */
   const bounded = <T>(query: Promise<T>, deadline: number) =>
     byDeadline(

@@ -8,6 +8,7 @@
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
  */
 import type { Pool } from "pg";
+import { DEFAULT_BACKEND_TIMEOUT_MS } from "../../ports/defaults.ts";
 import type { Store } from "../../ports/store.ts";
 import { type KeyCacheOptions, withKeyCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
@@ -21,7 +22,6 @@ import { createOAuthStore } from "./oauth.ts";
 import {
   createPostgresPool,
   DEFAULT_APPLICATION_NAME,
-  DEFAULT_CONNECT_TIMEOUT_MS,
   type PostgresConnectionOptions,
   schemaName,
 } from "./pool.ts";
@@ -64,7 +64,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
             url: options.url,
             schema,
             applicationName: options.applicationName ?? DEFAULT_APPLICATION_NAME,
-            connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+            connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
             pool,
           },
           options.keyCache,

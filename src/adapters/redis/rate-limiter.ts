@@ -14,6 +14,7 @@
  * carries).
  */
 import { Redis } from "ioredis";
+import { DEFAULT_BACKEND_TIMEOUT_MS, DEFAULT_REDIS_PREFIX } from "../../ports/defaults.ts";
 import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
 import { byDeadline } from "../deadline.ts";
@@ -21,9 +22,9 @@ import { byDeadline } from "../deadline.ts";
 export interface RedisRateLimiterOptions {
   /** `redis://[user:pass@]host:port[/db]` */
   readonly url: string;
-  /** Prepended to every key (default `toolrun:`); tests use a unique one. */
+  /** Prepended to every key (default DEFAULT_REDIS_PREFIX); tests use a unique one. */
   readonly prefix?: string;
-  /** Longest wait for one hit or ping, from when it is asked for (default 1000). */
+  /** Longest wait for one hit or ping, from when it is asked for (default DEFAULT_BACKEND_TIMEOUT_MS). */
   readonly commandTimeoutMs?: number;
   /** Shown in CLIENT LIST (default `toolrun-rate-limiter`). */
   readonly connectionName?: string;
@@ -67,8 +68,8 @@ type ScriptedRedis = Redis & {
 };
 
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
-  const prefix = options.prefix ?? "toolrun:";
-  const commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
+  const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS;
   const redis = new Redis(options.url, {
     connectionName: options.connectionName ?? "toolrun-rate-limiter",
     // Commands issued while (re)connecting wait in the offline queue, bounded by commandTimeout and

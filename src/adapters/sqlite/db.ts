@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { DEFAULT_BACKEND_TIMEOUT_MS } from "../../ports/defaults.ts";
 import { toPortError } from "./errors.ts";
 import { createWriteQueue, type WriteQueue } from "./group-commit.ts";
 
@@ -58,7 +59,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   // A `file:` URI (`file:/srv/toolrun.db?mode=ro`) names its file itself.
   if (path !== ":memory:" && !path.startsWith("file:")) mkdirSync(dirname(path), { recursive: true });
   const db = translated(() => new DatabaseSync(path));
-  const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? 5000);
+  const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS);
   db.exec(
     `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA foreign_keys = ON;`,
   );

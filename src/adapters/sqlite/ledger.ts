@@ -31,6 +31,7 @@
  * once it is older than the abandon time; its claim expires at that time too.
  */
 
+import { DEFAULT_CALL_ABANDON_S } from "../../ports/defaults.ts";
 import { CallAbandonedError } from "../../ports/errors.ts";
 import type {
   CallOutcome,
@@ -52,7 +53,7 @@ import { createUsageReport } from "./usage.ts";
 const ABANDONED_BATCH = 500;
 
 /** How long a call's claim holds while it runs, unless the store is told otherwise. */
-export const DEFAULT_ABANDON_AFTER_MS = 120_000;
+const DEFAULT_ABANDON_AFTER_MS = DEFAULT_CALL_ABANDON_S * 1000;
 
 export interface LedgerOptions {
   /** How long a claimed call may run before its claim frees itself (TOOLRUN_CALL_ABANDON_S). */

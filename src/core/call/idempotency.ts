@@ -12,8 +12,6 @@ import type { ResponseHeader } from "../kernel/endpoint.ts";
 import { ApiError, isErrorCode, type ProblemExtras } from "../kernel/errors.ts";
 import type { CallAnswer, Envelope } from "./envelope.ts";
 
-export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;
-
 /** Where MCP clients put the key: `params._meta` of `tools/call`. */
 export const IDEMPOTENCY_META_KEY = "toolrun/idempotency-key";
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";

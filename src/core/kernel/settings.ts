@@ -38,9 +38,6 @@ export interface ServiceSettings {
   readonly adminRpm: number;
 }
 
-/** Enough for scripts that provision keys in bulk; an admin key that is leaked still cannot hammer the store. */
-export const DEFAULT_ADMIN_RPM = 600;
-
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
   free: { id: "free", label: "Free member", rpm: 60, monthlyCredits: 1000, minCredits: 2 },
   builder: { id: "builder", label: "Builder", rpm: 300, monthlyCredits: 100_000, minCredits: 1 },

@@ -13,6 +13,7 @@ import {
   type CheckedTool,
   checkDefinition,
   checkInteger,
+  DEFAULT_TIMEOUT_MS,
   isObject,
   MAX_COUNT,
   MAX_TIMEOUT_MS,
@@ -49,7 +50,7 @@ export interface CheckedHttpTool {
 }
 
 export const HTTP_TOOL_DEFAULTS = {
-  timeoutMs: 30_000,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
   maxResponseBytes: 1024 * 1024,
   maxBodyBytes: 64 * 1024,
 };

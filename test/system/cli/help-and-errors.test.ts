@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { KNOWN_VARIABLES } from "../../../src/config.ts";
 import { BIN, lines, ROOT, run, toolrun } from "../run.ts";
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -45,6 +46,9 @@ describe("toolrun CLI", () => {
     }
     assert.match((await toolrun(["keys", "create", "--help"], {}, dir)).stdout, /--plan <plan>/);
     assert.match((await toolrun(["serve", "--help"], {}, dir)).stdout, /--no-migrate/);
+    const top = (await toolrun(["--help"], {}, dir)).stdout;
+    for (const name of KNOWN_VARIABLES)
+      assert.match(top, new RegExp(`\\b${name}\\b`), `--help names ${name}`);
   });
 
   it("prints its version", async () => {
