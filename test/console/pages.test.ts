@@ -35,13 +35,13 @@ describe("console pages", () => {
     const page = (await app.inject({ method: "GET", url: "/tools/echo" })).body;
     assert.match(page, /<label for="field-value">Value<\/label>/);
     assert.match(page, /<input type="number"[^>]* min="0" max="100"[^>]*id="field-value"[^>]* required/);
-    // No title: the property's name is the label.
-    assert.match(page, /<label for="field-mode">mode<\/label>/);
+    // No title: the property's name for people is the label.
+    assert.match(page, /<label for="field-mode">Mode<\/label>/);
     assert.match(
       page,
       /<select id="field-mode"[^>]*><option value="ok">ok<\/option><option value="unprocessable">/,
     );
-    assert.match(page, /<input type="text" spellcheck="false" maxlength="200" id="field-note"/);
+    assert.match(page, /<input type="text" spellcheck="false" size="40" maxlength="200" id="field-note"/);
     assert.match(page, /<button type="submit" id="run">Run<\/button>/);
     assert.match(page, /Copy as curl/);
     assert.match(page, /data-example="\{&#34;value&#34;:21\}">Double 21<\/button>/);
