@@ -71,9 +71,9 @@ function columnsOf(rows) {
   return columns;
 }
 
-/** A label with its unit, where there is one. @param {string} label @param {unknown} unit */
+/** A label with its unit, where there is one ("1" is a ratio's: none to show). @param {string} label @param {unknown} unit */
 function withUnit(label, unit) {
-  return typeof unit === "string" ? `${label} (${unit})` : label;
+  return typeof unit === "string" && unit !== "" && unit !== "1" ? `${label} (${unit})` : label;
 }
 
 /**
