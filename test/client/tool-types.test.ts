@@ -80,10 +80,10 @@ describe("toolTypesModule", () => {
   });
 });
 
-/** A deployment's tools as `toolrun-types` writes them: the built-in ones and an operator's. */
-type Deployment = BuiltInTools & {
+/** A deployment's tools as `toolrun-types` writes them (an interface): the built-in ones and an operator's. */
+interface Deployment extends BuiltInTools {
   "customer-lookup": { input: { id: string; since?: string }; outputs: { id: string; email: string } };
-};
+}
 
 // Checked by the typecheck, never run: what `callTool` accepts and what it answers.
 export async function typedCalls(): Promise<void> {

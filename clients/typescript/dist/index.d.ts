@@ -17,8 +17,8 @@ export type ToolEnvelope<S extends ToolSlug> = ToolOperation<S>["responses"][200
  * Tools by slug, each with the body it takes and the `outputs` it answers: what `toolrun-types`
  * writes for a deployment (`export interface Tools`), given to `createToolrunClient<Tools>`.
  */
-export type ToolTypes = {
-    readonly [slug: string]: {
+export type ToolTypes<Tools> = {
+    readonly [S in keyof Tools]: {
         readonly input: object;
         readonly outputs: object;
     };
@@ -31,7 +31,7 @@ export type BuiltInTools = {
     };
 };
 /** The answer `callTool(slug)` gives: a built-in tool's own, a tool of `Tools` with its outputs, else `Outputs`. */
-export type CallAnswer<Tools extends ToolTypes, S extends string, Outputs> = S extends keyof Tools ? S extends ToolSlug ? ToolEnvelope<S> : CallResult<Tools[S]["outputs"]> : CallResult<Outputs>;
+export type CallAnswer<Tools extends ToolTypes<Tools>, S extends string, Outputs> = S extends keyof Tools ? S extends ToolSlug ? ToolEnvelope<S> : CallResult<Tools[S]["outputs"]> : CallResult<Outputs>;
 /** A tool call's answer, with these `outputs`. */
 export type CallResult<Outputs> = Omit<NonNullable<paths["/v1/tool/{slug}"]["post"]>["responses"][200]["content"]["application/json"], "outputs"> & {
     outputs: Outputs;
@@ -75,7 +75,7 @@ export interface ToolrunClientOptions extends RetryOptions {
  * deployment's as `toolrun-types` writes them. A slug it does not know is typed by the call:
  * `callTool<Outputs>(slug, input)`, its outputs `Record<string, unknown>` when not given.
  */
-export declare function createToolrunClient<Tools extends ToolTypes = BuiltInTools>(options: ToolrunClientOptions): {
+export declare function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTools>(options: ToolrunClientOptions): {
     /** The typed openapi-fetch client for any endpoint of the document, with the same retries. */
     api: import("openapi-fetch").Client<paths, `${string}/${string}`>;
     /**

@@ -33,7 +33,9 @@ export type ToolEnvelope<S extends ToolSlug> =
  * Tools by slug, each with the body it takes and the `outputs` it answers: what `toolrun-types`
  * writes for a deployment (`export interface Tools`), given to `createToolrunClient<Tools>`.
  */
-export type ToolTypes = { readonly [slug: string]: { readonly input: object; readonly outputs: object } };
+export type ToolTypes<Tools> = {
+  readonly [S in keyof Tools]: { readonly input: object; readonly outputs: object };
+};
 
 /** The built-in tools, the types a client knows with no generated ones. */
 export type BuiltInTools = {
@@ -41,7 +43,7 @@ export type BuiltInTools = {
 };
 
 /** The answer `callTool(slug)` gives: a built-in tool's own, a tool of `Tools` with its outputs, else `Outputs`. */
-export type CallAnswer<Tools extends ToolTypes, S extends string, Outputs> = S extends keyof Tools
+export type CallAnswer<Tools extends ToolTypes<Tools>, S extends string, Outputs> = S extends keyof Tools
   ? S extends ToolSlug
     ? ToolEnvelope<S>
     : CallResult<Tools[S]["outputs"]>
@@ -93,7 +95,9 @@ export interface ToolrunClientOptions extends RetryOptions {
  * deployment's as `toolrun-types` writes them. A slug it does not know is typed by the call:
  * `callTool<Outputs>(slug, input)`, its outputs `Record<string, unknown>` when not given.
  */
-export function createToolrunClient<Tools extends ToolTypes = BuiltInTools>(options: ToolrunClientOptions) {
+export function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTools>(
+  options: ToolrunClientOptions,
+) {
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { authorization: `Bearer ${options.apiKey}` },

@@ -121,7 +121,7 @@ describe(`the packed client in a new project, on the machine's Node ${SYSTEM_NOD
     );
     const compiled = await run(
       "npx",
-      ["tsc", "--strict", "--module", "nodenext", "--target", "es2022", "wrong.ts"],
+      ["tsc", "--strict", "--module", "nodenext", "--target", "es2022", "--types", "node", "wrong.ts"],
       env,
       project,
     );
