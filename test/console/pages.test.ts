@@ -144,6 +144,23 @@ describe("console pages", () => {
     assert.doesNotMatch(page, /id="field-payload"[^>]* data-env=/);
   });
 
+  it("carries the output schema's titles for the script that labels the results, and none where there are none", async (context) => {
+    const { app } = await createTestApp({ tools: [...tools, layeredWallTool] }, context);
+    const titlesOn = async (slug: string) => {
+      const page = (await app.inject({ method: "GET", url: `/tools/${slug}` })).body;
+      const attribute = /<div id="results-body" class="results-body"(?: data-output-titles="([^"]*)")?>/.exec(
+        page,
+      );
+      assert.ok(attribute, "the results' container");
+      return attribute[1] === undefined ? null : JSON.parse(attribute[1].replaceAll("&#34;", '"'));
+    };
+    assert.deepEqual(await titlesOn("retaining-wall-pressure-calculator"), {
+      title: "Retaining Wall Pressure Calculator outputs",
+    });
+    // The fixture's output schema is `{ type: "object" }`: nothing to carry.
+    assert.equal(await titlesOn("layered-wall"), null);
+  });
+
   it("renders the code spans of a tool's description as code, escaped", async (context) => {
     const { app } = await createTestApp({ tools: [layeredWallTool] }, context);
     const page = (await app.inject({ method: "GET", url: "/tools/layered-wall" })).body;
