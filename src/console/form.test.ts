@@ -130,3 +130,70 @@ describe("groups and units", () => {
     );
   });
 });
+
+describe("controls sized by type, format, pattern and maxLength", () => {
+  const schema = {
+    properties: {
+      symbol: { type: "string", pattern: "^[A-Z]{1,5}$" },
+      since: { type: "string", format: "date", title: "Active Since" },
+      at: { type: "string", format: "date-time" },
+      email: { type: "string", format: "email" },
+      website: { type: "string", format: "uri" },
+      code: { type: "string", maxLength: 6 },
+      note: { type: "string", maxLength: 1000 },
+      body: { type: "string" },
+      first_name: { type: "string", maxLength: 80 },
+      count: { type: "integer" },
+    },
+  };
+  const fields = fieldsOf(schema);
+  const markupOf = (name: string) => {
+    const field = fields.find((f) => f.name === name);
+    assert.ok(field, name);
+    return renderField(field).text;
+  };
+
+  it("labels a field by its title, else by its name for people", () => {
+    assert.deepEqual(
+      fields.map((f) => f.label),
+      ["Symbol", "Active Since", "At", "Email", "Website", "Code", "Note", "Body", "First name", "Count"],
+    );
+  });
+
+  it("gives a date a date box, a format or a pattern one line, and only free text a multi-line box", () => {
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.kind]),
+      [
+        ["symbol", "text"],
+        ["since", "date"],
+        ["at", "text"],
+        ["email", "text"],
+        ["website", "text"],
+        ["code", "text"],
+        ["note", "multiline"],
+        ["body", "multiline"],
+        ["first_name", "text"],
+        ["count", "integer"],
+      ],
+    );
+    assert.match(markupOf("since"), /<input type="date" id="field-since"/);
+    assert.match(markupOf("email"), /<input type="email" spellcheck="false" size="32" id="field-email"/);
+    assert.match(markupOf("website"), /<input type="url" spellcheck="false" size="40" id="field-website"/);
+    // The browser's date-time picker gives no seconds and no offset: a box with an example instead.
+    assert.match(
+      markupOf("at"),
+      /<input type="text" spellcheck="false" size="25" placeholder="2026-01-31T14:30:00Z"/,
+    );
+    assert.match(markupOf("count"), /inputmode="numeric" step="1"/);
+  });
+
+  it("draws a one-line box as wide as its value and a multi-line box as tall as its bound", () => {
+    assert.match(markupOf("symbol"), /<input type="text" spellcheck="false" size="24" id="field-symbol"/);
+    assert.match(markupOf("code"), /size="6" maxlength="6"/);
+    assert.match(markupOf("first_name"), /size="40" maxlength="80"/);
+    assert.match(markupOf("note"), /<textarea rows="5" /);
+    assert.match(markupOf("body"), /<textarea rows="12" /);
+    // A pattern is the service's to check (the form is novalidate), and HTML would anchor it.
+    assert.doesNotMatch(markupOf("symbol"), /pattern=/);
+  });
+});

@@ -1,15 +1,25 @@
 /**
  * A tool's form, generated from its input schema (JSON Schema 2020-12): each property becomes a
- * labelled control. The title is the label, an enum is a choice, bounds are input constraints, the
+ * labelled control. The title is the label (the name for people where there is none), an enum is
+ * a choice, bounds are input constraints, `format`, `pattern` and `maxLength` size a text box, the
  * default is the initial value and the description is the help text; two annotations, `x-group`
  * and `x-unit`, put fields in titled groups and a unit beside a box. A new tool gets its form with
  * no console code.
  */
 import { GROUP_KEYWORD, UNIT_KEYWORD } from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
+import { humanize } from "./assets/words.js";
 import { html, type Markup, withCode } from "./html.ts";
 
-export type FieldKind = "number" | "integer" | "choice" | "boolean" | "text" | "multiline" | "secret";
+export type FieldKind =
+  | "number"
+  | "integer"
+  | "choice"
+  | "boolean"
+  | "date"
+  | "text"
+  | "multiline"
+  | "secret";
 
 /** The unit shown beside a box: always the same, or following a choice field (`units`: metric or imperial). */
 export type FieldUnit =
@@ -27,6 +37,9 @@ export interface FormField {
   readonly min: number | null;
   readonly max: number | null;
   readonly maxLength: number | null;
+  /** A string's `format` (`email`, `uri`, `date-time`...) and `pattern`, which make it one line. */
+  readonly format: string | null;
+  readonly pattern: string | null;
   /** The title of the group of fields it belongs to (`x-group`). */
   readonly group: string | null;
   readonly unit: FieldUnit | null;
@@ -34,8 +47,37 @@ export interface FormField {
   readonly envName: string | null;
 }
 
-/** Strings longer than this, or with no bound, get a multi-line box. */
+/** Strings longer than this, or with no bound, format or pattern, get a multi-line box. */
 const SINGLE_LINE_MAX = 200;
+
+/** The widest a one-line box is drawn, in characters; longer values scroll inside it. */
+const WIDEST_BOX = 40;
+
+/** A format's box: the browser's input type for it and its width in characters. */
+const FORMAT_BOXES: Readonly<Record<string, { readonly type: string; readonly size: number }>> = {
+  email: { type: "email", size: 32 },
+  "idn-email": { type: "email", size: 32 },
+  uri: { type: "url", size: WIDEST_BOX },
+  "uri-reference": { type: "text", size: WIDEST_BOX },
+  iri: { type: "url", size: WIDEST_BOX },
+  "iri-reference": { type: "text", size: WIDEST_BOX },
+  // Typed as text: the browser's date-time and time pickers give neither seconds nor an offset.
+  "date-time": { type: "text", size: 25 },
+  time: { type: "text", size: 14 },
+  duration: { type: "text", size: 16 },
+  uuid: { type: "text", size: 36 },
+  ipv4: { type: "text", size: 15 },
+  ipv6: { type: "text", size: WIDEST_BOX },
+  hostname: { type: "text", size: 32 },
+  "idn-hostname": { type: "text", size: 32 },
+};
+
+/** A short example of a format's value, shown in its empty box. */
+const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
+  "date-time": "2026-01-31T14:30:00Z",
+  time: "14:30:00Z",
+  duration: "P1DT2H",
+};
 
 /**
  * The form's fields in schema order. `slug` names the tool, for the shell variables of write-only
@@ -53,10 +95,12 @@ export function fieldsOf(schema: JsonSchema, slug = ""): FormField[] {
     const types = typesOf(property);
     const choices = Array.isArray(property.enum) ? property.enum.map(String) : [];
     const maxLength = numberOr(property.maxLength);
-    const kind = kindOf(property, types, choices, maxLength);
+    const format = typeof property.format === "string" ? property.format : null;
+    const pattern = typeof property.pattern === "string" ? property.pattern : null;
+    const kind = kindOf(property, types, choices, { maxLength, format, pattern });
     return {
       name,
-      label: typeof property.title === "string" ? property.title : name,
+      label: typeof property.title === "string" ? property.title : humanize(name),
       help: typeof property.description === "string" ? property.description : null,
       kind,
       required: required.has(name),
@@ -65,6 +109,8 @@ export function fieldsOf(schema: JsonSchema, slug = ""): FormField[] {
       min: numberOr(property.minimum) ?? numberOr(property.exclusiveMinimum),
       max: numberOr(property.maximum) ?? numberOr(property.exclusiveMaximum),
       maxLength,
+      format,
+      pattern,
       group: typeof property[GROUP_KEYWORD] === "string" ? property[GROUP_KEYWORD] : null,
       unit: unitOf(property[UNIT_KEYWORD], initialChoice),
       envName: kind === "secret" ? envNameOf(slug, name) : null,
@@ -130,7 +176,7 @@ function kindOf(
   property: JsonSchema,
   types: readonly string[],
   choices: readonly string[],
-  maxLength: number | null,
+  text: { maxLength: number | null; format: string | null; pattern: string | null },
 ): FieldKind {
   if (choices.length > 0) return "choice";
   if (types.includes("integer")) return "integer";
@@ -138,7 +184,23 @@ function kindOf(
   if (types.includes("number")) return "number";
   if (types.includes("boolean")) return "boolean";
   if (property.writeOnly === true) return "secret";
-  return maxLength !== null && maxLength <= SINGLE_LINE_MAX ? "text" : "multiline";
+  if (text.format === "date") return "date";
+  // A format or a pattern describes one value (a date-time, a symbol), never lines of text.
+  if (text.format !== null || text.pattern !== null) return "text";
+  return text.maxLength !== null && text.maxLength <= SINGLE_LINE_MAX ? "text" : "multiline";
+}
+
+/** A one-line box's width in characters: its format's, else its `maxLength`'s, at most WIDEST_BOX. */
+function boxSize(field: FormField): number | null {
+  const byFormat = field.format === null ? undefined : FORMAT_BOXES[field.format]?.size;
+  if (byFormat !== undefined) return byFormat;
+  if (field.maxLength !== null) return Math.max(4, Math.min(field.maxLength, WIDEST_BOX));
+  return field.pattern === null ? null : 24;
+}
+
+/** A multi-line box's rows: a few for a bounded text, twelve for text of any length (a raw request). */
+function rowsOf(maxLength: number | null): number {
+  return maxLength === null ? 12 : Math.min(12, Math.max(3, Math.ceil(maxLength / 200)));
 }
 
 function numberOr(value: unknown): number | null {
@@ -181,7 +243,7 @@ function control(field: FormField, common: Markup): Markup {
       )}</select>`;
     case "number":
     case "integer":
-      return html`<input type="number" inputmode="decimal" step="${field.kind === "integer" ? "1" : "any"}"${
+      return html`<input type="number" inputmode="${field.kind === "integer" ? "numeric" : "decimal"}" step="${field.kind === "integer" ? "1" : "any"}"${
         field.min === null ? "" : html` min="${field.min}"`
       }${field.max === null ? "" : html` max="${field.max}"`}${
         field.defaultValue === null ? "" : html` value="${field.defaultValue}"`
@@ -191,11 +253,19 @@ function control(field: FormField, common: Markup): Markup {
     case "secret":
       // Not a password box: a PEM public key needs its line breaks, which an <input> drops.
       return html`<textarea rows="3" class="secret" autocomplete="off" autocapitalize="off" spellcheck="false" ${common}></textarea>`;
-    case "text":
-      return html`<input type="text" spellcheck="false"${field.maxLength === null ? "" : html` maxlength="${field.maxLength}"`}${
-        field.defaultValue === null ? "" : html` value="${field.defaultValue}"`
-      } ${common}>`;
+    case "date":
+      return html`<input type="date"${field.defaultValue === null ? "" : html` value="${field.defaultValue}"`} ${common}>`;
+    case "text": {
+      // No `pattern` attribute: the form is not checked by the browser, and HTML anchors a pattern
+      // where JSON Schema does not.
+      const size = boxSize(field);
+      const type = (field.format === null ? undefined : FORMAT_BOXES[field.format]?.type) ?? "text";
+      const example = field.format === null ? undefined : FORMAT_EXAMPLES[field.format];
+      return html`<input type="${type}" spellcheck="false"${size === null ? "" : html` size="${size}"`}${
+        field.maxLength === null ? "" : html` maxlength="${field.maxLength}"`
+      }${example === undefined ? "" : html` placeholder="${example}"`}${field.defaultValue === null ? "" : html` value="${field.defaultValue}"`} ${common}>`;
+    }
     case "multiline":
-      return html`<textarea rows="12" spellcheck="false" ${common}>${field.defaultValue ?? ""}</textarea>`;
+      return html`<textarea rows="${rowsOf(field.maxLength)}" spellcheck="false" ${common}>${field.defaultValue ?? ""}</textarea>`;
   }
 }

@@ -7,6 +7,7 @@ import type { Plan } from "../core/kernel/settings.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import { fieldsOf, renderFields } from "./form.ts";
 import { html, type Markup, withCode } from "./html.ts";
+import { outputTitles } from "./output-titles.ts";
 
 export type PageName = "tools" | "tool" | "account" | "not-found" | "reference" | "errors";
 
@@ -162,7 +163,7 @@ ${renderFields(fields)}
 <section id="results" class="results" aria-labelledby="results-title" hidden>
 <h2 id="results-title">Result</h2>
 <p id="sheet-meta" class="sheet-meta print-only"></p>
-<div id="results-body" class="results-body"></div>
+<div id="results-body" class="results-body"${titlesAttribute(definition.outputSchema)}></div>
 </section>
 <section id="curl" class="curl" aria-labelledby="curl-title" hidden>
 <h2 id="curl-title">The call as curl</h2>
@@ -172,6 +173,12 @@ ${renderFields(fields)}
 </div>
 </div>`;
   return layout(ctx, "tool", definition.name, main, { slug: tool.slug, version: definition.version });
+}
+
+/** The output schema's titles, for the script that labels the results. */
+function titlesAttribute(schema: RegisteredTool["definition"]["outputSchema"]): Markup {
+  const titles = outputTitles(schema);
+  return titles === null ? html`` : html` data-output-titles="${JSON.stringify(titles)}"`;
 }
 
 export function accountPage(ctx: PageContext): string {

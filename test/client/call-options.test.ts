@@ -18,13 +18,7 @@ import { createTestApp, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 
 const BASE = "http://toolrun.test";
-const INPUT = { value: 1 } as never;
-
-/** The fixture tool `echo` is not in the generated types; its envelope is. */
-interface Envelope {
-  request_id: string;
-  credits_remaining: number | null;
-}
+const INPUT = { value: 1 };
 
 /** A fetch that never answers: it rejects with the request's abort reason once that comes. */
 function silent(sent: Request[]): (request: Request) => Promise<Response> {
@@ -80,16 +74,16 @@ describe("TypeScript client: the idempotency key of a call", () => {
       sleep: async (ms) => t.clock.advance(ms),
       idempotencyKey: () => "the-client-default",
     });
-    await api.callTool("echo" as never, INPUT, { idempotencyKey: "order-1042-first" });
+    await api.callTool("echo", INPUT, { idempotencyKey: "order-1042-first" });
     // The minute's one request is spent: the next call is answered 429 and retried after the window.
-    const first: Envelope = await api.callTool("echo" as never, INPUT, {
+    const first = await api.callTool("echo", INPUT, {
       idempotencyKey: "order-1042-second",
     });
     assert.deepEqual(sent, ["order-1042-first", "order-1042-second", "order-1042-second"]);
 
     // Sent again under its key, the call is not run again: the service answers the stored answer.
     t.clock.advance(60_000);
-    const again: Envelope = await api.callTool("echo" as never, INPUT, {
+    const again = await api.callTool("echo", INPUT, {
       idempotencyKey: "order-1042-second",
     });
     assert.equal(again.request_id, first.request_id);
@@ -102,7 +96,7 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
     const sent: Request[] = [];
     const reason = new Error("the user left");
     await assert.rejects(
-      offline({ fetch: silent(sent) }).callTool("echo" as never, INPUT, {
+      offline({ fetch: silent(sent) }).callTool("echo", INPUT, {
         signal: AbortSignal.abort(reason),
       }),
       (error) => error === reason,
@@ -113,7 +107,7 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
   it("aborts a call in flight with the signal's reason, and does not retry it", async () => {
     const sent: Request[] = [];
     const controller = new AbortController();
-    const call = offline({ fetch: silent(sent) }).callTool("echo" as never, INPUT, {
+    const call = offline({ fetch: silent(sent) }).callTool("echo", INPUT, {
       signal: controller.signal,
     });
     while (sent.length === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -126,7 +120,7 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
     const sent: Request[] = [];
     const controller = new AbortController();
     const api = offline({ fetch: unavailable(sent, () => controller.abort()), maxRetries: 1 });
-    await assert.rejects(api.callTool("echo" as never, INPUT, { signal: controller.signal }), {
+    await assert.rejects(api.callTool("echo", INPUT, { signal: controller.signal }), {
       name: "AbortError",
     });
     assert.equal(sent.length, 1);
@@ -135,7 +129,7 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
   it("ends a call that gets no answer within timeoutMs with a ToolrunTimeoutError", async () => {
     const sent: Request[] = [];
     await assert.rejects(
-      offline({ fetch: silent(sent) }).callTool("echo" as never, INPUT, { timeoutMs: 20 }),
+      offline({ fetch: silent(sent) }).callTool("echo", INPUT, { timeoutMs: 20 }),
       (error) => {
         assert.ok(error instanceof ToolrunTimeoutError);
         assert.equal(error.timeoutMs, 20);
@@ -150,14 +144,14 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
   it("counts the waits between retries in timeoutMs", async () => {
     const sent: Request[] = [];
     const api = offline({ fetch: unavailable(sent), maxRetries: 3 });
-    await assert.rejects(api.callTool("echo" as never, INPUT, { timeoutMs: 20 }), ToolrunTimeoutError);
+    await assert.rejects(api.callTool("echo", INPUT, { timeoutMs: 20 }), ToolrunTimeoutError);
     assert.equal(sent.length, 1, "the 30 s Retry-After was not waited out");
   });
 
   it("gives the caller's own abort, not a timeout, when the signal aborts first", async () => {
     const sent: Request[] = [];
     const controller = new AbortController();
-    const call = offline({ fetch: silent(sent) }).callTool("echo" as never, INPUT, {
+    const call = offline({ fetch: silent(sent) }).callTool("echo", INPUT, {
       signal: controller.signal,
       timeoutMs: 2_000_000_000,
     });
@@ -174,7 +168,7 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
           { status: 404, headers: { "content-type": "application/problem+json" } },
         ),
     });
-    await assert.rejects(api.callTool("echo" as never, INPUT, { timeoutMs: 60_000 }), (error) => {
+    await assert.rejects(api.callTool("echo", INPUT, { timeoutMs: 60_000 }), (error) => {
       assert.ok(error instanceof ToolrunError);
       assert.equal(error.code, "tool_not_found");
       return true;
@@ -185,7 +179,7 @@ describe("TypeScript client: signal and timeoutMs", { timeout: 30_000 }, () => {
     const sent: Request[] = [];
     for (const timeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])
       await assert.rejects(
-        offline({ fetch: silent(sent) }).callTool("echo" as never, INPUT, { timeoutMs }),
+        offline({ fetch: silent(sent) }).callTool("echo", INPUT, { timeoutMs }),
         RangeError,
       );
     assert.equal(sent.length, 0);

@@ -88,9 +88,9 @@ describe("TypeScript client", () => {
 
   it("waits what Retry-After says after a 429, then succeeds with the same Idempotency-Key", async () => {
     const api = client(await t.key("slow"));
-    await api.callTool("echo" as never, { value: 1 } as never);
+    await api.callTool("echo", { value: 1 });
     reset();
-    const envelope = await api.callTool("echo" as never, { value: 2 } as never);
+    const envelope = await api.callTool("echo", { value: 2 });
     assert.deepEqual((envelope as { outputs: unknown }).outputs, { value: 2, doubled: 4 });
     // The clock stands at hh:mm:10, so the window has 50 s left: Retry-After 50.
     assert.deepEqual(slept, [50_000]);
@@ -106,7 +106,7 @@ describe("TypeScript client", () => {
     const before = await api.getCredits();
     await t.store.setSwitch("echo", { enabled: false });
     try {
-      await assert.rejects(api.callTool("echo" as never, { value: 1 } as never), {
+      await assert.rejects(api.callTool("echo", { value: 1 }), {
         code: "tool_disabled",
         status: 503,
       });
@@ -124,7 +124,7 @@ describe("TypeScript client", () => {
   it("stops retrying at a replayed answer: a 500 processing_error its key has stored", async () => {
     reset();
     const api = client(await t.key("free"), { random: () => 0.5, baseDelayMs: 100, maxRetries: 3 });
-    await assert.rejects(api.callTool("echo" as never, { value: 1, mode: "crash" } as never), {
+    await assert.rejects(api.callTool("echo", { value: 1, mode: "crash" }), {
       code: "processing_error",
       status: 500,
     });
@@ -137,8 +137,8 @@ describe("TypeScript client", () => {
   it("gives each tool call its own key", async () => {
     reset();
     const api = client(await t.key("free"));
-    await api.callTool("echo" as never, { value: 1 } as never);
-    await api.callTool("echo" as never, { value: 1 } as never);
+    await api.callTool("echo", { value: 1 });
+    await api.callTool("echo", { value: 1 });
     assert.equal(sent.length, 2);
     assert.notEqual(sent[0]?.idempotencyKey, sent[1]?.idempotencyKey);
   });

@@ -34,8 +34,9 @@ describe("TypeScript client: usagePages", () => {
   async function fiveCalls(api: ToolrunClient): Promise<string[]> {
     const ids: string[] = [];
     for (let value = 1; value <= 5; value++) {
-      const envelope: { request_id: string } = await api.callTool("echo" as never, { value } as never);
-      ids.push(envelope.request_id);
+      const { request_id } = await api.callTool("echo", { value });
+      assert.ok(request_id);
+      ids.push(request_id);
       t.clock.advance(1000);
     }
     return ids;

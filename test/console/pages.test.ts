@@ -35,13 +35,13 @@ describe("console pages", () => {
     const page = (await app.inject({ method: "GET", url: "/tools/echo" })).body;
     assert.match(page, /<label for="field-value">Value<\/label>/);
     assert.match(page, /<input type="number"[^>]* min="0" max="100"[^>]*id="field-value"[^>]* required/);
-    // No title: the property's name is the label.
-    assert.match(page, /<label for="field-mode">mode<\/label>/);
+    // No title: the property's name for people is the label.
+    assert.match(page, /<label for="field-mode">Mode<\/label>/);
     assert.match(
       page,
       /<select id="field-mode"[^>]*><option value="ok">ok<\/option><option value="unprocessable">/,
     );
-    assert.match(page, /<input type="text" spellcheck="false" maxlength="200" id="field-note"/);
+    assert.match(page, /<input type="text" spellcheck="false" size="40" maxlength="200" id="field-note"/);
     assert.match(page, /<button type="submit" id="run">Run<\/button>/);
     assert.match(page, /Copy as curl/);
     assert.match(page, /data-example="\{&#34;value&#34;:21\}">Double 21<\/button>/);
@@ -142,6 +142,23 @@ describe("console pages", () => {
     const page = (await app.inject({ method: "GET", url: "/tools/webhook-payload-inspector" })).body;
     assert.match(page, /<textarea [^>]*id="field-secret"[^>]* data-env="WEBHOOK_SECRET"/);
     assert.doesNotMatch(page, /id="field-payload"[^>]* data-env=/);
+  });
+
+  it("carries the output schema's titles for the script that labels the results, and none where there are none", async (context) => {
+    const { app } = await createTestApp({ tools: [...tools, layeredWallTool] }, context);
+    const titlesOn = async (slug: string) => {
+      const page = (await app.inject({ method: "GET", url: `/tools/${slug}` })).body;
+      const attribute = /<div id="results-body" class="results-body"(?: data-output-titles="([^"]*)")?>/.exec(
+        page,
+      );
+      assert.ok(attribute, "the results' container");
+      return attribute[1] === undefined ? null : JSON.parse(attribute[1].replaceAll("&#34;", '"'));
+    };
+    assert.deepEqual(await titlesOn("retaining-wall-pressure-calculator"), {
+      title: "Retaining Wall Pressure Calculator outputs",
+    });
+    // The fixture's output schema is `{ type: "object" }`: nothing to carry.
+    assert.equal(await titlesOn("layered-wall"), null);
   });
 
   it("renders the code spans of a tool's description as code, escaped", async (context) => {

@@ -11,6 +11,8 @@
  * - `/huge-declared`: 200 announcing 10 MiB in `Content-Length` and sending a little of it;
  * - `/redirect`: 302 to `/echo`;
  * - `/idempotent`: 200 `{key, calls}`, counting the calls per `Idempotency-Key` (`callsFor`);
+ * - `/customers/<id>`: 200 `CUSTOMER` with that id, a flat record with an address in it, as a CRM
+ *   answers;
  * - `/tickets`: the example help desk (examples/help-desk/server.ts), the upstream of
  *   examples/tools/http-tools.json, wanting `ticketsToken` (`callsFor` counts its keyed calls too).
  * Every request is recorded (`requests`) once its body has arrived. `hold()` makes the requests
@@ -24,6 +26,18 @@ import { createHelpDesk } from "../../examples/help-desk/server.ts";
 export const UPSTREAM_BODY_SECRET = "upstream-body-must-not-leak";
 /** The token `POST /tickets` wants unless startUpstream is given another. */
 export const TICKETS_TOKEN = "test-tickets-token";
+
+/** What `/customers/<id>` answers, with the id asked for. */
+export const CUSTOMER = {
+  id: "cus_9f2Kx",
+  email: "ada@example.com",
+  first_name: "Ada",
+  last_name: "Lovelace",
+  created_at: "2026-01-31T09:30:00Z",
+  active: true,
+  balance: 1250.5,
+  address: { line1: "12 St James's Square", city: "London", postal_code: "SW1Y 4JH" },
+};
 
 export interface RecordedRequest {
   readonly method: string;
@@ -104,6 +118,8 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
       });
       return;
     }
+    const customer = /^\/customers\/([^/]+)$/.exec(path);
+    if (customer) return json(response, 200, { ...CUSTOMER, id: decodeURIComponent(customer[1] ?? "") });
     const status = /^\/status\/(\d{3})$/.exec(path);
     if (status) return json(response, Number(status[1]), { error: UPSTREAM_BODY_SECRET });
     switch (path) {

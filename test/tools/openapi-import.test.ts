@@ -12,6 +12,7 @@ import { createHttpUpstream } from "../../src/adapters/http-upstream/index.ts";
 import type { HttpToolDeclaration } from "../../src/core/tools/http-tool.ts";
 import { loadTools } from "../../src/core/tools/loader.ts";
 import {
+  convertSchema,
   declarationsFromOpenApi,
   ImportError,
   type ImportOptions,
@@ -56,7 +57,6 @@ describe("importing OpenAPI 3.0", () => {
       "operation searchTickets: its optional query parameter page is left out (a POST sends its input as the body)",
       "operation getCategoryTree: its answer's schema is left out (the answer schema is recursive ($ref #/components/schemas/Category))",
       "operation GET /health is left out: has no operationId, which its slug is made from",
-      'format "date-time" is left out wherever it appears (the service does not check it)',
       "set the environment variable BEARER_AUTH to the bearer token of security scheme bearerAuth",
     ]);
     assert.deepEqual(skipped, []);
@@ -97,8 +97,10 @@ describe("importing OpenAPI 3.0", () => {
       },
     });
     assert.deepEqual(create.outputSchema?.required, ["id", "title", "status"]);
+    // A format the service checks is kept.
     assert.deepEqual((create.outputSchema?.properties as Record<string, unknown> | undefined)?.createdAt, {
       type: "string",
+      format: "date-time",
     });
     // An optional body's members are all optional; a +json media type is JSON.
     const update = bySlug(declarations, "update-ticket");
@@ -213,6 +215,39 @@ describe("importing OpenAPI 3.1", () => {
     await assert.rejects(
       importFile(fixture("swagger-2.0.json")),
       /only OpenAPI 3.0 and 3.1 documents can be imported; this one is 2.0/,
+    );
+  });
+});
+
+describe("convertSchema", () => {
+  it("keeps the formats the service checks and leaves out, once, one it does not", () => {
+    const once = new Set<string>();
+    const converted = convertSchema(
+      {
+        type: "object",
+        properties: {
+          since: { type: "string", format: "date" },
+          phone: { type: "string", format: "phone" },
+          fax: { type: "string", format: "phone" },
+        },
+      },
+      "3.1",
+      once,
+      "request body",
+    );
+    assert.deepEqual(converted, {
+      schema: {
+        type: "object",
+        properties: {
+          since: { type: "string", format: "date" },
+          phone: { type: "string" },
+          fax: { type: "string" },
+        },
+      },
+    });
+    assert.deepEqual(
+      [...once],
+      ['format "phone" is left out wherever it appears (the service does not check it)'],
     );
   });
 });

@@ -4,14 +4,38 @@ import type { components, paths } from "./schema.js";
 export { type ErrorCode, type Problem, ToolrunError, ToolrunTimeoutError } from "./errors.js";
 export type { RequestOptions } from "./limits.js";
 export type { RetryOptions } from "./retrying.js";
+export { schemaType, toolTypesModule } from "./tool-types.js";
 export type { components, paths };
-/** The slugs of the tools the document describes, each with its own path. */
+/** The slugs of the built-in tools, each with its own path in the document. */
 export type ToolSlug = {
     [P in keyof paths]: P extends `/v1/tool/${infer S}` ? (S extends "{slug}" ? never : S) : never;
 }[keyof paths];
 type ToolOperation<S extends ToolSlug> = NonNullable<paths[`/v1/tool/${S}`]["post"]>;
 export type ToolInput<S extends ToolSlug> = NonNullable<ToolOperation<S>["requestBody"]>["content"]["application/json"];
 export type ToolEnvelope<S extends ToolSlug> = ToolOperation<S>["responses"][200]["content"]["application/json"];
+/**
+ * Tools by slug, each with the body it takes and the `outputs` it answers: what `toolrun-types`
+ * writes for a deployment (`export interface Tools`), given to `createToolrunClient<Tools>`.
+ */
+export type ToolTypes<Tools> = {
+    readonly [S in keyof Tools]: {
+        readonly input: object;
+        readonly outputs: object;
+    };
+};
+/** The built-in tools, the types a client knows with no generated ones. */
+export type BuiltInTools = {
+    [S in ToolSlug]: {
+        input: ToolInput<S>;
+        outputs: ToolEnvelope<S>["outputs"];
+    };
+};
+/** The answer `callTool(slug)` gives: a built-in tool's own, a tool of `Tools` with its outputs, else `Outputs`. */
+export type CallAnswer<Tools extends ToolTypes<Tools>, S extends string, Outputs> = S extends keyof Tools ? S extends ToolSlug ? ToolEnvelope<S> : CallResult<Tools[S]["outputs"]> : CallResult<Outputs>;
+/** A tool call's answer, with these `outputs`. */
+export type CallResult<Outputs> = Omit<NonNullable<paths["/v1/tool/{slug}"]["post"]>["responses"][200]["content"]["application/json"], "outputs"> & {
+    outputs: Outputs;
+};
 type Json<P extends keyof paths> = paths[P]["get"] extends {
     responses: {
         200: {
@@ -46,11 +70,19 @@ export interface ToolrunClientOptions extends RetryOptions {
     /** A fresh key per tool call that is given none (default crypto.randomUUID). */
     readonly idempotencyKey?: () => string;
 }
-export declare function createToolrunClient(options: ToolrunClientOptions): {
+/**
+ * A client for the service. `Tools` types `callTool` by slug: the built-in tools by default, or a
+ * deployment's as `toolrun-types` writes them. A slug it does not know is typed by the call:
+ * `callTool<Outputs>(slug, input)`, its outputs `Record<string, unknown>` when not given.
+ */
+export declare function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTools>(options: ToolrunClientOptions): {
     /** The typed openapi-fetch client for any endpoint of the document, with the same retries. */
     api: import("openapi-fetch").Client<paths, `${string}/${string}`>;
-    /** Runs a tool; one Idempotency-Key for the call, reused by every retry of it. */
-    callTool<S extends ToolSlug>(slug: S, input: ToolInput<S>, call?: CallOptions): Promise<ToolEnvelope<S>>;
+    /**
+     * Runs a tool; one Idempotency-Key for the call, reused by every retry of it. A slug of `Tools`
+     * takes and answers its own types; any other takes an object and answers `Outputs`.
+     */
+    callTool<Outputs extends object = Record<string, unknown>, S extends string = string>(slug: S, input: S extends keyof Tools ? Tools[S]["input"] : Record<string, unknown>, call?: CallOptions): Promise<CallAnswer<Tools, S, Outputs>>;
     listTools(limits?: RequestOptions): Promise<ToolList>;
     searchTools(q: string, limit?: number, limits?: RequestOptions): Promise<ToolSearch>;
     describeTool(slug: string, limits?: RequestOptions): Promise<ToolDescription>;

@@ -11,6 +11,12 @@ import { ToolrunError } from "./errors.js";
 import { withinLimits } from "./limits.js";
 import { retrying } from "./retrying.js";
 export { ToolrunError, ToolrunTimeoutError } from "./errors.js";
+export { schemaType, toolTypesModule } from "./tool-types.js";
+/**
+ * A client for the service. `Tools` types `callTool` by slug: the built-in tools by default, or a
+ * deployment's as `toolrun-types` writes them. A slug it does not know is typed by the call:
+ * `callTool<Outputs>(slug, input)`, its outputs `Record<string, unknown>` when not given.
+ */
 export function createToolrunClient(options) {
     const api = createClient({
         baseUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -22,7 +28,10 @@ export function createToolrunClient(options) {
     return {
         /** The typed openapi-fetch client for any endpoint of the document, with the same retries. */
         api,
-        /** Runs a tool; one Idempotency-Key for the call, reused by every retry of it. */
+        /**
+         * Runs a tool; one Idempotency-Key for the call, reused by every retry of it. A slug of `Tools`
+         * takes and answers its own types; any other takes an object and answers `Outputs`.
+         */
         callTool(slug, input, call = {}) {
             const idempotencyKey = call.idempotencyKey ?? newKey();
             return withinLimits(call, async (signal) => ok(await api.POST("/v1/tool/{slug}", {

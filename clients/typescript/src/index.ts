@@ -15,9 +15,10 @@ import type { components, paths } from "./schema.js";
 export { type ErrorCode, type Problem, ToolrunError, ToolrunTimeoutError } from "./errors.js";
 export type { RequestOptions } from "./limits.js";
 export type { RetryOptions } from "./retrying.js";
+export { schemaType, toolTypesModule } from "./tool-types.js";
 export type { components, paths };
 
-/** The slugs of the tools the document describes, each with its own path. */
+/** The slugs of the built-in tools, each with its own path in the document. */
 export type ToolSlug = {
   [P in keyof paths]: P extends `/v1/tool/${infer S}` ? (S extends "{slug}" ? never : S) : never;
 }[keyof paths];
@@ -27,6 +28,32 @@ export type ToolInput<S extends ToolSlug> = NonNullable<
 >["content"]["application/json"];
 export type ToolEnvelope<S extends ToolSlug> =
   ToolOperation<S>["responses"][200]["content"]["application/json"];
+
+/**
+ * Tools by slug, each with the body it takes and the `outputs` it answers: what `toolrun-types`
+ * writes for a deployment (`export interface Tools`), given to `createToolrunClient<Tools>`.
+ */
+export type ToolTypes<Tools> = {
+  readonly [S in keyof Tools]: { readonly input: object; readonly outputs: object };
+};
+
+/** The built-in tools, the types a client knows with no generated ones. */
+export type BuiltInTools = {
+  [S in ToolSlug]: { input: ToolInput<S>; outputs: ToolEnvelope<S>["outputs"] };
+};
+
+/** The answer `callTool(slug)` gives: a built-in tool's own, a tool of `Tools` with its outputs, else `Outputs`. */
+export type CallAnswer<Tools extends ToolTypes<Tools>, S extends string, Outputs> = S extends keyof Tools
+  ? S extends ToolSlug
+    ? ToolEnvelope<S>
+    : CallResult<Tools[S]["outputs"]>
+  : CallResult<Outputs>;
+
+/** A tool call's answer, with these `outputs`. */
+export type CallResult<Outputs> = Omit<
+  NonNullable<paths["/v1/tool/{slug}"]["post"]>["responses"][200]["content"]["application/json"],
+  "outputs"
+> & { outputs: Outputs };
 
 type Json<P extends keyof paths> = paths[P]["get"] extends {
   responses: { 200: { content: { "application/json": infer T } } };
@@ -63,7 +90,14 @@ export interface ToolrunClientOptions extends RetryOptions {
   readonly idempotencyKey?: () => string;
 }
 
-export function createToolrunClient(options: ToolrunClientOptions) {
+/**
+ * A client for the service. `Tools` types `callTool` by slug: the built-in tools by default, or a
+ * deployment's as `toolrun-types` writes them. A slug it does not know is typed by the call:
+ * `callTool<Outputs>(slug, input)`, its outputs `Record<string, unknown>` when not given.
+ */
+export function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTools>(
+  options: ToolrunClientOptions,
+) {
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { authorization: `Bearer ${options.apiKey}` },
@@ -83,12 +117,15 @@ export function createToolrunClient(options: ToolrunClientOptions) {
     /** The typed openapi-fetch client for any endpoint of the document, with the same retries. */
     api,
 
-    /** Runs a tool; one Idempotency-Key for the call, reused by every retry of it. */
-    callTool<S extends ToolSlug>(
+    /**
+     * Runs a tool; one Idempotency-Key for the call, reused by every retry of it. A slug of `Tools`
+     * takes and answers its own types; any other takes an object and answers `Outputs`.
+     */
+    callTool<Outputs extends object = Record<string, unknown>, S extends string = string>(
       slug: S,
-      input: ToolInput<S>,
+      input: S extends keyof Tools ? Tools[S]["input"] : Record<string, unknown>,
       call: CallOptions = {},
-    ): Promise<ToolEnvelope<S>> {
+    ): Promise<CallAnswer<Tools, S, Outputs>> {
       const idempotencyKey = call.idempotencyKey ?? newKey();
       return withinLimits(call, async (signal) =>
         ok(
@@ -99,7 +136,7 @@ export function createToolrunClient(options: ToolrunClientOptions) {
             signal,
           }),
         ),
-      ) as Promise<ToolEnvelope<S>>;
+      ) as Promise<CallAnswer<Tools, S, Outputs>>;
     },
     listTools(limits: RequestOptions = {}): Promise<ToolList> {
       return withinLimits(limits, async (signal) => ok(await api.GET("/v1/tools/list", { signal })));

@@ -4,6 +4,8 @@
  * returns (a webhook body, a header value) can become markup.
  */
 
+export { humanize } from "./words.js";
+
 /** @typedef {Node | string | number | null | undefined | false} Child */
 /** @typedef {Record<string, string | number | boolean | null | undefined>} Attrs */
 
@@ -64,21 +66,6 @@ export function byId(id, type) {
   return element;
 }
 
-/** Words a person reads in capitals. */
-const ACRONYMS = new Set(["api", "http", "id", "json", "url", "utc", "xml"]);
-
-/** "timestampsFound", "raw-value" and "utc" as "Timestamps found", "Raw value" and "UTC". @param {string} name */
-export function humanize(name) {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/[-_]+/g, " ")
-    .toLowerCase()
-    .split(" ")
-    .map((word) => (ACRONYMS.has(word) ? word.toUpperCase() : word))
-    .join(" ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /**
  * Text that marks literal parts with backticks, as in Markdown (`sha256=`), as text and <code>
  * nodes: never parsed as HTML, so nothing in it can become markup.
@@ -101,21 +88,22 @@ export function freshId(prefix) {
 
 /**
  * A table with a caption and column headers, in a labelled region that scrolls sideways on its
- * own when it is wider than the screen (so the page itself never does).
- * @param {string} caption
+ * own when it is wider than the screen (so the page itself never does). A table under a heading
+ * that names it already is labelled by that heading instead of a caption repeating it.
+ * @param {string | { labelledBy: string }} caption
  * @param {readonly Column[]} columns
  * @param {readonly (readonly Cell[])[]} rows
  * @param {string} [name] `data-output` name, for finding the table again
  */
 export function table(caption, columns, rows, name) {
-  const captionId = freshId("caption");
+  const captionId = typeof caption === "string" ? freshId("caption") : caption.labelledBy;
   return h(
     "div",
     { class: "table-wrap", role: "region", tabindex: 0, "aria-labelledby": captionId },
     h(
       "table",
-      { "data-output": name },
-      h("caption", { id: captionId }, caption),
+      { "data-output": name, "aria-labelledby": typeof caption === "string" ? null : captionId },
+      typeof caption === "string" ? h("caption", { id: captionId }, caption) : null,
       h(
         "thead",
         {},

@@ -174,6 +174,7 @@ export function setupToolPage() {
   const resultsBody = byId("results-body", HTMLElement);
   const placeholder = byId("results-placeholder", HTMLElement);
   const sheetMeta = byId("sheet-meta", HTMLElement);
+  const runButton = byId("run", HTMLButtonElement);
   let running = false;
 
   /** @param {Record<string, unknown>} body */
@@ -225,11 +226,18 @@ export function setupToolPage() {
     }
     const body = bodyOf(form);
     running = true;
+    // One call at a time: a second click while one runs would be a second charged call. A
+    // disabled button loses the focus; a keyboard user gets it back where they left it.
+    const hadFocus = document.activeElement === runButton;
+    runButton.disabled = true;
     form.setAttribute("aria-busy", "true");
     status.textContent = "Running…";
     const outcome = await callApi("POST", `/v1/tool/${slug}`, key, JSON.stringify(body));
     running = false;
+    runButton.disabled = false;
     form.removeAttribute("aria-busy");
+    if (hadFocus && (document.activeElement === document.body || document.activeElement === null))
+      runButton.focus();
     placeholder.hidden = true;
     showCurl(body);
     if (outcome.ok) {

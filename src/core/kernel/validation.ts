@@ -4,6 +4,7 @@
  * for a property marked `x-numeric-string`. No other coercion, no defaults, no stripping.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { DECIMAL_STRING_PATTERN, NUMERIC_STRING_KEYWORD, SCHEMA_KEYWORDS } from "../../tools/schema.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 
@@ -22,6 +23,9 @@ const ajv = new Ajv2020({
   useDefaults: false,
 });
 for (const keyword of SCHEMA_KEYWORDS) ajv.addKeyword(keyword);
+// The formats of JSON Schema 2020-12 (date, date-time, email, uri, uuid...) are checked, as an
+// operator's schema (or an imported OpenAPI document) means them; an unknown one still stops start-up.
+addFormats.default(ajv);
 const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
 /** Checks a tool's output against its output schema: "" when it conforms, else Ajv's messages. */

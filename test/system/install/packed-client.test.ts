@@ -1,20 +1,21 @@
 /**
- * The client as another project gets it: `npm pack` in clients/typescript, the tarball installed
- * into a new project outside the checkout with the machine's own Node (20) and npm, the README's
- * example compiled there by tsc against the installed types and run on that Node against a started
- * server.
+ * The client as another project gets it, following its README's "In a new project" word for word
+ * (the checkout's path put for `/path/to/toolrun`): in an empty folder outside the checkout, with
+ * the machine's own Node (20) and npm, the tarball packed and installed, TypeScript and Node's types
+ * from the registry, the types of the running service's tools written by the package's
+ * `toolrun-types`, and the README's example, a typed call of an operator's tool (the checkout's
+ * `examples/tools`), compiled by tsc and run on that Node against the started server.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { migratedDatabase, runCli, type ServerProcess, startServerProcess } from "../../helpers/process.ts";
 import { PINNED_NODE, ROOT, run } from "../run.ts";
-import { machineEnv, NO_SYSTEM_NODE, SYSTEM_NODE, SYSTEM_NODE_VERSION } from "./machine.ts";
+import { machineEnv, NO_SYSTEM_NODE, SYSTEM_NODE_VERSION } from "./machine.ts";
 
-const CLIENT = join(ROOT, "clients/typescript");
-const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+const CLIENT_README = join(ROOT, "clients/typescript/README.md");
 
 /** The first ```ts block of a README: its client example. */
 function readmeExample(readme: string): string {
@@ -23,19 +24,27 @@ function readmeExample(readme: string): string {
   return example;
 }
 
-describe(`the packed client in another project, on the machine's Node ${SYSTEM_NODE_VERSION ?? ""}`, {
+/** The ```sh blocks of a README's section, in order. */
+function sectionCommands(readme: string, heading: string): string[] {
+  const text = readFileSync(readme, "utf8");
+  const start = text.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `${readme} has a section ${heading}`);
+  const end = text.indexOf("\n## ", start + 1);
+  const section = text.slice(start, end < 0 ? undefined : end);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+}
+
+describe(`the packed client in a new project, on the machine's Node ${SYSTEM_NODE_VERSION ?? ""}`, {
   skip: NO_SYSTEM_NODE,
-  timeout: 600_000,
+  timeout: 900_000,
 }, () => {
   let dir: string;
-  let project: string;
   let server: ServerProcess;
   let key: string;
   let cleanupDatabase: () => void;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolrun-packed-client-"));
-    project = join(dir, "consumer");
     const database = await migratedDatabase("toolrun-packed-client-db-");
     cleanupDatabase = () => rmSync(database.dir, { recursive: true, force: true });
     const created = await runCli(
@@ -44,7 +53,7 @@ describe(`the packed client in another project, on the machine's Node ${SYSTEM_N
     );
     assert.equal(created.code, 0, created.stderr);
     key = (JSON.parse(created.stdout) as { key: string }).key;
-    server = await startServerProcess(database.env);
+    server = await startServerProcess({ ...database.env, TOOLRUN_TOOLS: join(ROOT, "examples/tools") });
   });
   after(async () => {
     await server?.stop();
@@ -52,70 +61,72 @@ describe(`the packed client in another project, on the machine's Node ${SYSTEM_N
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("packs the built JavaScript and its types, installs from the tarball, and runs the README's example", async () => {
-    const packed = await run("npm", ["pack", "--json", "--pack-destination", dir], machineEnv(), CLIENT);
-    assert.equal(packed.code, 0, packed.stderr);
-    const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    assert.ok(manifest);
-    const files = manifest.files.map((f) => f.path).sort();
-    for (const file of ["README.md", "dist/index.js", "dist/index.d.ts", "dist/schema.d.ts", "package.json"])
-      assert.ok(files.includes(file), `${file} is in the tarball: ${files.join(", ")}`);
-    assert.ok(!files.some((f) => f.startsWith("src/")), "no TypeScript source to build");
-
+  it("follows the README: packs and installs the client, writes the tools' types, compiles and runs the example", async () => {
+    const project = join(dir, "hello-toolrun");
     mkdirSync(project);
-    writeFileSync(
-      join(project, "package.json"),
-      JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }),
-    );
-    const installed = await run(
-      "npm",
-      ["install", "--no-audit", "--no-fund", join(dir, manifest.filename)],
-      machineEnv(),
-      project,
-    );
-    assert.equal(installed.code, 0, installed.stderr);
-
-    writeFileSync(join(project, "example.ts"), readmeExample(join(CLIENT, "README.md")));
-    // Type-checked against the installed package's .d.ts, then run as the JavaScript tsc emits.
-    const compiled = await run(
-      process.execPath,
-      [
-        TSC,
-        "--strict",
-        "--noUncheckedIndexedAccess",
-        "--target",
-        "es2022",
-        "--module",
-        "nodenext",
-        "--types",
-        "node",
-        "--typeRoots",
-        join(ROOT, "node_modules/@types"),
-        "example.ts",
-      ],
-      machineEnv(),
-      project,
-    );
-    assert.equal(compiled.code, 0, compiled.stdout + compiled.stderr);
-
-    const example = () =>
-      run(
-        SYSTEM_NODE ?? "node",
-        ["example.js"],
-        machineEnv({ TOOLRUN_URL: server.url, TOOLRUN_KEY: key }),
+    const env = machineEnv({ TOOLRUN_URL: server.url, TOOLRUN_KEY: key, HOME: dir });
+    const shell = async (commands: string) => {
+      const ran = await run(
+        "bash",
+        ["-euo", "pipefail", "-c", commands.replaceAll("/path/to/toolrun", ROOT)],
+        env,
         project,
       );
-    const ran = await example();
-    assert.equal(ran.code, 0, ran.stderr);
-    const [status, ...usage] = ran.stdout.trim().split("\n");
-    assert.match(status ?? "", /^Active thrust .* kN\/m acting .* m above the base \(998 credits left\)$/);
+      assert.equal(ran.code, 0, `${commands}\n${ran.stdout}\n${ran.stderr}`);
+      return ran;
+    };
+    const [setup, compileAndRun, ...more] = sectionCommands(CLIENT_README, "In a new project");
+    assert.ok(
+      setup && compileAndRun && more.length === 0,
+      "two blocks of commands: set up, then compile and run",
+    );
+
+    await shell(setup);
+    // The tarball holds the built JavaScript and its types, and no source to build.
+    const tarball = readdirSync(project).find((name) => name.endsWith(".tgz"));
+    assert.equal(tarball, "toolrun-client-0.1.0.tgz");
+    const listed = await run("tar", ["-tzf", tarball], env, project);
+    const files = listed.stdout.trim().split("\n").sort();
+    for (const file of [
+      "README.md",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/schema.d.ts",
+      "dist/types-cli.js",
+    ])
+      assert.ok(files.includes(`package/${file}`), `${file} is in the tarball: ${files.join(", ")}`);
+    assert.ok(!files.some((f) => f.startsWith("package/src/")), "no TypeScript source to build");
+    const types = readFileSync(join(project, "toolrun-tools.ts"), "utf8");
+    assert.match(types, /"unit-converter": \{/);
+    assert.match(types, /"retaining-wall-pressure-calculator": \{/);
+
+    writeFileSync(join(project, "example.ts"), readmeExample(CLIENT_README));
+    const ran = await shell(compileAndRun);
+    const [converted, ...usage] = ran.stdout.trim().split("\n");
+    assert.match(converted ?? "", /^42\.195 km = 26\.2\d* mi \(\d+ credits left\)$/);
     assert.equal(usage.length, 1, ran.stdout);
-    assert.match(usage[0] ?? "", / retaining-wall-pressure-calculator charged 2$/);
+    assert.match(usage[0] ?? "", / unit-converter charged \d+$/);
 
     // Run again: the same idempotencyKey gets the first answer, and nothing more is charged.
-    const again = await example();
-    assert.equal(again.code, 0, again.stderr);
+    const again = await shell(compileAndRun);
     assert.equal(again.stdout, ran.stdout);
+  });
+
+  it("refuses, when compiling, an input the operator's tool does not take", async () => {
+    const project = join(dir, "hello-toolrun");
+    const env = machineEnv({ HOME: dir });
+    writeFileSync(
+      join(project, "wrong.ts"),
+      readmeExample(CLIENT_README).replace('from: "km"', 'from: "furlong"'),
+    );
+    const compiled = await run(
+      "npx",
+      ["tsc", "--strict", "--module", "nodenext", "--target", "es2022", "--types", "node", "wrong.ts"],
+      env,
+      project,
+    );
+    assert.notEqual(compiled.code, 0);
+    assert.match(compiled.stdout, /wrong\.ts\(\d+,\d+\): error TS2322: Type '"furlong"' is not assignable/);
   });
 
   it("in the checkout, the root README's example runs as it is, on the installed client", async () => {
