@@ -6,8 +6,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
 import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console/routes.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
+import { createReadiness } from "./core/call/readiness.ts";
 import type { CoreDeps } from "./core/deps.ts";
-import { withAccessTokens } from "./core/oauth/mcp-door.ts";
+import { mcpFrontDoor } from "./core/oauth/mcp-door.ts";
 import type { OAuthSettings } from "./core/oauth/settings.ts";
 import {
   type AnsweredEarly,
@@ -102,7 +103,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     trustProxy: trustProxyOption(options.trustProxy ?? false),
   });
   const { docsUrl } = deps.settings;
-  const door = createFrontDoor(deps);
+  const readiness = createReadiness(deps.store, () => deps.now().getTime());
+  const door = createFrontDoor(deps, { readiness });
 
   app.decorateRequest("apiKey", null);
   app.decorateRequest("adminKey", null);
@@ -140,7 +142,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const forBrowsers = referenceAssetRoutes();
   const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
   registerRoutes(app, [...routes, ...forBrowsers], door);
-  const mcpDoor = options.oauth ? withAccessTokens(door, deps, options.oauth) : door;
+  const mcpDoor = options.oauth ? mcpFrontDoor(deps, options.oauth, readiness) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
   registerConsole(app, deps);
   if (oauth) registerConsentPage(app, deps, oauth.consent);
