@@ -1,12 +1,13 @@
 /**
- * The front door every keyed request passes, over HTTP and MCP alike, in the order the interface
- * fixes: the schema is there (503 `api_unconfigured`), the key (401), the route's own checks that
- * must not cost a slot (an unknown slug's 404), then the rate-limit slot(s) (429) whose headers
- * the answer carries. Transports call it; they never reorder or repeat these steps. The key comes
- * from the credential through the entrance's verifiers (credentials.ts): API keys alone unless the
- * entrance is given others, as the MCP endpoint is with OAuth on. The admin API
- * has its own entrance here: readiness, then an admin key (a customer key is 401), then a slot of
- * that admin key's own window (TOOLRUN_ADMIN_RPM), never a customer's.
+ * The front door every keyed request passes, over HTTP and MCP alike, in the order the API
+ * documents (docs/architecture.md): the schema is there (503 `api_unconfigured`), the key (401),
+ * the route's own checks that must not cost a slot (an unknown slug's 404), then the rate-limit
+ * slot(s) (429) whose headers the answer carries. Transports call it; they never reorder or repeat
+ * these steps. The key comes from the credential through the entrance's verifiers
+ * (credentials.ts): API keys alone unless the entrance is given others, as the MCP endpoint is
+ * with OAuth on. The admin API has its own entrance here: readiness, then an admin key (a
+ * customer key is 401), then a slot of that admin key's own window (TOOLRUN_ADMIN_RPM), never a
+ * customer's.
  */
 import type { AdminKeyRecord, ApiKeyRecord } from "../../ports/store.ts";
 import { authenticateAdmin } from "../admin/admin-keys.ts";
