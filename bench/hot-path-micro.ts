@@ -6,10 +6,12 @@
  * - the request log line at `info`: a pino child logger per request then its line, against the
  *   line through the root logger with the request id as a field (both to /dev/null, asynchronous);
  * - the calculator's envelope: JSON.stringify against a serializer compiled by
- *   fast-json-stringify from the envelope's shape and the tool's output schema.
+ *   fast-json-stringify from the envelope's shape and the tool's output schema;
+ * - the key's SHA-256: a Hash object per request (createHash) against the one-shot crypto.hash.
  * Medians of `rounds` rounds (default 7). A quick check; `npm run bench` is the measure of record.
  */
 
+import { createHash, hash } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -97,6 +99,10 @@ try {
     throw new Error("the compiled serializer writes another text");
   const compiledCost = perCall(() => compiled(envelope));
 
+  const key = "tr_live_0123456789abcdefghijABCDEFGHIJKL";
+  const hashObject = perCall(() => createHash("sha256").update(key).digest("hex"));
+  const oneShot = perCall(() => hash("sha256", key, "hex"));
+
   const line = (name: string, before: number, after: number) =>
     `${name.padEnd(44)} ${before.toFixed(2).padStart(6)} -> ${after.toFixed(2).padStart(6)} us`;
   process.stdout.write(
@@ -105,6 +111,7 @@ try {
       line("key freshness: per lookup -> per turn of 10", perLookup, perTurnOf10),
       line("request line: child logger -> root + reqId", child, rootLine),
       line("envelope: JSON.stringify -> fast-json-stringify", stringify, compiledCost),
+      line("key hash: createHash -> crypto.hash", hashObject, oneShot),
       "",
     ].join("\n"),
   );

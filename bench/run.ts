@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { embeddedCases } from "./cases/embedded.ts";
+import { mcpCases } from "./cases/mcp.ts";
 import { operatorToolCases } from "./cases/operator-tools.ts";
 import { scaleOutCases } from "./cases/scale-out.ts";
 import { parseBenchArgs, USAGE } from "./lib/args.ts";
@@ -22,7 +23,7 @@ import {
 } from "./lib/report.ts";
 import { SkipCase } from "./lib/service.ts";
 
-const ALL: readonly BenchCase[] = [...embeddedCases, ...operatorToolCases, ...scaleOutCases];
+const ALL: readonly BenchCase[] = [...embeddedCases, ...mcpCases, ...operatorToolCases, ...scaleOutCases];
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseBenchArgs(argv);

@@ -9,7 +9,8 @@ import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console
 import { createAdminEntrance } from "./core/admin/entrance.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
-import { withAccessTokens } from "./core/oauth/mcp-door.ts";
+import { createReadiness } from "./core/call/readiness.ts";
+import { mcpFrontDoor } from "./core/oauth/mcp-door.ts";
 import type { OAuthSettings } from "./core/oauth/settings.ts";
 import {
   type AnsweredEarly,
@@ -103,7 +104,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
     trustProxy: trustProxyOption(options.trustProxy ?? false),
   });
   const { docsUrl } = deps.settings;
-  const door = createFrontDoor(deps);
+  const readiness = createReadiness(deps.store, () => deps.now().getTime());
+  const door = createFrontDoor(deps, { readiness });
 
   app.decorateRequest("apiKey", null);
   app.decorateRequest("adminKey", null);
@@ -141,7 +143,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   const forBrowsers = referenceAssetRoutes();
   const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
   registerRoutes(app, [...routes, ...forBrowsers], door, createAdminEntrance(deps, door));
-  const mcpDoor = options.oauth ? withAccessTokens(door, deps, options.oauth) : door;
+  const mcpDoor = options.oauth ? mcpFrontDoor(deps, options.oauth, readiness) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
   registerConsole(app, deps);
   if (oauth) registerConsentPage(app, deps, oauth.consent);

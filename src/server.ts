@@ -1,6 +1,6 @@
 /**
  * `toolrun serve`: loadConfig -> createDeps -> buildApp -> listen, then the first-start bootstrap
- * key, the sweeper that refunds calls abandoned by a dead process, and a close that drains.
+ * key, the periodic jobs (housekeeping.ts), and a close that drains.
  */
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
@@ -9,12 +9,12 @@ import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin/actions.ts";
 import type { Observer } from "./core/call/observer.ts";
 import { createDeps, type Deps, loadConfiguredTools } from "./deps.ts";
+import { jobs, startHousekeeping } from "./housekeeping.ts";
 import { createMetrics } from "./http/metrics.ts";
-import { BackendUnavailableError, SchemaNotReadyError } from "./ports/errors.ts";
+import { BackendUnavailableError } from "./ports/errors.ts";
 import { databaseError, listenError } from "./startup.ts";
 import { logBackends } from "./startup-log.ts";
 
-const SWEEP_EVERY_MS = 30_000;
 const LOG_FLUSH_MS = 200;
 
 export interface RunningServer {
@@ -74,7 +74,7 @@ export async function startServer(
       await stop();
       throw error;
     });
-  const sweeper = startSweeper(config, deps, app);
+  const housekeeping = startHousekeeping(jobs(config, deps, app.log), app.log);
 
   err(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
@@ -90,7 +90,7 @@ export async function startServer(
     url,
     flushLog: log.flush,
     async close() {
-      clearInterval(sweeper);
+      housekeeping.stop();
       // Requests in flight may finish; new ones get 503 meanwhile. Past the bound, their
       // connections are closed (a call cut off there is refunded by the next sweep of any instance).
       const cutOff = setTimeout(() => {
@@ -185,31 +185,6 @@ async function bootstrapKey(config: Config, deps: Deps, err: (line: string) => v
     // answer 503 backend_unavailable, and the pool connects once the database is back.
     if (!(error instanceof BackendUnavailableError)) throw error;
   }
-}
-
-/**
- * A call still pending after TOOLRUN_CALL_ABANDON_S (a reservation of a tool with effects outside,
- * on either store, or a keyed call on PostgreSQL) belongs to a process that died: its credits go
- * back, and with them its idempotency key, which a retry then takes over. Expired idempotency keys
- * go too.
- */
-function startSweeper(config: Config, deps: Deps, app: FastifyInstance): NodeJS.Timeout {
-  const abandonedAfterMs = config.callAbandonS * 1000;
-  const sweep = () =>
-    Promise.all([
-      deps.store
-        .refundAbandoned(new Date(deps.now().getTime() - abandonedAfterMs).toISOString())
-        .then((n) => n > 0 && app.log.warn({ refunded: n }, "refunded calls abandoned by a stopped process")),
-      deps.store.purgeExpiredAnswers(deps.now().toISOString()),
-    ]).catch((error: unknown) => {
-      // Before `toolrun migrate` there is nothing to sweep.
-      if (!(error instanceof SchemaNotReadyError))
-        app.log.warn({ err: error }, "sweep of abandoned calls failed");
-    });
-  const sweeper = setInterval(sweep, Math.min(SWEEP_EVERY_MS, abandonedAfterMs / 2));
-  sweeper.unref();
-  void sweep();
-  return sweeper;
 }
 
 function bootstrapMessage(config: Config, key: string): string {

@@ -13,7 +13,7 @@ export const INSPECTOR_SLUG = "webhook-payload-inspector";
 export const calculatorBody = JSON.stringify({ height: 5, unitWeight: 18, frictionAngle: 30, surcharge: 10 });
 
 const SECRET = "bench-webhook-secret";
-/** The inspector's default body limit (decisions, section 3). */
+/** The inspector's default body limit (docs/configuration.md). */
 export const INSPECTOR_LIMIT_BYTES = 1024 * 1024;
 
 interface WebhookDefinition {

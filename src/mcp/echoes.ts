@@ -9,34 +9,31 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 
 const INSTEAD = "(the value sent)";
 
+/** `value` with every echo replaced; the same value when it held none. */
 function scrub(value: unknown, sent: readonly string[]): unknown {
   if (typeof value === "string") return sent.reduce((text, echo) => text.replaceAll(echo, INSTEAD), value);
-  if (Array.isArray(value)) return value.map((item) => scrub(item, sent));
-  if (typeof value === "object" && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, scrub(member, sent)]));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => scrub(item, sent));
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value);
+    const scrubbed = entries.map(([name, member]) => [name, scrub(member, sent)] as const);
+    return scrubbed.every(([, member], i) => member === entries[i]?.[1])
+      ? value
+      : Object.fromEntries(scrubbed);
+  }
   return value;
 }
 
-function withoutEcho(message: unknown, sent: readonly string[]): unknown {
+/** The JSON-RPC message whose error no longer holds the header values `sent`; any other message as it is. */
+export function withoutEchoes(message: unknown, sent: readonly (string | undefined)[]): unknown {
   if (typeof message !== "object" || message === null || !("error" in message)) return message;
-  return { ...message, error: scrub((message as { error: unknown }).error, sent) };
-}
-
-/** The JSON-RPC answer (one message or a batch) whose errors no longer hold the header values `sent`. */
-export function withoutEchoes(body: string, sent: readonly (string | undefined)[]): string {
   const echoes = sent.filter(
     (value): value is string =>
       value !== undefined && value !== "" && !SUPPORTED_PROTOCOL_VERSIONS.includes(value),
   );
-  if (echoes.length === 0 || !echoes.some((echo) => body.includes(JSON.stringify(echo).slice(1, -1))))
-    return body;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return body;
-  }
-  return JSON.stringify(
-    Array.isArray(parsed) ? parsed.map((m) => withoutEcho(m, echoes)) : withoutEcho(parsed, echoes),
-  );
+  const { error } = message as { error: unknown };
+  const scrubbed = scrub(error, echoes);
+  return scrubbed === error ? message : { ...message, error: scrubbed };
 }

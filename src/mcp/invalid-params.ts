@@ -33,7 +33,8 @@ function zodIssues(message: unknown): Issue[] | null {
   return issues;
 }
 
-function rewriteMessage(message: unknown): unknown {
+/** The JSON-RPC message with a params error as -32602; any other message as it is. */
+export function invalidParamsAsSuch(message: unknown): unknown {
   if (typeof message !== "object" || message === null || !("error" in message)) return message;
   const { error } = message as { error: unknown };
   if (typeof error !== "object" || error === null) return message;
@@ -45,16 +46,4 @@ function rewriteMessage(message: unknown): unknown {
     (i) => `${i.path.filter((p) => p !== "params").join(".") || "params"}: ${i.message}`,
   );
   return { ...message, error: { code: INVALID_PARAMS, message: `Invalid params: ${named.join("; ")}` } };
-}
-
-/** The JSON-RPC answer (one message or a batch) with params errors as -32602. */
-export function invalidParamsAsSuch(body: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return body;
-  }
-  const rewritten = Array.isArray(parsed) ? parsed.map(rewriteMessage) : rewriteMessage(parsed);
-  return JSON.stringify(rewritten) === JSON.stringify(parsed) ? body : JSON.stringify(rewritten);
 }

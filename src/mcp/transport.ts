@@ -25,9 +25,8 @@ import { MAX_JSON_DEPTH, readJsonBody } from "../core/call/json-body.ts";
 import type { Observer } from "../core/call/observer.ts";
 import { type EndpointSpec, JSON_TYPE } from "../core/kernel/endpoint.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
-import { withoutEchoes } from "./echoes.ts";
-import { invalidParamsAsSuch } from "./invalid-params.ts";
 import { checkHost, checkOrigin, isLoopbackAddress, type OriginPolicy } from "./origin.ts";
+import { correctedAnswer } from "./sdk-answers.ts";
 import { createToolServer } from "./server.ts";
 import type { McpCallContext } from "./tools.ts";
 
@@ -290,7 +289,7 @@ function urlOf(request: FastifyRequest): string {
   }
 }
 
-/** Sends the SDK's answer; `sent` are header values its errors must not quote back (echoes.ts). */
+/** Sends the SDK's answer; `sent` are header values its errors must not quote back (sdk-answers.ts). */
 async function sendWebResponse(
   reply: FastifyReply,
   response: Response,
@@ -306,5 +305,5 @@ async function sendWebResponse(
   }
   const body = Buffer.from(await response.arrayBuffer());
   if (!response.headers.get("content-type")?.startsWith("application/json")) return reply.send(body);
-  return reply.send(Buffer.from(withoutEchoes(invalidParamsAsSuch(body.toString("utf8")), sent)));
+  return reply.send(correctedAnswer(body, sent));
 }

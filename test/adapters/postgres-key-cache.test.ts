@@ -9,9 +9,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createKeyChanges, type KeyChangeEvent } from "../../src/adapters/postgres/key-changes.ts";
 import { createKeyStore } from "../../src/adapters/postgres/keys.ts";
+import { createOAuthStore } from "../../src/adapters/postgres/oauth.ts";
 import { createPostgresPool } from "../../src/adapters/postgres/pool.ts";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
-import type { KeyStore } from "../../src/ports/store.ts";
+import type { KeyStore, Store } from "../../src/ports/store.ts";
 import { newKey } from "../contracts/store.contract.ts";
 import { describeKeyCacheContract } from "../contracts/store-key-cache.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
@@ -226,21 +227,28 @@ if (db.url === undefined) {
     );
     // Every change statement, whoever sends it, is announced once: count them to know what to await.
     let changed = 0;
-    const counting = (keys: KeyStore): KeyStore => {
-      const count =
-        <A extends unknown[]>(change: (...args: A) => Promise<boolean>) =>
-        (...args: A) => {
-          changed++;
-          return change(...args);
-        };
-      return {
-        ...keys,
-        revokeKey: count(keys.revokeKey),
-        rotateKey: count(keys.rotateKey),
-        updateKey: count(keys.updateKey),
-        grantCredits: count(keys.grantCredits),
+    const count =
+      <A extends unknown[], R>(change: (...args: A) => Promise<R>) =>
+      (...args: A) => {
+        changed++;
+        return change(...args);
       };
-    };
+    const counting = <S extends KeyStore>(keys: S): S => ({
+      ...keys,
+      revokeKey: count(keys.revokeKey),
+      rotateKey: count(keys.rotateKey),
+      updateKey: count(keys.updateKey),
+      grantCredits: count(keys.grantCredits),
+    });
+    // An upsert announces itself too (its UPDATE trigger fires whether or not a row conflicted).
+    const countingOAuth = (store: Store): Store => ({
+      ...counting(store),
+      saveOAuthAuthorization: count(store.saveOAuthAuthorization),
+      bindOAuthAuthorization: count(store.bindOAuthAuthorization),
+      saveOAuthArtifact: count(store.saveOAuthArtifact),
+      revokeOAuthGrant: count(store.revokeOAuthGrant),
+      destroyOAuthArtifact: count(store.destroyOAuthArtifact),
+    });
     const until = async (what: string, done: () => boolean) => {
       const deadline = Date.now() + 5000;
       while (!done()) {
@@ -250,8 +258,9 @@ if (db.url === undefined) {
     };
     return {
       keys: counting(createKeyStore(pool)),
+      oauth: createOAuthStore(pool),
       changes,
-      elsewhere: counting(other),
+      elsewhere: countingOAuth(other),
       async ready() {
         changes.version();
         await until("the listener", () => up);

@@ -18,6 +18,7 @@ import { createAudited } from "../../src/adapters/sqlite/audit.ts";
 import { openDb } from "../../src/adapters/sqlite/db.ts";
 import { createKeyChanges } from "../../src/adapters/sqlite/key-changes.ts";
 import { createKeyStore } from "../../src/adapters/sqlite/keys.ts";
+import { createOAuthStore } from "../../src/adapters/sqlite/oauth.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { newKey } from "../contracts/store.contract.ts";
 import { describeKeyCacheContract } from "../contracts/store-key-cache.contract.ts";
@@ -30,6 +31,7 @@ describeKeyCacheContract("sqlite (PRAGMA data_version)", async () => {
   const db = openDb(path);
   return {
     keys: createKeyStore(db, createAudited(db)),
+    oauth: createOAuthStore(db, createAudited(db)),
     changes: createKeyChanges(db.dataVersion),
     elsewhere,
     ready: async () => {},

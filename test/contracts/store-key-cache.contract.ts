@@ -1,23 +1,28 @@
 /**
- * The key cache (src/adapters/key-cache.ts) over each backend's key store and its signal of changes
- * made elsewhere: found keys are remembered, yet a key revoked, rotated or changed by another
- * connection (another instance, the CLI) is refused once the backend's signal has reported the
- * change, and one changed through the cached store itself at once. Each adapter's test file calls
- * this with its uncached key store, its KeyChanges and a second connection on the same data.
+ * The key cache (src/adapters/key-cache.ts) over each backend's key and OAuth stores and its signal
+ * of changes made elsewhere: found keys and access tokens are remembered, yet a key revoked,
+ * rotated or changed, and a token or authorization revoked, by another connection (another
+ * instance, the CLI) is refused once the backend's signal has reported the change, and one changed
+ * through the cached store itself at once. Each adapter's test file calls this with its uncached
+ * key and OAuth stores, its KeyChanges and a second connection on the same data.
  */
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { type KeyChanges, withKeyCache } from "../../src/adapters/key-cache.ts";
-import type { KeyStore } from "../../src/ports/store.ts";
+import { type KeyChanges, withCredentialCache } from "../../src/adapters/key-cache.ts";
+import type { OAuthStore } from "../../src/ports/oauth-store.ts";
+import type { KeyStore, Store } from "../../src/ports/store.ts";
 import { newKey, rotation } from "./store.contract.ts";
 
 export interface KeyCacheFixture {
   /** The backend's key store, uncached, on this instance's connection. */
   readonly keys: KeyStore;
+  /** The backend's OAuth store, uncached, on the same connection. */
+  readonly oauth: OAuthStore;
   /** The backend's signal of changes made elsewhere. */
   readonly changes: KeyChanges;
-  /** A key store on another connection to the same data. */
-  readonly elsewhere: KeyStore;
+  /** A store on another connection to the same data. */
+  readonly elsewhere: Store;
   /** Resolves once `changes` can be trusted (a listener confirmed up, say). */
   ready(): Promise<void>;
   /** Resolves once a change `elsewhere` has committed has reached `changes`. */
@@ -25,9 +30,10 @@ export interface KeyCacheFixture {
   cleanup(): Promise<void>;
 }
 
-/** The cache over `keys`, counting the lookups that reach the store and able to hold one. */
+/** The cache over `keys` and `oauth`, counting the lookups that reach the store and able to hold one. */
 function observed(fixture: KeyCacheFixture) {
   let lookups = 0;
+  let tokenLookups = 0;
   let hold: { read: () => void; gate: Promise<void> } | undefined;
   const counted: KeyStore = {
     ...fixture.keys,
@@ -43,9 +49,17 @@ function observed(fixture: KeyCacheFixture) {
       return found;
     },
   };
+  const oauth: OAuthStore = {
+    ...fixture.oauth,
+    async findOAuthAccessToken(idHash) {
+      tokenLookups++;
+      return fixture.oauth.findOAuthAccessToken(idHash);
+    },
+  };
   return {
-    cached: withKeyCache(counted, fixture.changes),
+    cached: withCredentialCache(counted, oauth, fixture.changes),
     lookups: () => lookups,
+    tokenLookups: () => tokenLookups,
     /** Holds the next lookup's result until `release()`; `read` resolves once the store answered. */
     holdNextLookup() {
       let read!: () => void;
@@ -68,7 +82,7 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
   describe(`Key cache: ${name}`, () => {
     let fixture: KeyCacheFixture;
     let cache: ReturnType<typeof observed>;
-    let cached: KeyStore;
+    let cached: KeyStore & OAuthStore;
     before(async () => {
       fixture = await makeFixture();
       cache = observed(fixture);
@@ -146,5 +160,82 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
       assert.equal((await stale)?.revokedAt, null, "the read itself predates the revocation");
       assert.equal((await cached.findKeyByHash(key.secretHash))?.revokedAt, "2026-11-04T00:00:00.000Z");
     });
+
+    it("answers a found access token from memory, and never remembers an unknown one", async () => {
+      const { token } = await authorized(fixture.elsewhere);
+      await fixture.ready();
+      await fixture.changeSeen();
+      assert.ok(await cached.findOAuthAccessToken(token));
+      const before = cache.tokenLookups();
+      assert.ok(await cached.findOAuthAccessToken(token));
+      assert.equal(cache.tokenLookups(), before, "answered from memory");
+      assert.equal(await cached.findOAuthAccessToken("unknown"), null);
+      assert.equal(await cached.findOAuthAccessToken("unknown"), null);
+      assert.equal(cache.tokenLookups(), before + 2, "unknown tokens always go to the store");
+    });
+
+    it("refuses an access token revoked, deauthorized or whose key was rotated or revoked elsewhere, once reported", async () => {
+      const changes: [string, (held: Held) => Promise<unknown>][] = [
+        ["token revoked", (held) => fixture.elsewhere.destroyOAuthArtifact("AccessToken", held.token)],
+        ["authorization revoked", (held) => fixture.elsewhere.revokeOAuthGrant(held.grantId)],
+        ["key rotated", (held) => fixture.elsewhere.rotateKey(held.keyId, rotation(`${held.keyHash}-2`))],
+        ["key revoked", (held) => fixture.elsewhere.revokeKey(held.keyId, "2026-11-05T00:00:00.000Z")],
+      ];
+      for (const [what, change] of changes) {
+        const held = await authorized(fixture.elsewhere);
+        await fixture.ready();
+        await fixture.changeSeen();
+        assert.ok(await cached.findOAuthAccessToken(held.token), what);
+        assert.ok(await cached.findOAuthAccessToken(held.token), what);
+        await change(held);
+        await fixture.changeSeen();
+        const after = await cached.findOAuthAccessToken(held.token);
+        assert.ok(after === null || after.key.revokedAt !== null, what);
+      }
+    });
+
+    it("sees OAuth changes made through itself at once, without waiting for the signal", async () => {
+      const held = await authorized(fixture.elsewhere);
+      await fixture.ready();
+      await fixture.changeSeen();
+      assert.ok(await cached.findOAuthAccessToken(held.token));
+      assert.ok(await cached.findOAuthAccessToken(held.token));
+      await cached.revokeOAuthAuthorization(held.keyId, held.grantId);
+      assert.equal(await cached.findOAuthAccessToken(held.token), null);
+    });
   });
+}
+
+interface Held {
+  readonly keyId: string;
+  readonly keyHash: string;
+  readonly grantId: string;
+  /** The access token's hash. */
+  readonly token: string;
+}
+
+/** A key with one authorization bound to its secret, and an access token under it, made `elsewhere`. */
+async function authorized(store: Store): Promise<Held> {
+  const key = newKey();
+  await store.createKey(key);
+  const grantId = `grant-${randomUUID()}`;
+  await store.saveOAuthAuthorization({
+    id: grantId,
+    keyId: key.id,
+    clientId: "client-1",
+    payload: JSON.stringify({ accountId: key.id, clientId: "client-1" }),
+    createdAt: "2026-11-15T12:00:00.000Z",
+    expiresAt: "2027-11-15T12:00:00.000Z",
+  });
+  assert.equal(await store.bindOAuthAuthorization(grantId, key.id, key.secretHash, "Test client"), true);
+  const token = `hash-${randomUUID()}`;
+  await store.saveOAuthArtifact({
+    model: "AccessToken",
+    idHash: token,
+    payload: JSON.stringify({ aud: "http://127.0.0.1/mcp", clientId: "client-1" }),
+    grantId,
+    uid: null,
+    expiresAt: "2027-11-15T12:30:00.000Z",
+  });
+  return { keyId: key.id, keyHash: key.secretHash, grantId, token };
 }

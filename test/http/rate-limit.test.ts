@@ -1,5 +1,5 @@
 /**
- * Fixed one-minute windows per key, aligned to the UTC minute (interface 8.1).
+ * Fixed one-minute windows per key, aligned to the UTC minute.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { mcpFrontDoor } from "../../src/core/oauth/mcp-door.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { assertProblem } from "../helpers/problem.ts";
@@ -140,6 +141,18 @@ describe("the MCP endpoint with OAuth on", () => {
     assert.equal(meta(again)?.["toolrun/idempotent-replayed"], true);
     const credits = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(own) });
     assert.equal(credits.json().credits_used, 2, "charged once");
+  });
+
+  it("admits an access token through every way into the door, the whole door (admit) included", async () => {
+    const own = await t.key("free");
+    const signed = await new IndependentClient(t.base, t.mcp).signIn(new Person(t.base), own);
+    const door = mcpFrontDoor(t.deps, t.settings);
+    const authorization = `Bearer ${signed.tokens.access_token}`;
+    const keyId = (await t.recordOf(own)).id;
+    assert.equal((await door.authenticate(authorization)).id, keyId);
+    const admitted = await door.admit(authorization);
+    assert.equal(admitted.key.id, keyId);
+    assert.match(String(admitted.headers.ratelimit), /^"minute";r=\d+;t=\d+$/);
   });
 
   it("keeps /v1 for keys only: an access token there is refused", async () => {

@@ -2,18 +2,23 @@
  * OAuth on two instances sharing one PostgreSQL database, as behind a load balancer: the consent
  * page shown by one and answered on the other (the CSRF and cookie keys are shared), a token
  * issued by one accepted by the other, and refreshes of one refresh token racing on both, of
- * which exactly one wins and the authorization is revoked.
+ * which exactly one wins and the authorization is revoked. Both remember the keys and tokens they
+ * found, as in production, yet a token revoked, an authorization revoked or a key rotated on one
+ * is refused by the other as soon as its change notification arrives.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createPostgresStore } from "../../src/adapters/postgres/store.ts";
+import { rotateApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { tools } from "../../src/tools/index.ts";
 import { dropSchema, uniqueSchema } from "../adapters/postgres-fixture.ts";
-import { untilSuiteEnds } from "../helpers/app.ts";
+import { adminClient } from "../admin/helpers.ts";
+import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
 import { initializeMessage, postRpc } from "../mcp/helpers.ts";
 import { type OAuthApp, Person, startOAuthApp } from "./helpers.ts";
-import { IndependentClient, oauth } from "./independent-client.ts";
+import { IndependentClient, oauth, type Signed } from "./independent-client.ts";
 
 const db = testDatabaseUrl();
 
@@ -26,7 +31,7 @@ describe("OAuth on two instances sharing PostgreSQL", { skip: db.skip }, () => {
   after(() => dropSchema(url, schema));
 
   before(async () => {
-    const store = () => createPostgresStore({ url, schema, keyCache: false });
+    const store = () => createPostgresStore({ url, schema });
     one = await startOAuthApp({ tools, store: await store() }, suite);
     two = await startOAuthApp({ tools, store: await store(), migrate: false }, suite, { issuer: one.base });
   });
@@ -102,5 +107,50 @@ describe("OAuth on two instances sharing PostgreSQL", { skip: db.skip }, () => {
       authorization: `Bearer ${winners[0]?.access_token}`,
     });
     assert.equal(answer.status, 401, "the reuse revoked the whole authorization");
+  });
+
+  it("refuses on the other instance a token revoked, deauthorized or whose key was rotated on one", async () => {
+    const admin = await adminClient(one);
+    const changes: [string, (signed: Signed, keyId: string) => Promise<unknown>][] = [
+      [
+        "the token revoked",
+        (signed) =>
+          fetch(`${one.base}/oauth/revoke`, {
+            method: "POST",
+            body: new URLSearchParams({
+              token: signed.tokens.access_token,
+              client_id: signed.client.client_id,
+            }),
+          }),
+      ],
+      [
+        "the authorization revoked",
+        async (_signed, keyId) => {
+          const [authorization] = (await admin.get(`/keys/${keyId}/authorizations`)).json().authorizations;
+          return one.app.inject({
+            method: "DELETE",
+            url: `/admin/v1/keys/${keyId}/authorizations/${authorization.id}`,
+            headers: bearer(admin.key),
+          });
+        },
+      ],
+      ["the key rotated", (_signed, keyId) => rotateApiKey(one.deps, cliActor("test"), keyId)],
+    ];
+    for (const [what, change] of changes) {
+      const key = await one.key("builder");
+      const signed = await new IndependentClient(one.base, one.mcp).signIn(new Person(one.base), key);
+      const onTwo = () =>
+        postRpc(two.mcp, initializeMessage(), { authorization: `Bearer ${signed.tokens.access_token}` });
+      assert.equal((await onTwo()).status, 200, what);
+      assert.equal((await onTwo()).status, 200, `${what}: answered again, from memory`);
+      await change(signed, (await one.recordOf(key)).id);
+      const deadline = Date.now() + 2000;
+      let status = (await onTwo()).status;
+      while (status !== 401 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        status = (await onTwo()).status;
+      }
+      assert.equal(status, 401, `${what}: refused on the other instance once told`);
+    }
   });
 });

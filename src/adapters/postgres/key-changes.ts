@@ -1,12 +1,14 @@
 /**
  * How a PostgreSQL store learns that keys changed elsewhere (KeyChanges, for the key cache of
  * adapters/key-cache.ts), trusted only while this instance is provably told of every change to
- * `api_keys`. Boundary: one LISTEN connection of its own plus one pool statement per heartbeat.
+ * `api_keys`, `oauth_authorizations` and `oauth_artifacts`. Boundary: one LISTEN connection of its
+ * own plus one pool statement per heartbeat.
  *
  * How a change reaches every instance: a statement-level trigger on `api_keys` (migrations/
- * 0001_schema.sql) runs `pg_notify('toolrun_api_keys', <schema>)` inside the writing
- * transaction, whoever the writer is (this store, another instance, the CLI, plain SQL). PostgreSQL
- * delivers it on commit to every listening connection; each instance's version then moves.
+ * 0001_schema.sql) and on the OAuth tables (0005_oauth_changes.sql) runs
+ * `pg_notify('toolrun_api_keys', <schema>)` inside the writing transaction, whoever the writer is
+ * (this store, another instance, the CLI, plain SQL). PostgreSQL delivers it on commit to every
+ * listening connection; each instance's version then moves.
  *
  * When the version may be trusted: only while the listener is confirmed up. It is confirmed by a
  * ping (a NOTIFY on a channel of this instance's own, sent through the pool) that came back over

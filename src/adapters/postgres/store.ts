@@ -1,8 +1,8 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
- * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts),
- * admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, oauth.ts and migrations.ts over
- * one pool.
+ * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
+ * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts and
+ * migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
@@ -10,7 +10,7 @@
 import type { Pool } from "pg";
 import { DEFAULT_BACKEND_TIMEOUT_MS } from "../../ports/defaults.ts";
 import type { Store } from "../../ports/store.ts";
-import { type KeyCacheOptions, withKeyCache } from "../key-cache.ts";
+import { type KeyCacheOptions, withCredentialCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { run, statement, transaction } from "./db.ts";
@@ -29,10 +29,10 @@ import { createSwitchStore } from "./switches.ts";
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /**
-   * Remembering found keys between lookups (adapters/key-cache.ts), on by default; it needs one
-   * more connection, for LISTEN (key-changes.ts). `false` looks every key up in the database, for
-   * example behind a pooler that does not keep LISTEN (the cache would notice and stay bypassed
-   * anyway).
+   * Remembering found keys and access tokens between lookups (adapters/key-cache.ts), on by
+   * default; it needs one more connection, for LISTEN (key-changes.ts). `false` looks every key
+   * and token up in the database, for example behind a pooler that does not keep LISTEN (the
+   * cache would notice and stay bypassed anyway).
    */
   readonly keyCache?: false | (KeyCacheOptions & KeyChangeOptions);
 }
@@ -70,16 +70,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           options.keyCache,
         );
   const keys = createKeyStore(pool);
+  const oauth = createOAuthStore(pool);
   let closed: Promise<void> | undefined;
   const { stopRefunds, ...ledger } = createLedger(pool);
   return {
     pool,
-    ...(changes ? withKeyCache(keys, changes, options.keyCache || {}) : keys),
+    ...(changes ? withCredentialCache(keys, oauth, changes, options.keyCache || {}) : { ...keys, ...oauth }),
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
     ...ledger,
     ...createSwitchStore(pool),
-    ...createOAuthStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
     async ping() {

@@ -2,9 +2,9 @@
  * Group commit for the SQLite ledger: writes queued in one turn of the event loop and the next run
  * one after another inside one IMMEDIATE transaction, and every caller's promise settles after
  * that transaction commits (or rejects with the commit's error, when nothing of the batch was
- * kept). The extra turn lets the requests read in its poll phase join the commit: under the
- * bench's 10 connections a commit then holds about 9.6 calls instead of 6.4, and an idle server
- * pays one empty turn of its loop.
+ * kept). The extra turn lets the requests read in its poll phase join the commit, so more calls
+ * share one (docs/benchmarks.md, "Code kept for speed"), and an idle server pays one empty turn of
+ * its loop.
  * Exactness is the same as one transaction per write, since each write still sees every write
  * queued before it; under load, many calls share one commit (and its WAL pages) instead of paying
  * one each.

@@ -1,11 +1,11 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
- * Boundary: assembles keys.ts (behind the key cache, told of changes by key-changes.ts),
- * admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, oauth.ts, migrations.ts and
- * write-probe.ts over one database file (db.ts).
+ * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
+ * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, migrations.ts
+ * and write-probe.ts over one database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
-import { withKeyCache } from "../key-cache.ts";
+import { withCredentialCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
 import { type OpenOptions, openDb } from "./db.ts";
@@ -24,12 +24,15 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
   const audited = createAudited(db);
   const ping = db.statement("SELECT 1");
   return {
-    ...withKeyCache(createKeyStore(db, audited), createKeyChanges(db.dataVersion)),
+    ...withCredentialCache(
+      createKeyStore(db, audited),
+      createOAuthStore(db, audited),
+      createKeyChanges(db.dataVersion),
+    ),
     ...createAdminKeyStore(db, audited),
     ...createAuditLog(db),
     ...createLedger(db, options),
     ...createSwitchStore(db, audited),
-    ...createOAuthStore(db, audited),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

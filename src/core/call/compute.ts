@@ -8,18 +8,13 @@ import type { ComputeAnswer, ComputeOffload } from "../../ports/compute-offload.
 import type { WorkResult } from "../../ports/store.ts";
 import { UnprocessableInputError } from "../../tools/tool.ts";
 import { ApiError } from "../kernel/errors.ts";
-import type { RegisteredTool, RunOptions } from "../tools/registry.ts";
-import type { ToolRunResult } from "../tools/run.ts";
+import type { RegisteredTool } from "../tools/registry.ts";
+import type { RunOptions, ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import type { CoreDeps } from "./deps.ts";
 import { type Computed, WrittenOutputs } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
-
-/**
- * The request body, raw from HTTP or already parsed (MCP arguments) with its JSON as serialized
- * once: its size, and what an idempotency key's claim fingerprints.
- */
-export type CallBody = { readonly raw: Buffer } | { readonly parsed: unknown; readonly json: string };
+import type { ToolCall } from "./tool-call.ts";
 
 /** What the ledger runs once it admits the call. */
 export type Work = () => WorkResult<Computed> | Promise<WorkResult<Computed>>;
@@ -34,20 +29,6 @@ export interface CallCompute {
   validate(runNow: () => Promise<boolean>): Promise<Work>;
 }
 
-/** What of a call decides where it computes, and what its run is told. */
-export interface ComputeContext {
-  /** Whose call it is: the offload gives keys turns and bounds what each may queue. */
-  readonly key: { readonly id: string };
-  readonly body: CallBody;
-  readonly requestId: string;
-  /** The client's idempotency key. */
-  readonly idempotencyKey?: string | undefined;
-  /** A signal that aborts if the client goes away; asked for only by a call that waits. */
-  readonly clientGone?: () => AbortSignal;
-  /** What the tool's run is told of the call. */
-  readonly run: RunOptions;
-}
-
 export const INPUT_MISMATCH = "The request body does not match the tool's input schema.";
 
 /**
@@ -55,7 +36,12 @@ export const INPUT_MISMATCH = "The request body does not match the tool's input 
  * the built-in tools and the operator's module tools. A tool with effects outside stays here: its
  * wait costs this thread nothing, and its body is no larger than an HTTP API takes.
  */
-export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeContext): CallCompute {
+export function computeOf(
+  deps: CoreDeps,
+  tool: RegisteredTool,
+  call: ToolCall,
+  run: RunOptions,
+): CallCompute {
   const { offload } = deps;
   const { body } = call;
   if (offload && tool.effects === "none" && "raw" in body && body.raw.length >= offload.minBytes) {
@@ -74,7 +60,7 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
     async validate() {
       const input = validInput(tool, json);
       return () => {
-        const result = tool.run(input, call.run);
+        const result = tool.run(input, run);
         return "then" in result ? result.then(computed) : computed(result);
       };
     },

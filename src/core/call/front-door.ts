@@ -1,14 +1,19 @@
 /**
- * The front door every keyed request passes, over HTTP and MCP alike, in the order the interface
- * fixes: the schema is there (503 `api_unconfigured`), the key (401), the route's own checks that
- * must not cost a slot (an unknown slug's 404), then the rate-limit slot(s) (429) whose headers
- * the answer carries. Transports call it; they never reorder or repeat these steps. The admin API
- * has its own entrance (core/admin/entrance.ts), which asks this door's readiness.
+ * The front door every keyed request passes, over HTTP and MCP alike, in the order the API
+ * documents (docs/architecture.md): the schema is there (503 `api_unconfigured`), the key (401),
+ * the route's own checks that must not cost a slot (an unknown slug's 404), then the rate-limit
+ * slot(s) (429) whose headers the answer carries. Transports call it; they never reorder or repeat
+ * these steps. The key comes from the credential through the entrance's verifiers
+ * (credentials.ts): API keys alone unless the entrance is given others, as the MCP endpoint is
+ * with OAuth on. The admin API has its own entrance (core/admin/entrance.ts), which asks this
+ * door's readiness.
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import { planOf } from "../kernel/credits.ts";
+import { ApiError } from "../kernel/errors.ts";
+import { apiKeyVerifier, type Credentials, refusal, type Verification } from "./credentials.ts";
 import type { CoreDeps } from "./deps.ts";
-import { authenticate } from "./keys.ts";
+import { BEARER_HINT, bearerCredential, keyChallenge } from "./keys.ts";
 import { takeSlot } from "./rate-limit.ts";
 import { createReadiness, type Readiness } from "./readiness.ts";
 
@@ -29,13 +34,53 @@ export interface FrontDoor {
   admit(authorization: string | undefined, beforeSlot?: (key: ApiKeyRecord) => void): Promise<Admitted>;
 }
 
-export function createFrontDoor(deps: CoreDeps, readiness?: Readiness): FrontDoor {
-  const ready = readiness ?? createReadiness(deps.store, () => deps.now().getTime());
+export interface FrontDoorOptions {
+  /** Shared by the doors of one app, so the schema's arrival is learned once (default: a new one). */
+  readonly readiness?: Readiness;
+  /** What this entrance accepts (default: API keys, with the keys' challenge). */
+  readonly credentials?: Credentials;
+}
+
+/** API keys alone, as every entrance accepts them. */
+export function apiKeyCredentials(deps: CoreDeps): Credentials {
+  return {
+    verifiers: [apiKeyVerifier(deps.store, deps.settings.keyPrefix, deps.keyPattern)],
+    challenge: keyChallenge,
+  };
+}
+
+export function createFrontDoor(deps: CoreDeps, options: FrontDoorOptions = {}): FrontDoor {
+  const ready = options.readiness ?? createReadiness(deps.store, () => deps.now().getTime());
+  const { verifiers, challenge } = options.credentials ?? apiKeyCredentials(deps);
+
+  /** The verdict of the first verifier that knows the credential's kind; a bearer none knows is malformed. */
+  async function verify(credential: string): Promise<Verification> {
+    const now = deps.now();
+    for (const verifier of verifiers) {
+      const verdict = await verifier.verify(credential, now);
+      if (verdict !== null) return verdict;
+    }
+    return refusal("The API key is malformed.", BEARER_HINT);
+  }
+
   const door: FrontDoor = {
     ready: () => ready.check(),
     async authenticate(authorization) {
       await ready.check();
-      return authenticate(deps.store, deps.keyPattern, authorization, deps.now());
+      const credential = bearerCredential(authorization);
+      const verdict =
+        credential !== undefined
+          ? await verify(credential)
+          : refusal(
+              authorization === undefined || authorization.trim() === ""
+                ? "No API key was sent."
+                : "The Authorization header does not use the Bearer scheme.",
+              BEARER_HINT,
+            );
+      if (verdict.ok) return verdict.key;
+      throw new ApiError(verdict.code, verdict.detail, {
+        headers: { "www-authenticate": challenge(credential === undefined ? null : verdict.detail) },
+      });
     },
     async takeSlots(key, count = 1) {
       const rpm = planOf(key, deps.settings).rpm;

@@ -6,45 +6,26 @@
  * key's retries). A tool that only computes runs, then is charged; one with effects outside is
  * reserved before it runs, then captured or released. docs/architecture.md walks through it.
  */
-import type { ApiKeyRecord, CallOutcome } from "../../ports/store.ts";
+import type { CallOutcome } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
-import { type CallBody, type CallCompute, computeOf } from "./compute.ts";
+import { type CallCompute, computeOf } from "./compute.ts";
 import type { CoreDeps } from "./deps.ts";
 import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
 import { claimFor, fingerprintOf, isIdempotencyRefusal, outwardKeyOf, storeAnswer } from "./idempotency.ts";
-import type { Observer, ToolCallOutcome } from "./observer.ts";
-
-export interface ToolCall {
-  readonly key: ApiKeyRecord;
-  readonly slug: string;
-  readonly body: CallBody;
-  readonly requestId: string;
-  /** The client's idempotency key, already checked by readIdempotencyKey. */
-  readonly idempotencyKey?: string | undefined;
-  /**
-   * A signal that aborts if the client goes before its answer: a call waiting for the offload is
-   * dropped, and a tool that waits is stopped (its signal fires), unless the call has an
-   * idempotency key: it then runs to its end, and its answer waits for the client's retry.
-   */
-  readonly clientGone?: () => AbortSignal;
-  /** Hears how this call ended, besides `deps.observer` (the transport's request log). */
-  readonly observer?: Pick<Observer, "toolCall">;
-}
+import type { ToolCallOutcome } from "./observer.ts";
+import type { CallBody, ToolCall } from "./tool-call.ts";
 
 export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
   const tool = deps.registry.resolve(call.slug);
   checkSize(tool, call.body);
   const keyed = call.idempotencyKey !== undefined;
-  const compute = computeOf(deps, tool, {
-    ...call,
-    run: {
-      requestId: call.requestId,
-      idempotencyKey: keyed ? outwardKeyOf(call.key.id, call.idempotencyKey) : undefined,
-      clientGone: keyed ? undefined : call.clientGone,
-    },
+  const compute = computeOf(deps, tool, call, {
+    requestId: call.requestId,
+    idempotencyKey: keyed ? outwardKeyOf(call.key.id, call.idempotencyKey) : undefined,
+    clientGone: keyed ? undefined : call.clientGone,
   });
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);

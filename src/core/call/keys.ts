@@ -3,25 +3,30 @@
  * the store (active, unexpired, or a rotated secret still in its grace), or 401 `invalid_api_key`
  * saying which of those it is not.
  */
-import type { ApiKeyRecord, FoundKey, KeyStore } from "../../ports/store.ts";
+import type { ApiKeyRecord } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
-import { hashKey } from "../kernel/key-format.ts";
 
-const BEARER_HINT = "Provide your API key in the header Authorization: Bearer <API_KEY>.";
+export const BEARER_HINT = "Provide your API key in the header Authorization: Bearer <API_KEY>.";
 
 /**
- * 401 `invalid_api_key`. The challenge follows RFC 6750 section 3.1: no error code when no bearer
- * token came, `error="invalid_token"` with the detail as `error_description` when one did, so a
- * client that shows only the header still learns what is wrong with the key. There is no
+ * The challenge of a 401 for keys, after RFC 6750 section 3.1: no error code when no bearer token
+ * came, `error="invalid_token"` with the detail as `error_description` when one did (`refusal`),
+ * so a client that shows only the header still learns what is wrong with the key. There is no
  * `resource_metadata` (RFC 9728): it exists to point at an OAuth authorization server, and keys
  * are not issued by one.
  */
+export function keyChallenge(refusal: string | null): string {
+  return refusal === null
+    ? 'Bearer realm="toolrun"'
+    : `Bearer realm="toolrun", error="invalid_token", error_description="${refusal}"`;
+}
+
+/** 401 `invalid_api_key`; `tokenSent` when a bearer credential came and was refused. */
 export function invalidApiKey(reason: string, tokenSent: boolean): ApiError {
   const detail = `${reason} ${BEARER_HINT}`;
-  const challenge = tokenSent
-    ? `Bearer realm="toolrun", error="invalid_token", error_description="${detail}"`
-    : 'Bearer realm="toolrun"';
-  return new ApiError("invalid_api_key", detail, { headers: { "www-authenticate": challenge } });
+  return new ApiError("invalid_api_key", detail, {
+    headers: { "www-authenticate": keyChallenge(tokenSent ? detail : null) },
+  });
 }
 
 /** The credential of an Authorization header in the Bearer scheme, whatever its form; else undefined. */
@@ -58,28 +63,4 @@ export function previousSecretWorks(
     record.previousSecretExpiresAt !== null &&
     Date.parse(record.previousSecretExpiresAt) > now.getTime()
   );
-}
-
-/**
- * Turns an Authorization header into the active, unexpired key it names, or throws 401
- * `invalid_api_key` saying which of those it is not. A secret a rotation replaced names its key
- * until the rotation's grace ends.
- */
-export async function authenticate(
-  keys: Pick<KeyStore, "findKeyByHash">,
-  pattern: RegExp,
-  authorization: string | undefined,
-  now: Date,
-): Promise<FoundKey> {
-  const key = bearerToken(authorization, pattern);
-  const record = await keys.findKeyByHash(hashKey(key));
-  if (record === null) throw invalidApiKey("The API key is not valid.", true);
-  if (record.revokedAt !== null) throw invalidApiKey("The API key has been revoked.", true);
-  if (hasExpired(record, now)) throw invalidApiKey(`The API key expired at ${record.expiresAt}.`, true);
-  if (record.matched === "previous" && !previousSecretWorks(record, now))
-    throw invalidApiKey(
-      `The API key was rotated; this old secret stopped working at ${record.previousSecretExpiresAt}. Use the key's new secret.`,
-      true,
-    );
-  return record;
 }

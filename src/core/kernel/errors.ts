@@ -209,7 +209,7 @@ export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(errorCatalog, value);
 }
 
-/** Members beyond the standard ones that some codes carry (section 2.4 of the interface). */
+/** Members beyond RFC 9457's that some codes carry (docs/errors.md lists them by code). */
 export interface ProblemExtras {
   fields?: Record<string, string> | string;
   retry_after?: number;

@@ -1,6 +1,6 @@
 /**
  * Validates request bodies against a tool's published JSON Schema (2020-12) and names every bad
- * field. The only transformation is the one the interface allows: a numeric string becomes a number
+ * field. The only transformation is the one the API documents: a numeric string becomes a number
  * for a property marked `x-numeric-string`. No other coercion, no defaults, no stripping.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";

@@ -23,7 +23,6 @@ export interface OAuthSettings {
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_S = 3600;
-export const DEFAULT_CODE_TTL_S = 60;
 /** Enough for the people behind one chat host's addresses to connect; a flood of clients is not. */
 export const DEFAULT_REGISTRATIONS_PER_HOUR = 60;
 

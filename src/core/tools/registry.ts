@@ -9,16 +9,7 @@ import type { ToolSettings } from "../kernel/settings.ts";
 import { compileInputValidator, type InputValidator } from "../kernel/validation.ts";
 import type { CheckedDefinition } from "./check-definition.ts";
 import type { LoadedTool, ToolOrigin } from "./loader.ts";
-import { runToolCall, type ToolRunResult } from "./run.ts";
-
-/** What one run of a tool is told of its call. */
-export interface RunOptions {
-  readonly requestId: string;
-  /** The key derived for outward calls from the client's `Idempotency-Key`, when it sent one. */
-  readonly idempotencyKey?: string | undefined;
-  /** A signal that fires when the call's client has gone (the tool's signal fires with it); asked for only by a run that waits. */
-  readonly clientGone?: (() => AbortSignal) | undefined;
-}
+import { type RunOptions, runToolCall, type ToolRunResult } from "./run.ts";
 
 export interface RegisteredTool {
   readonly slug: string;
@@ -39,7 +30,10 @@ export interface RegisteredTool {
    * Runs the tool once on validated input: its outputs checked against its output schema, or the
    * status the refunded call ends with. Synchronous for a tool that answers synchronously.
    */
-  run(input: Record<string, unknown>, options: RunOptions): ToolRunResult | Promise<ToolRunResult>;
+  run(
+    input: Record<string, unknown>,
+    options: Omit<RunOptions, "secrets">,
+  ): ToolRunResult | Promise<ToolRunResult>;
 }
 
 export interface ToolRegistry {

@@ -12,12 +12,14 @@ import { type CheckedTool, isObject } from "./check-definition.ts";
 import { asToolRun } from "./running-tool.ts";
 import { ToolFailure } from "./tool-failure.ts";
 
-export interface ToolCallOptions {
+/** What one run of a tool is told of its call: what its context (ToolContext) is made of. */
+export interface RunOptions {
   readonly requestId: string;
   /** The key derived for outward calls from the client's `Idempotency-Key`, when it sent one. */
   readonly idempotencyKey?: string | undefined;
+  /** The tool's own secrets, from the configuration (the registry adds them). */
   readonly secrets?: Readonly<Record<string, string>> | undefined;
-  /** A signal that fires when the call's client has gone; asked for only by a run that waits. */
+  /** A signal that fires when the call's client has gone (the tool's signal fires with it); asked for only by a run that waits. */
   readonly clientGone?: (() => AbortSignal) | undefined;
 }
 
@@ -31,7 +33,7 @@ const NO_SECRETS: Readonly<Record<string, string>> = Object.freeze({});
 export function runToolCall(
   tool: CheckedTool,
   input: Record<string, unknown>,
-  options: ToolCallOptions,
+  options: RunOptions,
 ): ToolRunResult | Promise<ToolRunResult> {
   const { effects, timeoutMs } = tool.definition;
   let gone: AbortSignal | undefined;
@@ -94,7 +96,7 @@ class RunContext implements ToolContext {
   #controller: AbortController | undefined;
   #abortedWith: Error | undefined;
 
-  constructor(options: ToolCallOptions) {
+  constructor(options: RunOptions) {
     this.requestId = options.requestId;
     this.secrets = options.secrets ?? NO_SECRETS;
     this.idempotencyKey = options.idempotencyKey;

@@ -1,8 +1,9 @@
 /**
  * OAuth for the MCP endpoint, registered on the app when it is on: the library's endpoints and
- * the resource metadata (routes.ts), the consent flow the console's page drives (consent.ts), and
- * a sweep of what can no longer be used. The library is built on first use, once the store
- * (migrated) can hand out the secrets every instance shares.
+ * the resource metadata (routes.ts) and the consent flow the console's page drives (consent.ts);
+ * what can no longer be used is purged by the server's housekeeping (src/housekeeping.ts). The
+ * library is built on first use, once the store (migrated) can hand out the secrets every
+ * instance shares.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
@@ -12,12 +13,9 @@ import { problemFor } from "../../core/contract/error-mapper.ts";
 import type { ConsentFlow } from "../../core/oauth/consent.ts";
 import { takeRegistrationSlot } from "../../core/oauth/registration-limit.ts";
 import type { OAuthSettings } from "../../core/oauth/settings.ts";
-import { SchemaNotReadyError } from "../../ports/errors.ts";
-import type { HttpRoute } from "../register.ts";
 import { noteCall } from "../request-log.ts";
 import { showAuthorizationErrors } from "./authorization-errors.ts";
 import { createConsentFlow } from "./consent.ts";
-import { withOAuthSecurity } from "./metadata.ts";
 import { answerOutages } from "./outage.ts";
 import {
   createProvider,
@@ -26,17 +24,10 @@ import {
   type OAuthRuntime,
   showErrorPage,
 } from "./provider.ts";
-import { mountProvider, protectedResourceRoutes } from "./routes.ts";
-
-/** How often expired codes, tokens and ended authorizations are removed. */
-const PURGE_EVERY_MS = 10 * 60 * 1000;
+import { mountProvider } from "./routes.ts";
 
 export interface OAuthParts {
-  /** The protected-resource metadata routes, for the route table (OpenAPI, 405s). */
-  readonly routes: readonly HttpRoute[];
   readonly consent: ConsentFlow<IncomingMessage, ServerResponse>;
-  /** The OpenAPI document with the OAuth scheme and endpoints. */
-  describe(document: Record<string, unknown>): Record<string, unknown>;
 }
 
 export function registerOAuth(
@@ -84,19 +75,5 @@ export function registerOAuth(
     (address) => takeRegistrationSlot(deps.limiter, address, settings.registrationsPerHour, deps.now()),
   );
 
-  const purge = setInterval(() => {
-    deps.store.purgeOAuth(deps.now().toISOString()).catch((error: unknown) => {
-      // Before `toolrun migrate` there is nothing to purge.
-      if (!(error instanceof SchemaNotReadyError))
-        app.log.warn({ err: error }, "purge of ended OAuth codes and tokens failed");
-    });
-  }, PURGE_EVERY_MS);
-  purge.unref();
-  app.addHook("onClose", async () => clearInterval(purge));
-
-  return {
-    routes: protectedResourceRoutes(settings),
-    consent: createConsentFlow(runtime, deps.store, settings),
-    describe: (document) => withOAuthSecurity(document, settings),
-  };
+  return { consent: createConsentFlow(runtime, deps.store, settings) };
 }
