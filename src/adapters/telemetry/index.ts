@@ -3,8 +3,8 @@
  * The SDK is imported only then: with tracing off no module of it is loaded.
  */
 import type { Telemetry } from "../../ports/telemetry.ts";
-
-export type TracesExporter = "otlp" | "console";
+// A type only, erased when the file runs: the SDK is loaded by the import() below alone.
+import type { TracesExporter } from "./otel.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -41,7 +41,9 @@ import type {
   TraceSpan,
 } from "../../ports/telemetry.ts";
 import { ERROR_TYPE } from "../../ports/trace-attributes.ts";
-import type { TracesExporter } from "./index.ts";
+
+/** Where spans go: OTLP over HTTP, or stdout for a person reading them. */
+export type TracesExporter = "otlp" | "console";
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
 
