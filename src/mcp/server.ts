@@ -10,7 +10,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/
 import pkg from "../../package.json" with { type: "json" };
 import type { CoreDeps } from "../core/call/deps.ts";
 import { problemFor } from "../core/contract/error-mapper.ts";
-import { callTool, listTools, type McpCallContext, problemContext } from "./tools.ts";
+import { callTool, isToolName, listTools, type McpCallContext, problemContext } from "./tools.ts";
 import { traced } from "./tracing.ts";
 
 const MODERN_REVISION = "2026-07-28";
@@ -48,8 +48,14 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
     }),
   );
   server.setRequestHandler("tools/call", async (request, ctx) =>
-    traced(deps.telemetry, { ...messageOf(ctx), tool: request.params.name, meta: request.params._meta }, () =>
-      callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),
+    traced(
+      deps.telemetry,
+      {
+        ...messageOf(ctx),
+        tool: isToolName(deps, request.params.name) ? request.params.name : undefined,
+        meta: request.params._meta,
+      },
+      () => callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),
     ),
   );
   return server;
