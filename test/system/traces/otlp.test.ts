@@ -267,6 +267,27 @@ describe("traces exported over OTLP/HTTP", () => {
     // The input did reach the upstream in the query: what the traces lack was there to leak.
     assert.ok(upstream.requests.some((request) => request.url.includes(QUERY_SECRET)));
 
+    // A key sent where a tool's name goes names no span: the span is the method's alone.
+    const misnamed = callerContext();
+    const refused = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: headers({
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+      }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: key, arguments: {}, _meta: { traceparent: misnamed.traceparent } },
+      }),
+    });
+    assert.equal(((await refused.json()) as { error: { code: number } }).error.code, -32602);
+    const [unknown] = await spansOf(misnamed.traceId, 1);
+    assert.equal(unknown?.name, "tools/call");
+    assert.equal(unknown.attributes["error.type"], "-32602");
+    assert.equal(unknown.attributes["gen_ai.tool.name"], undefined);
+
     const exported = receiver.bodies.join("\n");
     for (const secret of [key, key.slice(-32), TICKETS_TOKEN, QUERY_SECRET, "Bearer"])
       assert.ok(!exported.includes(secret), `an exported span holds "${secret}"`);
