@@ -44,6 +44,7 @@ import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
+import { registerTracing } from "./http/tracing.ts";
 import { mcpEndpoint, mcpStreamRefusal, registerMcpEndpoint } from "./mcp/transport.ts";
 
 export interface AppOptions {
@@ -110,6 +111,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   app.decorateRequest("apiKey", null);
   app.decorateRequest("adminKey", null);
   app.decorateRequest("callLog", null);
+  if (deps.telemetry) registerTracing(app, deps.telemetry);
   const metrics = options.metrics?.metrics;
   const lostAnswer: LostAnswerReport = (request, reply) => {
     logLostAnswer(request, reply);

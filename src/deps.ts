@@ -6,14 +6,19 @@
  * configuration names, before anything else starts.
  */
 import { randomUUIDv7 } from "node:crypto";
+import pkg from "../package.json" with { type: "json" };
 import { createComputePool } from "./adapters/compute/pool.ts";
 import { createHttpUpstream } from "./adapters/http-upstream/index.ts";
 import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
+import { createTelemetry } from "./adapters/telemetry/index.ts";
+import { withLedgerSpans } from "./adapters/telemetry/traced-store.ts";
+import { withUpstreamSpans } from "./adapters/telemetry/traced-upstream.ts";
 import type { Config } from "./config.ts";
 import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import type { Observer } from "./core/call/observer.ts";
+import { withTracedCalls } from "./core/call/trace-observer.ts";
 import { keyPattern } from "./core/kernel/key-format.ts";
 import type { ServiceSettings } from "./core/kernel/settings.ts";
 import { type LoadedTool, loadTools } from "./core/tools/loader.ts";
@@ -22,9 +27,10 @@ import { createSwitchReader } from "./core/tools/switches.ts";
 import type { ComputeOffload } from "./ports/compute-offload.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
+import type { Telemetry } from "./ports/telemetry.ts";
 
 export interface Deps extends CoreDeps {
-  /** Closes the limiter, the store and the compute pool. */
+  /** Closes the limiter, the store and the compute pool, and exports the traces still buffered. */
   close(): Promise<void>;
 }
 
@@ -42,6 +48,8 @@ export interface DepsParts {
   readonly observer?: Observer;
   /** Where large calls compute; none: every call on the main thread. */
   readonly offload?: ComputeOffload;
+  /** Traces: the ledger's spans, and each call's outcome on its span. */
+  readonly telemetry?: Telemetry;
 }
 
 export interface BackendOptions {
@@ -52,13 +60,19 @@ export interface BackendOptions {
   readonly blockOnLocks?: boolean;
   /** Hears how each metered call ends (the metrics). */
   readonly observer?: Observer;
+  readonly telemetry?: Telemetry;
+}
+
+/** Traces, when OpenTelemetry's variables ask for them (`OTEL_EXPORTER_OTLP_ENDPOINT`...); else none. */
+export function openTelemetry(config: Config): Promise<Telemetry | undefined> {
+  return createTelemetry(config.toolSources.env, pkg.version);
 }
 
 /**
  * The built-in tools, the modules of `TOOLRUN_TOOLS` and the configuration file's `httpTools`,
  * loaded and checked (core/tools/loader.ts): a ToolLoadError names every problem.
  */
-export async function loadConfiguredTools(config: Config): Promise<LoadedTool[]> {
+export async function loadConfiguredTools(config: Config, telemetry?: Telemetry): Promise<LoadedTool[]> {
   const { tools: builtIns } = await import("./tools/index.ts");
   const { toolSources } = config;
   return loadTools({
@@ -69,7 +83,7 @@ export async function loadConfiguredTools(config: Config): Promise<LoadedTool[]>
     configured: toolSources.configured,
     env: toolSources.env,
     cwd: toolSources.cwd,
-    upstream: createHttpUpstream(),
+    upstream: telemetry ? withUpstreamSpans(createHttpUpstream(), telemetry) : createHttpUpstream(),
     abandonAfterMs: config.callAbandonS * 1000,
   });
 }
@@ -87,7 +101,9 @@ export async function createDeps(
 }
 
 export function assembleDeps(parts: DepsParts): Deps {
-  const { store, limiter, settings } = parts;
+  const { limiter, settings, telemetry } = parts;
+  const store = telemetry ? withLedgerSpans(parts.store, telemetry) : parts.store;
+  const observer = telemetry ? withTracedCalls(parts.observer, telemetry) : parts.observer;
   const now = parts.now ?? (() => new Date());
   const { offload } = parts;
   return {
@@ -101,10 +117,12 @@ export function assembleDeps(parts: DepsParts): Deps {
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
-    ...(parts.observer ? { observer: parts.observer } : {}),
+    ...(observer ? { observer } : {}),
     ...(offload ? { offload } : {}),
+    ...(telemetry ? { telemetry } : {}),
     async close() {
       await Promise.allSettled([limiter.close(), store.close(), offload?.close()]);
+      await telemetry?.shutdown();
     },
   };
 }

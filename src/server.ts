@@ -8,7 +8,7 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin/actions.ts";
 import type { Observer } from "./core/call/observer.ts";
-import { createDeps, type Deps, loadConfiguredTools } from "./deps.ts";
+import { createDeps, type Deps, loadConfiguredTools, openTelemetry } from "./deps.ts";
 import { jobs, startHousekeeping } from "./housekeeping.ts";
 import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError } from "./ports/errors.ts";
@@ -114,10 +114,11 @@ export async function startServer(
 /** The configured store, its schema applied where this process applies it, checked writable on SQLite. */
 async function openStore(config: Config, migrate: boolean, observer: Observer): Promise<Deps> {
   // The tools first: a bad module stops start-up before anything is opened.
-  const tools = await loadConfiguredTools(config);
+  const telemetry = await openTelemetry(config);
+  const tools = await loadConfiguredTools(config, telemetry);
   let deps: Deps;
   try {
-    deps = await createDeps(config, tools, { observer });
+    deps = await createDeps(config, tools, { observer, ...(telemetry && { telemetry }) });
   } catch (error) {
     throw databaseError(config, "cannot open the database", error);
   }

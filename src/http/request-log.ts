@@ -92,6 +92,7 @@ function lineFields(request: LineArgs[1], reply: LineArgs[2]) {
     ...(log?.tool === undefined ? {} : { tool: log.tool }),
     ...(log?.credits === undefined ? {} : { creditsCharged: log.credits }),
     ...(log?.code === undefined ? {} : { code: log.code }),
+    ...(request.traceSpan === undefined ? {} : { traceId: request.traceSpan.traceId }),
   };
 }
 

@@ -10,7 +10,8 @@ import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/
 import pkg from "../../package.json" with { type: "json" };
 import type { CoreDeps } from "../core/call/deps.ts";
 import { problemFor } from "../core/contract/error-mapper.ts";
-import { callTool, listTools, type McpCallContext, problemContext } from "./tools.ts";
+import { callTool, isToolName, listTools, type McpCallContext, problemContext } from "./tools.ts";
+import { traced } from "./tracing.ts";
 
 const MODERN_REVISION = "2026-07-28";
 
@@ -37,17 +38,31 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
       instructions: INSTRUCTIONS,
     },
   );
-  server.setRequestHandler("tools/list", async () => {
-    try {
-      return { tools: await listTools(deps, call.key) };
-    } catch (error) {
-      throw listFailure(deps, error, call);
-    }
-  });
-  server.setRequestHandler("tools/call", async (request) =>
-    callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),
+  server.setRequestHandler("tools/list", async (request, ctx) =>
+    traced(deps.telemetry, { ...messageOf(ctx), meta: request.params?._meta }, async () => {
+      try {
+        return { tools: await listTools(deps, call.key) };
+      } catch (error) {
+        throw listFailure(deps, error, call);
+      }
+    }),
+  );
+  server.setRequestHandler("tools/call", async (request, ctx) =>
+    traced(
+      deps.telemetry,
+      {
+        ...messageOf(ctx),
+        tool: isToolName(deps, request.params.name) ? request.params.name : undefined,
+        meta: request.params._meta,
+      },
+      () => callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),
+    ),
   );
   return server;
+}
+
+function messageOf(ctx: { readonly mcpReq: { readonly method: string; readonly id: string | number } }) {
+  return { method: ctx.mcpReq.method, id: ctx.mcpReq.id };
 }
 
 /**

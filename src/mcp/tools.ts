@@ -127,6 +127,11 @@ function apiToolDefinition(tool: RegisteredTool, credits: number): Tool {
   };
 }
 
+/** Whether `name` is one of the MCP tools: an API tool or a free read. */
+export function isToolName(deps: CoreDeps, name: string): boolean {
+  return reads.has(name) || deps.registry.get(name) !== undefined;
+}
+
 export async function callTool(
   deps: CoreDeps,
   call: McpCallContext,
@@ -135,7 +140,7 @@ export async function callTool(
   meta?: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const read = reads.get(name);
-  if (read === undefined && deps.registry.get(name) === undefined) {
+  if (!isToolName(deps, name)) {
     // Not a tool that ran and failed: the request names nothing we have (a protocol error).
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list lists them.");
   }

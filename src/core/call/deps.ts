@@ -5,6 +5,7 @@
 import type { ComputeOffload } from "../../ports/compute-offload.ts";
 import type { RateLimiter } from "../../ports/rate-limiter.ts";
 import type { Store } from "../../ports/store.ts";
+import type { Telemetry } from "../../ports/telemetry.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { SwitchReader } from "../tools/switches.ts";
@@ -23,6 +24,8 @@ export interface CoreDeps {
   readonly newCallId: () => string;
   /** Hears how each metered call ended (the metrics); none in most tests. */
   readonly observer?: Observer;
+  /** Traces, when they are on (the OpenTelemetry variables ask for them). */
+  readonly telemetry?: Telemetry;
   /** Where the compute of large calls goes; none: every call computes on the main thread. */
   readonly offload?: ComputeOffload;
 }
