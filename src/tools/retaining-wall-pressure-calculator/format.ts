@@ -2,7 +2,7 @@
  * Turns the unrounded figures of compute.ts into `outputs`: unit labels per system, the human rows
  * (K to 4 decimals, everything else to 2), the status line and the machine-readable `values`.
  * No engineering here. A wall that uses nothing beyond a dry cohesionless Rankine wall gets exactly
- * the rows and status of tool version 1.0.0.
+ * the rows and status of tool version 1.0.0. The method, components and assumptions are sheet.ts's.
  */
 import type { WallParameters, WallPressure } from "./compute.ts";
 import {
@@ -13,6 +13,7 @@ import {
   type UnitSystem,
   type ValueUnits,
 } from "./schema.ts";
+import { calculationSheet } from "./sheet.ts";
 
 type UnitLabels = {
   readonly length: string;
@@ -48,6 +49,8 @@ const valueUnits = (labels: UnitLabels): ValueUnits => ({
   depth: labels.length,
   pressure: labels.pressure,
   waterPressure: labels.pressure,
+  leverArm: labels.length,
+  moment: labels.moment,
 });
 
 const VALUE_UNITS: Readonly<Record<UnitSystem, ValueUnits>> = {
@@ -223,5 +226,6 @@ export function formatOutput(
       units: VALUE_UNITS[units],
     },
     diagram: figures.diagram,
+    ...calculationSheet(parameters, figures, units),
   };
 }

@@ -89,7 +89,7 @@ export const retainingWallPressureCalculator = {
     "mononobe-okabe",
     "kae",
   ],
-  version: "1.1.0",
+  version: "1.2.0",
   defaults: { weight: 1, maxBodyBytes: 16384 },
   inputSchema,
   outputSchema,

@@ -124,7 +124,7 @@ describe("toolrun CLI lists", () => {
       `${JSON.stringify([
         {
           slug: "retaining-wall-pressure-calculator",
-          tool_version: "1.1.0",
+          tool_version: "1.2.0",
           weight: 1,
           max_body_bytes: 16384,
           enabled: true,
