@@ -130,7 +130,7 @@ describe("console pages", () => {
     );
     assert.equal(unit("unitWeight")?.[2], "kN/m³");
     assert.equal(unit("surcharge")?.[2], "kPa");
-    assert.equal(unit("frictionAngle")?.[2], "degrees");
+    assert.equal(unit("frictionAngle")?.[2], "°");
     assert.equal(unit("frictionAngle")?.[1], "");
     // The unit is part of the box's description for screen readers; the label stays the title.
     assert.match(page, /id="field-height"[^>]*aria-describedby="unit-height error-height"/);

@@ -2,10 +2,14 @@
 /** The console's script: the key bar on every page, then what the page needs. */
 import { setupAccountPage } from "./account.js";
 import { setupKeyBar } from "./key.js";
+import { setupTitleBlock } from "./title-block.js";
 import { setupToolPage } from "./tool.js";
 
 const page = document.body.dataset.page;
 let reload = () => {};
-if (page === "tool") setupToolPage();
+if (page === "tool") {
+  setupToolPage();
+  setupTitleBlock();
+}
 if (page === "account") reload = setupAccountPage();
 setupKeyBar(() => reload());

@@ -3,7 +3,7 @@
  * version 1.1.0) and `outputs` (with the method, components and assumptions of 1.2.0), both JSON Schema 2020-12, plus the TypeScript shapes that mirror
  * them; docs/tools/retaining-wall-pressure-calculator.md describes them. Data only, no behaviour.
  */
-import { GROUP_KEYWORD, numberOrNumericString } from "../schema.ts";
+import { CHOICES_KEYWORD, GROUP_KEYWORD, numberOrNumericString } from "../schema.ts";
 import type { JsonSchema } from "../tool.ts";
 
 export type UnitSystem = "metric" | "imperial";
@@ -103,7 +103,7 @@ const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 const LENGTH_FIELD = { units: { metric: "m", imperial: "ft" } };
 const UNIT_WEIGHT_FIELD = { units: { metric: "kN/m³", imperial: "pcf" } };
 const PRESSURE_FIELD = { units: { metric: "kPa", imperial: "psf" } };
-const DEGREES_UNIT_FIELD = "degrees";
+const DEGREES_UNIT_FIELD = "°";
 
 export const inputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
@@ -119,6 +119,7 @@ export const inputSchema: JsonSchema = {
       type: "string",
       enum: ["metric", "imperial"],
       default: "metric",
+      [CHOICES_KEYWORD]: { metric: "Metric (m, kN/m³, kPa)", imperial: "Imperial (ft, pcf, psf)" },
     },
     state: {
       title: "Earth Pressure State",
@@ -127,6 +128,7 @@ export const inputSchema: JsonSchema = {
       type: "string",
       enum: ["active", "atrest", "passive"],
       default: "active",
+      [CHOICES_KEYWORD]: { active: "Active (Ka)", atrest: "At rest (K0)", passive: "Passive (Kp)" },
       [GROUP_KEYWORD]: "Wall",
     },
     method: {
@@ -136,6 +138,7 @@ export const inputSchema: JsonSchema = {
       type: "string",
       enum: ["rankine", "coulomb"],
       default: "rankine",
+      [CHOICES_KEYWORD]: { rankine: "Rankine", coulomb: "Coulomb" },
       [GROUP_KEYWORD]: "Wall",
     },
     height: numberOrNumericString({

@@ -142,8 +142,8 @@ function seismicRows(c: Case): MethodRow[] {
     },
     {
       quantity: c.coulomb
-        ? "Seismic active coefficient (Mononobe-Okabe)"
-        : "Seismic active coefficient (Mononobe-Okabe, θ = 0, δ = β)",
+        ? "Seismic coefficient (Mononobe-Okabe)"
+        : "Seismic coefficient (Mononobe-Okabe, θ = 0, δ = β)",
       formula:
         "KAE = cos²(φ − θ − ψ) / (cos ψ·cos²θ·cos(δ + θ + ψ)·[1 + √(sin(φ + δ)·sin(φ − β − ψ) / (cos(δ + θ + ψ)·cos(θ − β)))]²)",
       substitution: (() => {
@@ -211,7 +211,7 @@ function pressureRows(c: Case): MethodRow[] {
       p.surcharge +
       (water.saturatedUnitWeight - water.unitWeight) * (p.height - water.depth);
     rows.push({
-      quantity: "Effective vertical stress at the base",
+      quantity: "Effective stress at the base",
       formula: `σ′v = γ·zw${p.surcharge > 0 ? " + q" : ""} + (γsat − γw)·(H − zw)`,
       substitution: `${given(p.unitWeight)} × ${given(water.depth)}${p.surcharge > 0 ? ` + ${given(p.surcharge)}` : ""} + (${given(water.saturatedUnitWeight)} − ${given(water.unitWeight)}) × (${given(p.height)} − ${given(water.depth)})`,
       result: `${two(sigma)} ${kPa}`,
@@ -298,10 +298,16 @@ function totalRows(c: Case, parts: readonly Part[]): MethodRow[] {
         : `${two(f.thrust)} × cos ${deg(Number(angle.toFixed(2)))}`,
       result: `${two(f.horizontalThrust)} ${labels.force}`,
     });
+    rows.push({
+      quantity: "Vertical component",
+      formula: `Pv = P${c.wet ? "(soil)" : ""}·sin(${symbol})`,
+      substitution: `${two(f.thrust - f.waterThrust)} × sin ${deg(Number(angle.toFixed(2)))}`,
+      result: `${two(f.verticalThrust)} ${labels.force}`,
+    });
   }
   rows.push(
     {
-      quantity: "Height of the resultant above the base",
+      quantity: "Height of the resultant",
       formula: "ȳ = Σ Pi·yi / Σ Pi",
       substitution:
         shown.length > 0
@@ -310,7 +316,7 @@ function totalRows(c: Case, parts: readonly Part[]): MethodRow[] {
       result: `${two(f.thrustHeight)} ${labels.length}`,
     },
     {
-      quantity: "Overturning moment about the base",
+      quantity: "Overturning moment",
       formula: "M = Σ Ph,i·yi",
       substitution:
         shown.length > 0

@@ -408,7 +408,7 @@ describe("the components add up to the totals", () => {
           assert.ok(close(row.moment, (row.horizontalThrust ?? row.thrust) * arm, 1e-12), row.component);
         }
         const moment = output.method.at(-1);
-        assert.equal(moment?.quantity, "Overturning moment about the base");
+        assert.equal(moment?.quantity, "Overturning moment");
         assert.equal(
           moment?.result,
           `${values.overturningMoment.toFixed(2)} ${values.units.overturningMoment}`,
