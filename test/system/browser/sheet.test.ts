@@ -54,7 +54,7 @@ describe("the calculator's calculation sheet in Chromium", { skip: browserMissin
     for (const [label, value] of Object.entries(TITLE_BLOCK))
       await w.page.getByLabel(label, { exact: true }).fill(value);
     // The page's own location: Playwright learns of history.replaceState a moment later.
-    const address = new URL(await w.page.evaluate(() => location.href));
+    const address = new URL(await w.page.evaluate<string>("location.href"));
     assert.equal(address.searchParams.get("project"), TITLE_BLOCK.Project);
     assert.equal(address.searchParams.get("rev"), TITLE_BLOCK.Revision);
 
