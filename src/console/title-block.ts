@@ -55,7 +55,8 @@ ${fields.map(
 export function titleBlockSheet(fields: readonly TitleBlockField[]): Markup {
   return html`<section id="title-block-sheet" class="title-block-sheet print-only" aria-label="Title block">
 ${fields.map(
-  (f) => html`<div class="title-block-cell title-block-${f.name}"><span class="title-block-label">${f.label}</span><span class="title-block-value" data-for="${f.name}"></span></div>`,
+  (f) =>
+    html`<div class="title-block-cell title-block-${f.name}"><span class="title-block-label">${f.label}</span><span class="title-block-value" data-for="${f.name}"></span></div>`,
 )}
 </section>`;
 }

@@ -223,7 +223,11 @@ function keyOrdinates(points, crack, waterTable) {
   const wanted = [
     { key: "surface", where: "at the surface", point: first },
     { key: "crack", where: "at the tension crack", point: crack === null ? undefined : at(crack) },
-    { key: "water-table", where: "at the water table", point: waterTable === null ? undefined : at(waterTable) },
+    {
+      key: "water-table",
+      where: "at the water table",
+      point: waterTable === null ? undefined : at(waterTable),
+    },
     { key: "base", where: "at the base", point: last === first ? undefined : last },
   ];
   return wanted.flatMap((o) => (o.point === undefined ? [] : [{ ...o, point: o.point }]));
@@ -231,7 +235,9 @@ function keyOrdinates(points, crack, waterTable) {
 
 /** The pressure at a point, with its water part where it has one. @param {DiagramPoint} p */
 function ordinateText(p) {
-  return (p.waterPressure ?? 0) > 0 ? `${short(p.pressure)} (water ${short(p.waterPressure ?? 0)})` : short(p.pressure);
+  return (p.waterPressure ?? 0) > 0
+    ? `${short(p.pressure)} (water ${short(p.waterPressure ?? 0)})`
+    : short(p.pressure);
 }
 
 /**
