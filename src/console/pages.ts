@@ -7,6 +7,7 @@ import type { Plan } from "../core/settings.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import { fieldsOf, renderFields } from "./form.ts";
 import { html, type Markup, withCode } from "./html.ts";
+import { rawRequestFieldOf, requestParts } from "./request-parts.ts";
 import { titleBlockForm, titleBlockOf, titleBlockSheet } from "./title-block.ts";
 
 export type PageName = "tools" | "tool" | "account" | "not-found" | "reference" | "errors";
@@ -136,6 +137,7 @@ export function toolPage(ctx: PageContext, tool: RegisteredTool, costs: PlanCost
   // (the inspector's raw request) needs the whole width, with the results below.
   const side = !fields.some((field) => field.kind === "multiline");
   const titleBlock = titleBlockOf(tool.slug);
+  const rawRequestField = rawRequestFieldOf(tool.slug);
   const main = html`${titleBlock ? titleBlockSheet(titleBlock) : ""}<h1>${definition.name}</h1>
 <p class="lead">${withCode(definition.description)}</p>
 <p class="meta">Version ${definition.version} · ${costLine(costs)} · <a href="${ctx.docsUrl}">API reference</a></p>
@@ -151,6 +153,7 @@ ${
       )}</div>`
     : ""
 }
+${rawRequestField ? requestParts(rawRequestField) : ""}
 ${renderFields(fields)}
 <div class="actions">
 <button type="submit" id="run">Run</button>
