@@ -2,7 +2,7 @@
  * Turns the unrounded figures of compute.ts into `outputs`: unit labels per system, the human rows
  * (K to 4 decimals, everything else to 2), the status line and the machine-readable `values`.
  * No engineering here. A wall that uses nothing beyond a dry cohesionless Rankine wall gets exactly
- * the rows and status of tool version 1.0.0. The method, components and assumptions are sheet.ts's.
+ * the rows and status of tool version 1.0.0.
  */
 import type { WallParameters, WallPressure } from "./compute.ts";
 import {
@@ -13,7 +13,6 @@ import {
   type UnitSystem,
   type ValueUnits,
 } from "./schema.ts";
-import { calculationSheet } from "./sheet.ts";
 
 type UnitLabels = {
   readonly length: string;
@@ -144,7 +143,7 @@ export function formatOutput(
   figures: WallPressure,
   parameters: WallParameters,
   units: UnitSystem,
-): RetainingWallOutput {
+): Omit<RetainingWallOutput, "method" | "components" | "assumptions"> {
   const { state } = parameters;
   const labels = UNIT_LABELS[units];
   const features = featuresOf(parameters, figures);
@@ -226,6 +225,5 @@ export function formatOutput(
       units: VALUE_UNITS[units],
     },
     diagram: figures.diagram,
-    ...calculationSheet(parameters, figures, units),
   };
 }
