@@ -4136,9 +4136,20 @@ export interface operations {
                             verification: {
                                 scheme: string | null;
                                 header: string | null;
-                                /** @enum {unknown} */
-                                status: "valid" | "invalid" | "unverifiable" | "not_requested";
+                                /**
+                                 * @description `expired`: the signature matches, but its signed timestamp is outside the provider's window (a stale capture or a replay), which the provider's own check rejects; `invalid`: it does not match, or is malformed, or the secret cannot be the scheme's key.
+                                 * @enum {unknown}
+                                 */
+                                status: "valid" | "expired" | "invalid" | "unverifiable" | "not_requested";
                                 reason: string;
+                                /** @description When an HMAC or hash signature does not match: the signature this secret gives over the body as sent, written as the header writes it (`sha256=<hex>`, `v1=<hex>`, `v1,<base64>`), to compare with your own code's. */
+                                expected?: string;
+                                /** @description Beside `expected`: the request's (first) signature, written the same way. */
+                                received?: string;
+                                /** @description When a JSON body's signature does not match and the body looks re-serialized: the same JSON written another way (pretty-printed, compact) matches; or the sender sends indented JSON and this body is on one line; or its keys are in alphabetical order. */
+                                hint?: string;
+                                /** @description The secret does not have the provider's shape (Stripe's endpoint secrets start with `whsec_`). A warning only: the check is made with it as given. */
+                                secretWarning?: string;
                             };
                             /** @description What the inspector ignored or assumed while reading the payload. */
                             notes: string[];
