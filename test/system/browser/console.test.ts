@@ -26,9 +26,9 @@ function pdfPages(pdf: Buffer): number {
   return (pdf.toString("latin1").match(/\/Type\s*\/Page\b(?!s)/g) ?? []).length;
 }
 
-/** The figure a person reads for a number: two decimals at most. */
+/** The figure a person reads for a number: two decimals at most; a dash where a row has none. */
 function shown(value: unknown): string {
-  if (value === null) return "—";
+  if (value === null || value === undefined) return "—";
   if (typeof value === "number" && !Number.isInteger(value)) return String(Math.round(value * 100) / 100);
   return String(value);
 }
