@@ -62,8 +62,10 @@ try {
   await shot(calculator.page, "overview", false);
 
   // The calculation sheet as printed: the print style sheet at the width of an A4 page.
-  const sheet = await c.open(`/tools/${CALCULATOR}`, { key: c.key, width: A4_WIDTH });
-  await run(sheet.page, 1);
+  const titleBlock =
+    "project=Riverside+Quay&job=J-2291&wall=RW3&by=A.+Bell&checked=C.+Dunn&date=2026-11-29&rev=P1";
+  const sheet = await c.open(`/tools/${CALCULATOR}?${titleBlock}`, { key: c.key, width: A4_WIDTH });
+  await run(sheet.page, 4);
   await sheet.page.emulateMedia({ media: "print" });
   await shot(sheet.page, "calculator-sheet");
 
@@ -83,6 +85,14 @@ try {
   const inspector = await c.open(`/tools/${INSPECTOR}`, { key: c.key });
   await run(inspector.page, 0);
   await shot(inspector.page, "inspector");
+
+  // Stripe's example pasted as body and headers: correctly signed, but long expired.
+  const parts = await c.open(`/tools/${INSPECTOR}`, { key: c.key });
+  await parts.page.locator("button.example").nth(1).click();
+  await parts.page.getByRole("radio", { name: "Body and headers" }).check();
+  await parts.page.getByRole("button", { name: "Run", exact: true }).click();
+  await parts.page.locator("#results:not([hidden])").waitFor();
+  await shot(parts.page, "inspector-parts");
 
   const account = await c.open("/account", { key: c.key });
   await account.page.locator("#account:not([hidden])").waitFor();

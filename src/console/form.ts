@@ -6,7 +6,7 @@
  * and `x-unit`, put fields in titled groups and a unit beside a box. A new tool gets its form with
  * no console code.
  */
-import { GROUP_KEYWORD, UNIT_KEYWORD } from "../tools/schema.ts";
+import { CHOICES_KEYWORD, GROUP_KEYWORD, UNIT_KEYWORD } from "../tools/schema.ts";
 import type { JsonSchema } from "../tools/tool.ts";
 import { humanize } from "./assets/words.js";
 import { html, type Markup, withCode } from "./html.ts";
@@ -33,6 +33,8 @@ export interface FormField {
   readonly kind: FieldKind;
   readonly required: boolean;
   readonly choices: readonly string[];
+  /** The words shown for each choice (`x-choices`), where they differ from the value sent. */
+  readonly choiceLabels: Readonly<Record<string, string>>;
   readonly defaultValue: string | null;
   readonly min: number | null;
   readonly max: number | null;
@@ -105,6 +107,7 @@ export function fieldsOf(schema: JsonSchema, slug = ""): FormField[] {
       kind,
       required: required.has(name),
       choices,
+      choiceLabels: choiceLabelsOf(property[CHOICES_KEYWORD]),
       defaultValue: property.default === undefined ? null : String(property.default),
       min: numberOr(property.minimum) ?? numberOr(property.exclusiveMinimum),
       max: numberOr(property.maximum) ?? numberOr(property.exclusiveMaximum),
@@ -132,6 +135,14 @@ function unitOf(annotation: unknown, initialChoice: (field: string) => string | 
   const choice = initialChoice(field);
   const initial = choice === null ? undefined : (byChoice as Record<string, string>)[choice];
   return initial === undefined ? null : { field, byChoice: byChoice as Record<string, string>, initial };
+}
+
+/** `x-choices`: the words for each value; anything but strings is ignored. */
+function choiceLabelsOf(annotation: unknown): Record<string, string> {
+  if (typeof annotation !== "object" || annotation === null) return {};
+  return Object.fromEntries(
+    Object.entries(annotation).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
 }
 
 /** `WEBHOOK_SECRET` for the field `secret` of `webhook-payload-inspector`: the slug's first word, then the field. */
@@ -239,7 +250,7 @@ function control(field: FormField, common: Markup): Markup {
     case "choice":
       return html`<select ${common}>${field.choices.map(
         (choice) =>
-          html`<option value="${choice}"${choice === field.defaultValue ? " selected" : ""}>${choice}</option>`,
+          html`<option value="${choice}"${choice === field.defaultValue ? " selected" : ""}>${field.choiceLabels[choice] ?? choice}</option>`,
       )}</select>`;
     case "number":
     case "integer":

@@ -8,6 +8,8 @@ import type { RegisteredTool } from "../core/tools/registry.ts";
 import { fieldsOf, renderFields } from "./form.ts";
 import { html, type Markup, withCode } from "./html.ts";
 import { outputTitles } from "./output-titles.ts";
+import { rawRequestFieldOf, requestParts } from "./request-parts.ts";
+import { titleBlockForm, titleBlockOf, titleBlockSheet } from "./title-block.ts";
 
 export type PageName = "tools" | "tool" | "account" | "not-found" | "reference" | "errors";
 
@@ -135,11 +137,14 @@ export function toolPage(ctx: PageContext, tool: RegisteredTool, costs: PlanCost
   // A form of short boxes sits beside its results on a wide screen; one with a large text box
   // (the inspector's raw request) needs the whole width, with the results below.
   const side = !fields.some((field) => field.kind === "multiline");
-  const main = html`<h1>${definition.name}</h1>
+  const titleBlock = titleBlockOf(tool.slug);
+  const rawRequestField = rawRequestFieldOf(tool.slug);
+  const main = html`${titleBlock ? titleBlockSheet(titleBlock) : ""}<h1>${definition.name}</h1>
 <p class="lead">${withCode(definition.description)}</p>
 <p class="meta">Version ${definition.version} · ${costLine(costs)} · <a href="${ctx.docsUrl}">API reference</a></p>
 <div class="tool-layout ${side ? "side" : "stacked"}">
 <div class="tool-inputs">
+${titleBlock ? titleBlockForm(titleBlock) : ""}
 <form id="tool-form" class="tool-form" novalidate aria-label="${definition.name} input">
 ${
   examples.length > 0
@@ -149,6 +154,7 @@ ${
       )}</div>`
     : ""
 }
+${rawRequestField ? requestParts(rawRequestField) : ""}
 ${renderFields(fields)}
 <div class="actions">
 <button type="submit" id="run">Run</button>

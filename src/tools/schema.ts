@@ -23,6 +23,12 @@ export const GROUP_KEYWORD = "x-group";
  */
 export const UNIT_KEYWORD = "x-unit";
 
+/**
+ * Annotation giving the words a form shows for each value of an `enum` (`{ "atrest": "At rest" }`);
+ * the value sent stays the enum's. It has no effect on validation.
+ */
+export const CHOICES_KEYWORD = "x-choices";
+
 /** The keywords of ours a schema may carry, for a validator to register (Ajv's `addKeyword`). */
 export const SCHEMA_KEYWORDS: readonly {
   keyword: string;
@@ -31,6 +37,7 @@ export const SCHEMA_KEYWORDS: readonly {
   { keyword: NUMERIC_STRING_KEYWORD, schemaType: ["boolean"] },
   { keyword: GROUP_KEYWORD, schemaType: ["string"] },
   { keyword: UNIT_KEYWORD, schemaType: ["string", "object"] },
+  { keyword: CHOICES_KEYWORD, schemaType: ["object"] },
 ];
 
 /**

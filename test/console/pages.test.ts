@@ -137,6 +137,42 @@ describe("console pages", () => {
     assert.match(page, /<label for="field-height">Wall Height \(H\)<\/label>/);
   });
 
+  it("words each choice by its x-choices, sending the enum's value", async (context) => {
+    const { app } = await createTestApp({ tools }, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/retaining-wall-pressure-calculator" })).body;
+    assert.match(page, /<option value="atrest">At rest \(K0\)<\/option>/);
+    assert.match(page, /<option value="rankine" selected>Rankine<\/option>/);
+  });
+
+  it("gives the calculator a title block outside its form, printed at the head of the sheet, and no other tool one", async (context) => {
+    const { app } = await createTestApp({ tools }, context);
+    const page = (await app.inject({ method: "GET", url: "/tools/retaining-wall-pressure-calculator" })).body;
+    const labels = [...page.matchAll(/<label for="sheet-([a-z]+)">([^<]+)<\/label>/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
+    assert.deepEqual(labels, [
+      ["project", "Project"],
+      ["job", "Job number"],
+      ["wall", "Wall reference"],
+      ["by", "By"],
+      ["checked", "Checked"],
+      ["date", "Date"],
+      ["rev", "Revision"],
+    ]);
+    // Before the tool's form, so never part of the request body, and with no data-kind to be sent.
+    assert.ok(page.indexOf('id="title-block"') < page.indexOf('id="tool-form"'));
+    assert.doesNotMatch(
+      page.slice(page.indexOf('id="title-block"'), page.indexOf('id="tool-form"')),
+      /data-kind/,
+    );
+    assert.ok(page.indexOf('id="title-block-sheet"') < page.indexOf("<h1>"));
+    const inspector = (await app.inject({ method: "GET", url: "/tools/webhook-payload-inspector" })).body;
+    assert.doesNotMatch(inspector, /id="title-block/);
+    assert.match(inspector, /<label for="request-body">Body<\/label>/);
+    assert.doesNotMatch(page, /id="request-parts/);
+  });
+
   it("names the shell variable a write-only field is read from in the call as curl", async (context) => {
     const { app } = await createTestApp({ tools: [...tools] }, context);
     const page = (await app.inject({ method: "GET", url: "/tools/webhook-payload-inspector" })).body;

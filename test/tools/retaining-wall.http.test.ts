@@ -27,7 +27,7 @@ describe("retaining-wall-pressure-calculator over HTTP", () => {
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.tool, "retaining-wall-pressure-calculator");
-    assert.equal(body.tool_version, "1.1.0");
+    assert.equal(body.tool_version, "1.2.0");
     assert.equal(body.credits_used, 2);
     assert.equal(body.credits_remaining, 998);
     const rows = new Map(

@@ -3687,7 +3687,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 method: "rankine" | "coulomb";
-                                /** @description The unit of each numeric member of `values`, and of `depth`, `pressure` and `waterPressure` in `diagram`. */
+                                /** @description The unit of each numeric member of `values`, of `depth`, `pressure` and `waterPressure` in `diagram`, and of `leverArm` and `moment` in `components`. */
                                 units: {
                                     /**
                                      * @description Dimensionless.
@@ -3784,6 +3784,16 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     waterPressure: "kPa" | "psf";
+                                    /**
+                                     * @description Length.
+                                     * @enum {string}
+                                     */
+                                    leverArm: "m" | "ft";
+                                    /**
+                                     * @description Moment per unit length of wall.
+                                     * @enum {string}
+                                     */
+                                    moment: "kN·m/m" | "lb·ft/ft";
                                 };
                             };
                             /** @description The pressure diagram from the top of the wall (depth 0) to the base (depth H): 5 evenly spaced points, and a point at every break (the bottom of the tension crack, the water table) inside the wall, in order of depth. Straight lines between the points are exact, so its area is the total thrust and its centroid the thrust height. `pressure` is the total per unit of vertical height (the earth part in the earth thrust's direction, plus water); `waterPressure`, present on every point when a water table lies above the base, is the water part. With an earthquake the Seed and Whitman increment is drawn as the linear distribution with its resultant at 0.6 H (1.6ΔPAE/H at the top, 0.4ΔPAE/H at the base), so `pressure` near the top is negative when ΔPAE is. */
@@ -3795,6 +3805,34 @@ export interface operations {
                                 /** @description The water part of `pressure`: γw·(depth − zw) below the table, 0 above it. */
                                 waterPressure?: number;
                             }[];
+                            /** @description The calculation step by step, for a checker: the coefficient (with ψ and KAE under an earthquake), the surcharge and cohesion terms, the tension crack, the pressures at the water table and the base (soil and water), the seismic thrust and its increment, then the total thrust, its horizontal component, the height of the resultant and the overturning moment. Each row gives the formula in symbols (φ, β, δ, θ, ψ in degrees), the same with the values of this case put in, and the result with its unit, rounded as in `result`. */
+                            method: {
+                                /** @description What the row works out, e.g. "Active coefficient (Rankine)". */
+                                quantity: string;
+                                /** @description In symbols, e.g. "Ka = tan²(45° − φ/2)". */
+                                formula: string;
+                                /** @description With the values put in, e.g. "tan²(45° − 30°/2)". */
+                                substitution: string;
+                                /** @description The figure with its unit, e.g. "0.3333" or "33.33 kPa". */
+                                result: string;
+                            }[];
+                            /** @description The thrust as the parts a hand calculation adds, each with the height of its line of action above the base (its lever arm) and its moment about the base: the rectangle and triangle of each straight stretch of the soil diagram (above and below the water table, below the tension crack), the water, or under an earthquake the static thrust at H/3 and the dynamic increment at 0.6 H. The last row, `Total`, is the tool's total thrust, horizontal thrust and overturning moment, which the parts add up to (to rounding). */
+                            components: {
+                                /** @description What the part is, e.g. "Soil", "Surcharge", "Water", "Total". */
+                                component: string;
+                                /** @description Its thrust in symbols and with the values put in, e.g. "½·Ka·γ·H² = ½ × 0.3333 × 18 × 5²". */
+                                formula: string;
+                                /** @description The part's thrust per unit length of wall, in its direction (negative only for a negative dynamic increment). */
+                                thrust: number;
+                                /** @description Its horizontal component; present only when the earth thrust is inclined. */
+                                horizontalThrust?: number;
+                                /** @description Height of its line of action above the base; absent on the `Total` row. */
+                                leverArm?: number;
+                                /** @description Its horizontal component times its lever arm: its share of the overturning moment. */
+                                moment: number;
+                            }[];
+                            /** @description The assumptions behind the figures, as sentences: characteristic values with no partial factors, per unit length of wall, drained; the theory's; the surcharge's, the tension crack's (no water in it), the water table's (hydrostatic) or a drained backfill, the earthquake's; and which components the overturning moment takes. */
+                            assumptions: string[];
                         };
                         credits_used: number;
                         credits_remaining: number | null;
@@ -4099,9 +4137,20 @@ export interface operations {
                             verification: {
                                 scheme: string | null;
                                 header: string | null;
-                                /** @enum {unknown} */
-                                status: "valid" | "invalid" | "unverifiable" | "not_requested";
+                                /**
+                                 * @description `expired`: the signature matches, but its signed timestamp is outside the provider's window (a stale capture or a replay), which the provider's own check rejects; `invalid`: it does not match, or is malformed, or the secret cannot be the scheme's key.
+                                 * @enum {unknown}
+                                 */
+                                status: "valid" | "expired" | "invalid" | "unverifiable" | "not_requested";
                                 reason: string;
+                                /** @description When an HMAC or hash signature does not match: the signature this secret gives over the body as sent, written as the header writes it (`sha256=<hex>`, `v1=<hex>`, `v1,<base64>`), to compare with your own code's. */
+                                expected?: string;
+                                /** @description Beside `expected`: the request's (first) signature, written the same way. */
+                                received?: string;
+                                /** @description When a JSON body's signature does not match and the body looks re-serialized: the same JSON written another way (pretty-printed, compact) matches; or the sender sends indented JSON and this body is on one line; or its keys are in alphabetical order. */
+                                hint?: string;
+                                /** @description The secret does not have the provider's shape (Stripe's endpoint secrets start with `whsec_`). A warning only: the check is made with it as given. */
+                                secretWarning?: string;
                             };
                             /** @description What the inspector ignored or assumed while reading the payload. */
                             notes: string[];

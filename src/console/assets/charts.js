@@ -53,6 +53,8 @@ export function pressureDiagram(points, units, resultant) {
 
   const first = points[0];
   const last = points[points.length - 1];
+  const crack = crackDepth(points, soil);
+  const ordinates = keyOrdinates(points, crack, wet[0] && water ? wet[0].depth : null);
   const sentences = [
     first && last
       ? `Pressure ${short(first.pressure)} ${units.pressure} at depth ${short(first.depth)} ${units.depth}, to ${short(last.pressure)} ${units.pressure} at depth ${short(last.depth)} ${units.depth}.`
@@ -61,6 +63,7 @@ export function pressureDiagram(points, units, resultant) {
     resultant
       ? `Resultant ${short(resultant.thrust)} ${resultant.thrustUnit} at ${short(resultant.height)} ${resultant.heightUnit} above the base.`
       : "",
+    `Ordinates: ${ordinates.map((o) => `${ordinateText(o.point)} ${units.pressure} ${o.where} (${short(o.point.depth)} ${units.depth})`).join(", ")}.`,
   ];
   const description = `Pressure diagram. ${sentences.filter(Boolean).join(" ")}`;
   const hatchId = freshId("water-hatch");
@@ -139,8 +142,34 @@ export function pressureDiagram(points, units, resultant) {
           ),
         ]
       : []),
+    ...(crack === null
+      ? []
+      : [
+          s("line", { x1: back, x2: width - right, y1: y(crack), y2: y(crack), class: "crack-line" }),
+          s(
+            "text",
+            { x: width - right, y: y(crack) - 5, "text-anchor": "end", class: "tick haloed" },
+            `tension crack, ${short(crack)} ${units.depth}`,
+          ),
+        ]),
     s("polyline", { points: edgeOf((p) => p.pressure).join(" "), class: "pressure-edge" }),
     ...points.map((p) => s("circle", { cx: x(p.pressure), cy: y(p.depth), r: 3, class: "point" })),
+    ...ordinates.map((o) => {
+      // Beside its point, inside the frame: to the left of a point near the right edge.
+      const px = x(o.point.pressure);
+      const leftward = px > width - right - 90;
+      return s(
+        "text",
+        {
+          x: leftward ? px - 6 : px + 6,
+          y: y(o.point.depth) + (o.point.depth === maxDepth ? -6 : 12),
+          "text-anchor": leftward ? "end" : "start",
+          class: "ordinate haloed",
+          "data-ordinate": o.key,
+        },
+        ordinateText(o.point),
+      );
+    }),
     ...depthTicks.flatMap((d) => [
       s("line", { x1: left - wallWidth - 16, x2: left - wallWidth - 10, y1: y(d), y2: y(d), class: "axis" }),
       s("text", { x: left - wallWidth - 19, y: y(d) + 4, "text-anchor": "end", class: "tick" }, short(d)),
@@ -160,6 +189,55 @@ export function pressureDiagram(points, units, resultant) {
       ? resultantArrow(resultant, back, y(maxDepth - resultant.height), width - right, top, arrowId)
       : []),
   );
+}
+
+/**
+ * The depth of the tension crack: the deepest point of a zero soil pressure that starts at the top,
+ * where a positive one follows. Null where there is none.
+ * @param {readonly DiagramPoint[]} points
+ * @param {(p: DiagramPoint) => number} soil
+ */
+function crackDepth(points, soil) {
+  let depth = null;
+  for (const p of points) {
+    if (soil(p) > 0) break;
+    depth = p.depth;
+  }
+  const below = points.find((p) => soil(p) > 0);
+  return depth !== null && depth > 0 && below !== undefined ? depth : null;
+}
+
+/**
+ * The points a checker reads the pressure at: the surface, the bottom of the tension crack, the
+ * water table and the base.
+ * @param {readonly DiagramPoint[]} points
+ * @param {number | null} crack
+ * @param {number | null} waterTable
+ * @returns {{ key: string, where: string, point: DiagramPoint }[]}
+ */
+function keyOrdinates(points, crack, waterTable) {
+  const first = points[0];
+  const last = points[points.length - 1];
+  const at = (/** @type {number | null} */ depth) => points.find((p) => p.depth === depth);
+  /** @type {{ key: string, where: string, point: DiagramPoint | undefined }[]} */
+  const wanted = [
+    { key: "surface", where: "at the surface", point: first },
+    { key: "crack", where: "at the tension crack", point: crack === null ? undefined : at(crack) },
+    {
+      key: "water-table",
+      where: "at the water table",
+      point: waterTable === null ? undefined : at(waterTable),
+    },
+    { key: "base", where: "at the base", point: last === first ? undefined : last },
+  ];
+  return wanted.flatMap((o) => (o.point === undefined ? [] : [{ ...o, point: o.point }]));
+}
+
+/** The pressure at a point, with its water part where it has one. @param {DiagramPoint} p */
+function ordinateText(p) {
+  return (p.waterPressure ?? 0) > 0
+    ? `${short(p.pressure)} (water ${short(p.waterPressure ?? 0)})`
+    : short(p.pressure);
 }
 
 /**

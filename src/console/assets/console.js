@@ -2,10 +2,16 @@
 /** The console's script: the key bar on every page, then what the page needs. */
 import { setupAccountPage } from "./account.js";
 import { setupKeyBar } from "./key.js";
+import { setupRequestParts } from "./request-parts.js";
+import { setupTitleBlock } from "./title-block.js";
 import { setupToolPage } from "./tool.js";
 
 const page = document.body.dataset.page;
 let reload = () => {};
-if (page === "tool") setupToolPage();
+if (page === "tool") {
+  setupToolPage();
+  setupTitleBlock();
+  setupRequestParts();
+}
 if (page === "account") reload = setupAccountPage();
 setupKeyBar(() => reload());

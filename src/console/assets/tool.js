@@ -130,8 +130,14 @@ function inputsTable(form, body) {
     .map((control) => {
       const label = form.querySelector(`label[for="${control.id}"]`)?.textContent ?? control.name;
       const unit = document.getElementById(`unit-${control.name}`)?.textContent ?? "";
-      const value = control.dataset.env ? "given (not shown)" : String(body[control.name]);
-      return [label, unit && !control.dataset.env ? `${value} ${unit}` : value];
+      // A choice as the form words it ("At rest (K0)"), never the value sent ("atrest").
+      const value = control.dataset.env
+        ? "given (not shown)"
+        : control instanceof HTMLSelectElement
+          ? (control.selectedOptions[0]?.textContent ?? String(body[control.name]))
+          : String(body[control.name]);
+      if (!unit || control.dataset.env) return [label, value];
+      return [label, unit === "°" ? `${value}°` : `${value} ${unit}`];
     });
   const wrap = table("Inputs", ["Field", "Value"], rows);
   wrap.classList.add("inputs-used", "print-only");

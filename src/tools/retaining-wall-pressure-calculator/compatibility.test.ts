@@ -1,6 +1,6 @@
 /**
- * Tool version 1.1.0 answers every request that was valid in 1.0.0 exactly as 1.0.0 did: the same
- * status, rows, diagram and `values` members, to the bit (new `values` members may be added), and
+ * The tool answers every request that was valid in 1.0.0 exactly as 1.0.0 did: the same
+ * status, rows, diagram and `values` members, to the bit (new `outputs` and `values` members may be added), and
  * the same 422 where there was one. 1.0.0 is a frozen copy of its compute and format (commit
  * 9d2405f, trimmed to what produces `outputs`), kept here as the reference and never changed.
  */
@@ -148,16 +148,20 @@ function answerOf(run: () => unknown): { readonly ok: unknown } | { readonly unp
   }
 }
 
-/** The 1.1.0 answer with only what 1.0.0 had: new `values` members and unit entries left out. */
+/** The answer with only what 1.0.0 had: new `outputs` members, `values` members and unit entries left out. */
 function asV100(answer: ReturnType<typeof answerOf>, reference: ReturnType<typeof answerOf>) {
   if (!("ok" in answer) || !("ok" in reference)) return answer;
-  const output = answer.ok as { values: Record<string, unknown> & { units: Record<string, unknown> } };
-  const old = (reference.ok as { values: Record<string, unknown> & { units: Record<string, unknown> } })
-    .values;
+  const output = answer.ok as Record<string, unknown> & {
+    values: Record<string, unknown> & { units: Record<string, unknown> };
+  };
+  const old = reference.ok as Record<string, unknown> & {
+    values: Record<string, unknown> & { units: Record<string, unknown> };
+  };
   const pick = (from: Record<string, unknown>, keys: string[]) =>
     Object.fromEntries(keys.filter((key) => key in from).map((key) => [key, from[key]]));
-  const units = pick(output.values.units, Object.keys(old.units));
-  return { ok: { ...output, values: { ...pick(output.values, Object.keys(old)), units } } };
+  const units = pick(output.values.units, Object.keys(old.values.units));
+  const values = { ...pick(output.values, Object.keys(old.values)), units };
+  return { ok: { ...pick(output, Object.keys(old)), values } };
 }
 
 const degrees = fc.oneof(

@@ -48,6 +48,8 @@ const valueUnits = (labels: UnitLabels): ValueUnits => ({
   depth: labels.length,
   pressure: labels.pressure,
   waterPressure: labels.pressure,
+  leverArm: labels.length,
+  moment: labels.moment,
 });
 
 const VALUE_UNITS: Readonly<Record<UnitSystem, ValueUnits>> = {
@@ -141,7 +143,7 @@ export function formatOutput(
   figures: WallPressure,
   parameters: WallParameters,
   units: UnitSystem,
-): RetainingWallOutput {
+): Omit<RetainingWallOutput, "method" | "components" | "assumptions"> {
   const { state } = parameters;
   const labels = UNIT_LABELS[units];
   const features = featuresOf(parameters, figures);

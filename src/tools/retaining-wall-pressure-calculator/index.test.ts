@@ -21,7 +21,7 @@ describe("definition", () => {
   it("carries the agreed metadata", () => {
     assert.equal(tool.slug, "retaining-wall-pressure-calculator");
     assert.equal(tool.name, "Retaining Wall Pressure Calculator");
-    assert.equal(tool.version, "1.1.0");
+    assert.equal(tool.version, "1.2.0");
     assert.deepEqual(tool.defaults, { weight: 1, maxBodyBytes: 16384 });
     for (const word of [
       "rankine",
@@ -141,6 +141,8 @@ describe("outputs", () => {
       depth: "ft",
       pressure: "psf",
       waterPressure: "psf",
+      leverArm: "ft",
+      moment: "lb·ft/ft",
     });
   });
 

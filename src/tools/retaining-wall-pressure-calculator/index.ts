@@ -14,6 +14,7 @@ import {
   type RetainingWallOutput,
   type UnitSystem,
 } from "./schema.ts";
+import { calculationSheet } from "./sheet.ts";
 
 /** γw in each unit system: 9.81 kN/m³, 62.4 pcf. */
 const WATER_UNIT_WEIGHT: Readonly<Record<UnitSystem, number>> = { metric: 9.81, imperial: 62.4 };
@@ -89,7 +90,7 @@ export const retainingWallPressureCalculator = {
     "mononobe-okabe",
     "kae",
   ],
-  version: "1.1.0",
+  version: "1.2.0",
   defaults: { weight: 1, maxBodyBytes: 16384 },
   inputSchema,
   outputSchema,
@@ -172,6 +173,8 @@ export const retainingWallPressureCalculator = {
     const misplaced = fieldsOutsideTheirCase(input);
     if (Object.keys(misplaced).length > 0) throw new MisplacedFieldsError(misplaced);
     const parameters = wallParameters(input);
-    return formatOutput(computeWallPressure(parameters), parameters, input.units ?? "metric");
+    const units = input.units ?? "metric";
+    const figures = computeWallPressure(parameters);
+    return { ...formatOutput(figures, parameters, units), ...calculationSheet(parameters, figures, units) };
   },
 } satisfies ToolDefinition<RetainingWallInput, RetainingWallOutput>;

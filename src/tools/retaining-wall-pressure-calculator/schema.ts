@@ -1,9 +1,9 @@
 /**
  * The published contract of the calculator: the request body (with the optional inputs of tool
- * version 1.1.0) and `outputs`, both JSON Schema 2020-12, plus the TypeScript shapes that mirror
+ * version 1.1.0) and `outputs` (with the method, components and assumptions of 1.2.0), both JSON Schema 2020-12, plus the TypeScript shapes that mirror
  * them; docs/tools/retaining-wall-pressure-calculator.md describes them. Data only, no behaviour.
  */
-import { GROUP_KEYWORD, numberOrNumericString } from "../schema.ts";
+import { CHOICES_KEYWORD, GROUP_KEYWORD, numberOrNumericString } from "../schema.ts";
 import type { JsonSchema } from "../tool.ts";
 
 export type UnitSystem = "metric" | "imperial";
@@ -52,8 +52,11 @@ const NUMERIC_VALUE_NAMES = [
 ] as const;
 type NumericValueName = (typeof NUMERIC_VALUE_NAMES)[number];
 
-/** `values.units`: every numeric member, and the columns of `diagram`. */
-export type ValueUnits = Readonly<Record<NumericValueName | "depth" | "pressure" | "waterPressure", string>>;
+/** The columns of `diagram` and `components` that carry a unit, beside the numeric members of `values`. */
+type ColumnName = "depth" | "pressure" | "waterPressure" | "leverArm" | "moment";
+
+/** `values.units`: every numeric member, and the columns of `diagram` and `components`. */
+export type ValueUnits = Readonly<Record<NumericValueName | ColumnName, string>>;
 
 export type RetainingWallValues = Readonly<Record<NumericValueName, number>> & {
   readonly method: Theory;
@@ -66,11 +69,32 @@ export type DiagramPointOutput = {
   readonly waterPressure?: number;
 };
 
+/** A step of the method: the formula, the values put in it, and what it gives (with its unit). */
+export type MethodRow = {
+  readonly quantity: string;
+  readonly formula: string;
+  readonly substitution: string;
+  readonly result: string;
+};
+
+/** A part of the thrust with its lever arm and moment about the base; the last row is the total. */
+export type ComponentRow = {
+  readonly component: string;
+  readonly formula: string;
+  readonly thrust: number;
+  readonly horizontalThrust?: number;
+  readonly leverArm?: number;
+  readonly moment: number;
+};
+
 export type RetainingWallOutput = {
   readonly status: string;
   readonly result: readonly ResultRow[];
   readonly values: RetainingWallValues;
   readonly diagram: readonly DiagramPointOutput[];
+  readonly method: readonly MethodRow[];
+  readonly components: readonly ComponentRow[];
+  readonly assumptions: readonly string[];
 };
 
 const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -79,7 +103,7 @@ const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 const LENGTH_FIELD = { units: { metric: "m", imperial: "ft" } };
 const UNIT_WEIGHT_FIELD = { units: { metric: "kN/m³", imperial: "pcf" } };
 const PRESSURE_FIELD = { units: { metric: "kPa", imperial: "psf" } };
-const DEGREES_UNIT_FIELD = "degrees";
+const DEGREES_UNIT_FIELD = "°";
 
 export const inputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
@@ -95,6 +119,7 @@ export const inputSchema: JsonSchema = {
       type: "string",
       enum: ["metric", "imperial"],
       default: "metric",
+      [CHOICES_KEYWORD]: { metric: "Metric (m, kN/m³, kPa)", imperial: "Imperial (ft, pcf, psf)" },
     },
     state: {
       title: "Earth Pressure State",
@@ -103,6 +128,7 @@ export const inputSchema: JsonSchema = {
       type: "string",
       enum: ["active", "atrest", "passive"],
       default: "active",
+      [CHOICES_KEYWORD]: { active: "Active (Ka)", atrest: "At rest (K0)", passive: "Passive (Kp)" },
       [GROUP_KEYWORD]: "Wall",
     },
     method: {
@@ -112,6 +138,7 @@ export const inputSchema: JsonSchema = {
       type: "string",
       enum: ["rankine", "coulomb"],
       default: "rankine",
+      [CHOICES_KEYWORD]: { rankine: "Rankine", coulomb: "Coulomb" },
       [GROUP_KEYWORD]: "Wall",
     },
     height: numberOrNumericString({
@@ -261,11 +288,12 @@ const unitName = (names: readonly string[], description: string): JsonSchema => 
 const PRESSURE_UNIT = unitName(["kPa", "psf"], "Pressure.");
 const FORCE_UNIT = unitName(["kN/m", "lb/ft"], "Force per unit length of wall.");
 const LENGTH_UNIT = unitName(["m", "ft"], "Length.");
+const MOMENT_UNIT = unitName(["kN·m/m", "lb·ft/ft"], "Moment per unit length of wall.");
 const DEGREES = { const: "deg", description: "Degrees." };
 const DIMENSIONLESS = { const: "1", description: "Dimensionless." };
 
-/** The unit of each numeric member of `values`, and of the columns of `diagram`. */
-const VALUE_UNITS: Readonly<Record<NumericValueName | "depth" | "pressure" | "waterPressure", JsonSchema>> = {
+/** The unit of each numeric member of `values`, and of the columns of `diagram` and `components`. */
+const VALUE_UNITS: Readonly<Record<NumericValueName | ColumnName, JsonSchema>> = {
   coefficient: DIMENSIONLESS,
   surchargePressure: PRESSURE_UNIT,
   basePressure: PRESSURE_UNIT,
@@ -274,7 +302,7 @@ const VALUE_UNITS: Readonly<Record<NumericValueName | "depth" | "pressure" | "wa
   verticalThrust: FORCE_UNIT,
   thrustInclination: DEGREES,
   thrustHeight: LENGTH_UNIT,
-  overturningMoment: unitName(["kN·m/m", "lb·ft/ft"], "Moment per unit length of wall."),
+  overturningMoment: MOMENT_UNIT,
   seismicCoefficient: DIMENSIONLESS,
   seismicInertiaAngle: DEGREES,
   staticThrust: FORCE_UNIT,
@@ -285,6 +313,8 @@ const VALUE_UNITS: Readonly<Record<NumericValueName | "depth" | "pressure" | "wa
   depth: LENGTH_UNIT,
   pressure: PRESSURE_UNIT,
   waterPressure: PRESSURE_UNIT,
+  leverArm: LENGTH_UNIT,
+  moment: MOMENT_UNIT,
 };
 
 export const outputSchema: JsonSchema = {
@@ -292,7 +322,7 @@ export const outputSchema: JsonSchema = {
   title: "Retaining Wall Pressure Calculator outputs",
   type: "object",
   additionalProperties: false,
-  required: ["status", "result", "values", "diagram"],
+  required: ["status", "result", "values", "diagram", "method", "components", "assumptions"],
   properties: {
     status: {
       type: "string",
@@ -369,7 +399,7 @@ export const outputSchema: JsonSchema = {
         units: {
           type: "object",
           description:
-            "The unit of each numeric member of `values`, and of `depth`, `pressure` and `waterPressure` in `diagram`.",
+            "The unit of each numeric member of `values`, of `depth`, `pressure` and `waterPressure` in `diagram`, and of `leverArm` and `moment` in `components`.",
           additionalProperties: false,
           required: Object.keys(VALUE_UNITS),
           properties: VALUE_UNITS,
@@ -394,6 +424,64 @@ export const outputSchema: JsonSchema = {
           ),
         },
       },
+    },
+    method: {
+      type: "array",
+      description:
+        "The calculation step by step, for a checker: the coefficient (with ψ and KAE under an earthquake), the surcharge and cohesion terms, the tension crack, the pressures at the water table and the base (soil and water), the seismic thrust and its increment, then the total thrust, its horizontal component, the height of the resultant and the overturning moment. Each row gives the formula in symbols (φ, β, δ, θ, ψ in degrees), the same with the values of this case put in, and the result with its unit, rounded as in `result`.",
+      minItems: 4,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["quantity", "formula", "substitution", "result"],
+        properties: {
+          quantity: {
+            type: "string",
+            description: 'What the row works out, e.g. "Active coefficient (Rankine)".',
+          },
+          formula: { type: "string", description: 'In symbols, e.g. "Ka = tan²(45° − φ/2)".' },
+          substitution: { type: "string", description: 'With the values put in, e.g. "tan²(45° − 30°/2)".' },
+          result: { type: "string", description: 'The figure with its unit, e.g. "0.3333" or "33.33 kPa".' },
+        },
+      },
+    },
+    components: {
+      type: "array",
+      description:
+        "The thrust as the parts a hand calculation adds, each with the height of its line of action above the base (its lever arm) and its moment about the base: the rectangle and triangle of each straight stretch of the soil diagram (above and below the water table, below the tension crack), the water, or under an earthquake the static thrust at H/3 and the dynamic increment at 0.6 H. The last row, `Total`, is the tool's total thrust, horizontal thrust and overturning moment, which the parts add up to (to rounding).",
+      minItems: 1,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["component", "formula", "thrust", "moment"],
+        properties: {
+          component: {
+            type: "string",
+            description: 'What the part is, e.g. "Soil", "Surcharge", "Water", "Total".',
+          },
+          formula: {
+            type: "string",
+            description:
+              'Its thrust in symbols and with the values put in, e.g. "½·Ka·γ·H² = ½ × 0.3333 × 18 × 5²".',
+          },
+          thrust: signed(
+            "The part's thrust per unit length of wall, in its direction (negative only for a negative dynamic increment).",
+          ),
+          horizontalThrust: signed(
+            "Its horizontal component; present only when the earth thrust is inclined.",
+          ),
+          leverArm: magnitude("Height of its line of action above the base; absent on the `Total` row."),
+          moment: signed(
+            "Its horizontal component times its lever arm: its share of the overturning moment.",
+          ),
+        },
+      },
+    },
+    assumptions: {
+      type: "array",
+      description:
+        "The assumptions behind the figures, as sentences: characteristic values with no partial factors, per unit length of wall, drained; the theory's; the surcharge's, the tension crack's (no water in it), the water table's (hydrostatic) or a drained backfill, the earthquake's; and which components the overturning moment takes.",
+      items: { type: "string" },
     },
   },
 };

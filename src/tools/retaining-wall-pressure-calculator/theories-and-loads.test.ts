@@ -356,3 +356,65 @@ describe("run over the whole input domain", () => {
     );
   });
 });
+
+describe("the components add up to the totals", () => {
+  it("thrust, horizontal thrust and moment: the parts' sums are the Total row, which is `values`", () => {
+    fc.assert(
+      fc.property(fc.oneof(staticWall, seismicWall), (input) => {
+        const output = answer(input);
+        if (output === undefined) return;
+        const { values } = output;
+        const parts = output.components.slice(0, -1);
+        const total = output.components.at(-1);
+        assert.equal(total?.component, "Total");
+        assert.equal(total?.thrust, values.thrust);
+        assert.equal(total?.moment, values.overturningMoment);
+        const sum = (pick: (row: (typeof parts)[number]) => number) =>
+          parts.reduce((acc, row) => acc + pick(row), 0);
+        assert.ok(
+          close(
+            sum((row) => row.thrust),
+            values.thrust,
+            1e-9,
+          ),
+          "thrust",
+        );
+        assert.ok(
+          close(
+            sum((row) => row.moment),
+            values.overturningMoment,
+            1e-9,
+          ),
+          "moment",
+        );
+        if (values.thrustInclination !== 0) {
+          assert.equal(total?.horizontalThrust, values.horizontalThrust);
+          assert.ok(
+            close(
+              sum((row) => row.horizontalThrust ?? Number.NaN),
+              values.horizontalThrust,
+              1e-9,
+            ),
+          );
+        } else {
+          assert.ok(output.components.every((row) => row.horizontalThrust === undefined));
+        }
+        for (const row of parts) {
+          const arm = row.leverArm ?? Number.NaN;
+          assert.ok(
+            arm >= -1e-9 * input.height && arm <= input.height * (1 + 1e-9),
+            `${row.component} at ${arm}`,
+          );
+          assert.ok(close(row.moment, (row.horizontalThrust ?? row.thrust) * arm, 1e-12), row.component);
+        }
+        const moment = output.method.at(-1);
+        assert.equal(moment?.quantity, "Overturning moment");
+        assert.equal(
+          moment?.result,
+          `${values.overturningMoment.toFixed(2)} ${values.units.overturningMoment}`,
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -128,7 +128,7 @@ export const webhookPayloadInspector = {
     "debug",
     "inspect",
   ],
-  version: "1.0.0",
+  version: "1.1.0",
   defaults: { weight: 5, maxBodyBytes: 1_048_576 },
   inputSchema,
   outputSchema,
@@ -138,7 +138,7 @@ export const webhookPayloadInspector = {
       input: { payload: GITHUB_PUSH, secret: "It's a Secret to Everybody" },
     },
     {
-      title: "Stripe event: the signature matches, but its timestamp is long past",
+      title: "Stripe event: the signature matches, but it has expired",
       input: { payload: STRIPE_EVENT, secret: "whsec_test_secret" },
     },
     {

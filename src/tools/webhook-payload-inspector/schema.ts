@@ -6,7 +6,7 @@
 import type { JsonSchema } from "../tool.ts";
 import type { FormatId, JsonField } from "./body/body.ts";
 import type { SignalRow } from "./detect.ts";
-import type { VerificationStatus } from "./signature/verify.ts";
+import type { Verification } from "./signature/verify.ts";
 import type { TimestampKind } from "./timestamps.ts";
 
 export type InspectorInput = {
@@ -75,12 +75,7 @@ export type InspectorOutput = {
   readonly timestamps: readonly TimestampOutputRow[];
   readonly formatted: string;
   readonly values: InspectorValues;
-  readonly verification: {
-    readonly scheme: string | null;
-    readonly header: string | null;
-    readonly status: VerificationStatus;
-    readonly reason: string;
-  };
+  readonly verification: Verification;
   readonly notes: readonly string[];
 };
 
@@ -116,6 +111,18 @@ const row = (fields: Record<string, JsonSchema>): JsonSchema => ({
   required: Object.keys(fields),
   properties: fields,
 });
+
+/** The members every verification has; a mismatch or an odd secret adds the optional ones. */
+const VERIFICATION_REQUIRED: Record<string, JsonSchema> = {
+  scheme: nullable("string"),
+  header: nullable("string"),
+  status: {
+    enum: ["valid", "expired", "invalid", "unverifiable", "not_requested"],
+    description:
+      "`expired`: the signature matches, but its signed timestamp is outside the provider's window (a stale capture or a replay), which the provider's own check rejects; `invalid`: it does not match, or is malformed, or the secret cannot be the scheme's key.",
+  },
+  reason: { type: "string" },
+};
 
 export const outputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
@@ -194,12 +201,31 @@ export const outputSchema: JsonSchema = {
       timestampsFound: { type: "integer", minimum: 0 },
       timestampsTotal: { type: "integer", minimum: 0 },
     }),
-    verification: row({
-      scheme: nullable("string"),
-      header: nullable("string"),
-      status: { enum: ["valid", "invalid", "unverifiable", "not_requested"] },
-      reason: { type: "string" },
-    }),
+    verification: {
+      ...row(VERIFICATION_REQUIRED),
+      properties: {
+        ...VERIFICATION_REQUIRED,
+        expected: {
+          type: "string",
+          description:
+            "When an HMAC or hash signature does not match: the signature this secret gives over the body as sent, written as the header writes it (`sha256=<hex>`, `v1=<hex>`, `v1,<base64>`), to compare with your own code's.",
+        },
+        received: {
+          type: "string",
+          description: "Beside `expected`: the request's (first) signature, written the same way.",
+        },
+        hint: {
+          type: "string",
+          description:
+            "When a JSON body's signature does not match and the body looks re-serialized: the same JSON written another way (pretty-printed, compact) matches; or the sender sends indented JSON and this body is on one line; or its keys are in alphabetical order.",
+        },
+        secretWarning: {
+          type: "string",
+          description:
+            "The secret does not have the provider's shape (Stripe's endpoint secrets start with `whsec_`). A warning only: the check is made with it as given.",
+        },
+      },
+    },
     notes: {
       description: "What the inspector ignored or assumed while reading the payload.",
       type: "array",

@@ -124,7 +124,7 @@ describe("toolrun CLI lists", () => {
       `${JSON.stringify([
         {
           slug: "retaining-wall-pressure-calculator",
-          tool_version: "1.1.0",
+          tool_version: "1.2.0",
           weight: 1,
           max_body_bytes: 16384,
           enabled: true,
@@ -133,7 +133,7 @@ describe("toolrun CLI lists", () => {
         },
         {
           slug: "webhook-payload-inspector",
-          tool_version: "1.0.0",
+          tool_version: "1.1.0",
           weight: 7,
           max_body_bytes: 1048576,
           enabled: true,

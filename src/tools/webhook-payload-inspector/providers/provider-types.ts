@@ -93,6 +93,16 @@ export interface HmacScheme extends SchemeBase {
   readonly timestamp?: TimestampCheck;
   /** A body that is not a form is covered by a hash in this URL query parameter (Twilio's `bodySHA256`). */
   readonly bodyHash?: BodyHashCheck;
+  /** The sender writes its JSON indented over several lines (Stripe): a one-line body was re-serialized. */
+  readonly prettyJson?: true;
+  /** What the sender's secrets look like; a secret that does not is warned about (never refused). */
+  readonly secretShape?: SecretShape;
+}
+
+export interface SecretShape {
+  readonly prefix: string;
+  /** What such a secret is, for the warning: "Stripe's endpoint signing secrets". */
+  readonly what: string;
 }
 
 export interface BodyHashCheck {

@@ -37,6 +37,8 @@ export const COMMERCE_PROVIDERS: readonly Provider[] = [
         format: { type: "pairs", separator: ",", key: "v1" },
         content: [{ from: { pair: "t" } }, { text: "." }, "body"],
         timestamp: { from: { pair: "t" }, unit: "s", toleranceSeconds: 300 },
+        prettyJson: true,
+        secretShape: { prefix: "whsec_", what: "Stripe's endpoint signing secrets" },
       },
     ],
   },

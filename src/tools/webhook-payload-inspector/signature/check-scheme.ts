@@ -6,7 +6,7 @@
  */
 import { Buffer } from "node:buffer";
 import { readTime } from "../detect.ts";
-import type { SignatureScheme, TimestampCheck } from "../providers/provider-types.ts";
+import type { DigestFormat, SignatureScheme, TimestampCheck } from "../providers/provider-types.ts";
 import { httpDate } from "../timestamps.ts";
 import { bodyHashProblem } from "./body-hash.ts";
 import { type CheckBudget, MAX_SIGNATURES_CHECKED, OUT_OF_BUDGET } from "./budget.ts";
@@ -33,17 +33,29 @@ import {
   secretKey,
 } from "./signing.ts";
 
-export type VerificationStatus = "valid" | "invalid" | "unverifiable" | "not_requested";
+export type VerificationStatus = "valid" | "expired" | "invalid" | "unverifiable" | "not_requested";
 
-export type Outcome = { status: VerificationStatus; reason: string };
+/** What a mismatch adds for the person debugging it: the signature computed, the one received, why. */
+export interface MismatchDetail {
+  /** The signature this secret gives over the body as pasted, written as the header writes it. */
+  readonly expected?: string;
+  /** The (first) signature the request carries, written the same way. */
+  readonly received?: string;
+  /** Why the body probably is not the bytes that were signed (it was re-serialized). */
+  readonly hint?: string;
+}
 
-export interface Verification {
+export type Outcome = { status: VerificationStatus; reason: string } & MismatchDetail;
+
+export interface Verification extends MismatchDetail {
   /** Id of the scheme checked (see the docs' scheme table), or null when none applies. */
   readonly scheme: string | null;
   /** Where the signature was read: a header name, or a body or form field. */
   readonly header: string | null;
   readonly status: VerificationStatus;
   readonly reason: string;
+  /** The secret does not look like the provider's secrets (Stripe's start with `whsec_`). */
+  readonly secretWarning?: string;
 }
 
 const MISMATCH =
@@ -208,6 +220,7 @@ function compare(
     return { matched, bodyProblem };
   };
   let result = attempt(request.body);
+  const original = result;
   let note = "";
   if ("matched" in result && (!result.matched || result.bodyProblem !== null)) {
     const trimmed = withoutFinalLineBreak(request.body);
@@ -225,12 +238,19 @@ function compare(
     sent > MAX_SIGNATURES_CHECKED
       ? ` The header is unusual: only the first ${MAX_SIGNATURES_CHECKED} of its ${sent} signatures were checked.`
       : "";
+  const mismatch = (): MismatchDetail =>
+    "matched" in original && !original.matched
+      ? mismatchDetail(scheme, format, present, secret, request, pairs, matcher, attempt, budget)
+      : {};
   if (freshness?.problem !== undefined) {
+    // Correctly signed, only too old or too new: told apart from a signature that does not match.
+    if (result.matched && freshness.stale)
+      return { status: "expired", reason: `The signature matches${note}, but ${freshness.problem}` };
     return result.matched
       ? { status: "invalid", reason: `The signature matches${note}, but ${freshness.problem}` }
-      : { status: "invalid", reason: `${MISMATCH}${partly} Also, ${freshness.problem}` };
+      : { status: "invalid", reason: `${MISMATCH}${partly} Also, ${freshness.problem}`, ...mismatch() };
   }
-  if (!result.matched) return { status: "invalid", reason: `${MISMATCH}${partly}` };
+  if (!result.matched) return { status: "invalid", reason: `${MISMATCH}${partly}`, ...mismatch() };
   if (result.bodyProblem !== null) {
     return { status: "invalid", reason: `The signature matches, but ${result.bodyProblem}` };
   }
@@ -240,8 +260,84 @@ function compare(
   };
 }
 
+/** The digest as the signature header writes it: `sha256=<hex>`, `v1=<hex>`, `v1,<base64>`. */
+function written(format: DigestFormat, digestText: string): string {
+  if (format.type === "plain") return `${format.prefix ?? ""}${digestText}`;
+  if (format.type === "list") return `${format.version},${digestText}`;
+  return `${format.key}=${digestText}`;
+}
+
+/**
+ * For a digest scheme that did not match: the signature this secret gives over the body as pasted
+ * beside the one received, and a hint when the body looks re-serialized. The hint is certain when
+ * the same JSON written another way (pretty-printed with two spaces, or compact) matches; otherwise
+ * it says what looks re-serialized: a one-line body from a sender that sends its JSON indented, or
+ * keys in alphabetical order.
+ */
+function mismatchDetail(
+  scheme: ComparedScheme,
+  format: DigestFormat,
+  present: Present[],
+  secret: string,
+  request: SignedRequest,
+  pairs: Pairs | null,
+  matcher: Matcher,
+  attempt: (body: string) => Attempt,
+  budget: CheckBudget,
+): MismatchDetail {
+  const detail: { expected?: string; received?: string; hint?: string } = {};
+  if ("digestOf" in matcher && (scheme.kind === "hmac" || scheme.kind === "digest")) {
+    const built = buildMessages(scheme.content, request, secret, pairs, request.body);
+    const [message] = built.ok ? built.messages : [];
+    const receivedText = parseDigests(format, p0(present).value).digests[0];
+    if (message !== undefined && receivedText !== undefined && budget.spend()) {
+      detail.expected = written(format, matcher.digestOf(message).toString(scheme.encoding));
+      detail.received = written(format, receivedText.trim());
+    }
+  }
+  const hint = reserializedHint(scheme, request.body, attempt);
+  if (hint !== null) detail.hint = hint;
+  return detail;
+}
+
+function reserializedHint(
+  scheme: ComparedScheme,
+  body: string,
+  attempt: (body: string) => Attempt,
+): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null) return null;
+  const rewrites: [string, string][] = [
+    ["pretty-printed with two-space indentation", JSON.stringify(parsed, null, 2)],
+    ["compact, on one line", JSON.stringify(parsed)],
+  ];
+  for (const [how, text] of rewrites) {
+    if (text === body) continue;
+    const outcome = attempt(text);
+    if ("matched" in outcome && outcome.matched) {
+      return `The signature matches this JSON written ${how}: the body was re-serialized (parsed and written again) after it arrived. Check the raw body exactly as received.`;
+    }
+  }
+  const prettySender = "prettyJson" in scheme && scheme.prettyJson === true;
+  if (prettySender && !body.trim().includes("\n")) {
+    return "The sender sends its JSON pretty-printed, but this body is on one line: it was probably re-serialized (by JSON.parse and JSON.stringify, or a framework's body parser) before it was pasted. A signature covers the exact bytes, spacing and key order that were sent.";
+  }
+  const keys = Array.isArray(parsed) ? [] : Object.keys(parsed);
+  if (keys.length > 2 && keys.every((key, i) => i === 0 || (keys[i - 1] ?? "") <= key)) {
+    return "The body's keys are in alphabetical order, as a serializer that sorts keys writes them: it may have been re-serialized. A signature covers the exact bytes and key order that were sent.";
+  }
+  return null;
+}
+
 interface Freshness {
   readonly problem?: string;
+  /** The timestamp is well-formed but outside the window (not missing, not malformed). */
+  readonly stale?: boolean;
   readonly summary?: string;
 }
 
@@ -262,6 +358,7 @@ function checkTime(
   const when = age >= 0 ? `${duration(age)} ago` : `${duration(-age)} in the future`;
   if (Math.abs(age) > check.toleranceSeconds) {
     return {
+      stale: true,
       problem: `it was signed at ${httpDate(unix)}, ${when}: outside ${sender}'s window of ${window}, so ${sender}'s own check rejects it (an old capture or a replay).`,
     };
   }

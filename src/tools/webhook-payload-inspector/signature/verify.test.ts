@@ -99,9 +99,9 @@ describe("Slack (api.slack.com worked example)", () => {
     assert.match(out.verification.reason, /2 minutes ago, within the window of 5 minutes/);
   });
 
-  test("years later the signature still matches but the timestamp is stale", () => {
+  test("years later the signature still matches but has expired", () => {
     const out = run(payload, secret);
-    assert.equal(out.verification.status, "invalid");
+    assert.equal(out.verification.status, "expired");
     assert.match(
       out.verification.reason,
       /^The signature matches, but it was signed at Thu, 12 Jul 2018 18:36:58 GMT/,
@@ -153,9 +153,9 @@ describe("Standard Webhooks and Svix", () => {
     assert.equal(wrongId.verification.status, "invalid");
   });
 
-  test("a stale timestamp is rejected even with a good signature", () => {
+  test("a stale timestamp is rejected even with a good signature: expired", () => {
     const out = run(standard(vector.id, vector.timestamp, vector.signature, vector.body), vector.secret);
-    assert.equal(out.verification.status, "invalid");
+    assert.equal(out.verification.status, "expired");
     assert.match(out.verification.reason, /signature matches, but/);
   });
 
@@ -198,8 +198,64 @@ describe("Stripe (the stripe package's own signer)", () => {
       timestamp: nowSeconds - 301,
     });
     const stale = run(rawRequest([`Stripe-Signature: ${old}`], body), secret).verification;
-    assert.equal(stale.status, "invalid");
+    assert.equal(stale.status, "expired");
     assert.match(stale.reason, /5 minutes ago: outside Stripe's window of 5 minutes/);
+    // Stale and altered: the signature does not match, which is what matters.
+    const staleAltered = run(
+      rawRequest([`Stripe-Signature: ${old}`], body.replace("evt_1", "evt_2")),
+      secret,
+    );
+    assert.equal(staleAltered.verification.status, "invalid");
+  });
+
+  test("a mismatch shows the signature this secret gives beside the one received", () => {
+    const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds });
+    const out = run(rawRequest([`Stripe-Signature: ${header}`], body), "whsec_another_secret").verification;
+    assert.equal(out.status, "invalid");
+    const received = /v1=([0-9a-f]{64})/.exec(header)?.[1];
+    assert.equal(out.received, `v1=${received}`);
+    const mine = createHmac("sha256", "whsec_another_secret").update(`${nowSeconds}.${body}`).digest("hex");
+    assert.equal(out.expected, `v1=${mine}`);
+    assert.equal(out.secretWarning, undefined, "a whsec_ secret has Stripe's shape");
+    const matched = run(rawRequest([`Stripe-Signature: ${header}`], body), secret).verification;
+    assert.equal(matched.expected, undefined, "nothing to compare when it matches");
+  });
+
+  test("a re-serialized body gets a hint: certain when the same JSON written another way matches", () => {
+    const pretty = JSON.stringify(JSON.parse(body), null, 2);
+    const header = stripe.webhooks.generateTestHeaderString({
+      payload: pretty,
+      secret,
+      timestamp: nowSeconds,
+    });
+    const compacted = run(rawRequest([`Stripe-Signature: ${header}`], body), secret).verification;
+    assert.equal(compacted.status, "invalid");
+    assert.match(
+      compacted.hint ?? "",
+      /matches this JSON written pretty-printed with two-space indentation: the body was re-serialized/,
+    );
+    // Signed as sent, then keys reordered by a sorting serializer: no rewrite matches, but the
+    // one-line body from a sender that indents its JSON says what probably happened.
+    const sorted = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(pretty)).sort()));
+    const reordered = run(rawRequest([`Stripe-Signature: ${header}`], sorted), secret).verification;
+    assert.equal(reordered.status, "invalid");
+    assert.match(reordered.hint ?? "", /sends its JSON pretty-printed, but this body is on one line/);
+    const unchanged = run(rawRequest([`Stripe-Signature: ${header}`], pretty), "whsec_wrong").verification;
+    assert.equal(unchanged.hint, undefined, "a wrong secret over the body as sent: no hint");
+  });
+
+  test("a secret without Stripe's whsec_ shape is warned about, and still used", () => {
+    const header = stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: "sk_test_123",
+      timestamp: nowSeconds,
+    });
+    const out = run(rawRequest([`Stripe-Signature: ${header}`], body), "sk_test_123").verification;
+    assert.equal(out.status, "valid");
+    assert.match(
+      out.secretWarning ?? "",
+      /Stripe's endpoint signing secrets start with `whsec_`; this secret does not/,
+    );
   });
 
   test("a header without a v1 item is malformed", () => {

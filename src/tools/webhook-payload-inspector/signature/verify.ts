@@ -77,5 +77,15 @@ export function verifySignature(
     nowMs,
     budget,
   );
-  return { scheme: selected.scheme.id, header, ...outcome };
+  const shape = "secretShape" in selected.scheme ? selected.scheme.secretShape : undefined;
+  const secretWarning =
+    shape !== undefined && !secret.trim().startsWith(shape.prefix)
+      ? `${shape.what} start with \`${shape.prefix}\`; this secret does not: it may be another value (an API key, another endpoint's secret) pasted by mistake.`
+      : undefined;
+  return {
+    scheme: selected.scheme.id,
+    header,
+    ...outcome,
+    ...(secretWarning !== undefined && { secretWarning }),
+  };
 }
