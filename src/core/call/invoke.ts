@@ -11,6 +11,7 @@ import { ApiError } from "../contract/errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import { FREE_PLAN_ID } from "../settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
 import { type CallBody, type CallCompute, computeOf } from "./compute.ts";
 import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
@@ -75,6 +76,7 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     tool: tool.slug,
     outcome: outcomeOf(outcome, answer),
     credits: outcome.status === "charged" ? price.credits : 0,
+    ...upstreamStatusOf(outcome),
   });
   if (answer instanceof ApiError) throw answer;
   return answer;
@@ -116,6 +118,13 @@ async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boo
 function outcomeOf(outcome: CallOutcome<Computed>, answer: CallAnswer): ToolCallOutcome {
   if (outcome.status !== "claimed") return outcome.status;
   return isIdempotencyRefusal(answer) ? "refused" : "replayed";
+}
+
+/** The upstream status a refunded call failed on, for the metrics. */
+function upstreamStatusOf(outcome: CallOutcome<Computed>): { upstreamStatus?: number } {
+  if (outcome.status !== "refunded" || !(outcome.error instanceof ToolFailure)) return {};
+  const { upstreamStatus } = outcome.error;
+  return upstreamStatus === undefined ? {} : { upstreamStatus };
 }
 
 function report(

@@ -3,8 +3,9 @@
  * its header secrets read from the environment, and it becomes a checked tool like any other,
  * whose `run` makes one request through the Upstream port and maps what the upstream did to the
  * call's answer. The upstream's JSON object is the outputs; a 4xx is the client's input refused
- * (422); anything else is a failure (500 `processing_error`) whose message says what the upstream
- * did and never echoes its body, the URL or a header value.
+ * (422), except 401, 403 and 407, which refuse the credentials the operator configured; anything
+ * else is a failure (500 `processing_error`) whose message says what the upstream did and never
+ * echoes its body, the URL or a header value.
  */
 import type { Upstream, UpstreamMethod, UpstreamResult } from "../../ports/upstream.ts";
 import { type JsonSchema, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
@@ -210,7 +211,7 @@ export function bindHttpTool(
       maxResponseBytes,
       signal: context.signal,
     });
-    return outputsOf(result, timeoutMs, maxResponseBytes);
+    return outputsOf(result, { tool: declaration.slug, timeoutMs, maxResponseBytes });
   };
   return {
     definition: Object.freeze({ ...tool.definition, run }),
@@ -223,31 +224,46 @@ function unbound(): never {
   throw new Error("an HTTP tool runs once bindHttpTool has given it an upstream");
 }
 
+/**
+ * Upstream statuses that refuse the credentials in the tool's headers (or its proxy's): the
+ * operator's to fix, so never blamed on the client's input.
+ */
+const CREDENTIALS_REFUSED = new Set([401, 403, 407]);
+
 /** The upstream's answer as the call's outputs, or the error the call ends with. */
 export function outputsOf(
   result: UpstreamResult,
-  timeoutMs: number,
-  maxResponseBytes: number,
+  limits: { readonly tool: string; readonly timeoutMs: number; readonly maxResponseBytes: number },
 ): Record<string, unknown> {
+  const { tool, timeoutMs, maxResponseBytes } = limits;
   switch (result.kind) {
     case "timeout":
       throw new ToolFailure(upstreamTimeout(timeoutMs));
     case "aborted":
       throw new ToolFailure("The call was stopped before the upstream service answered.");
     case "unreachable":
-      throw new ToolFailure(unreachable(result.reason), { cause: result.code });
+      throw new ToolFailure(unreachable(result.reason), { reason: result.code });
     case "too_large":
     case "response":
       break;
   }
   // The status decides first: a refusal is a refusal however long its body.
   const { status } = result;
+  const failed = { tool, upstreamStatus: status };
+  if (CREDENTIALS_REFUSED.has(status))
+    throw new ToolFailure(
+      `The upstream service refused the tool's configured credentials with HTTP ${status}: the operator must fix them; the input is not at fault.`,
+      failed,
+    );
   if (status >= 400 && status < 500)
     throw new UnprocessableInputError(`The upstream service refused the input with HTTP ${status}.`);
   if (status >= 300 && status < 400)
-    throw new ToolFailure(`The upstream service answered HTTP ${status}, a redirect, which is not followed.`);
+    throw new ToolFailure(
+      `The upstream service answered HTTP ${status}, a redirect, which is not followed.`,
+      failed,
+    );
   if (status < 200 || status >= 300)
-    throw new ToolFailure(`The upstream service failed with HTTP ${status}.`);
+    throw new ToolFailure(`The upstream service failed with HTTP ${status}.`, failed);
   if (result.kind === "too_large")
     throw new ToolFailure(
       `The upstream service answered HTTP ${status} with a body larger than ${maxResponseBytes} bytes.`,

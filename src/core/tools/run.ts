@@ -130,7 +130,7 @@ function checked(tool: CheckedTool, value: unknown): ToolRunResult {
     return {
       ok: false,
       httpStatus: 500,
-      error: new ToolFailure("The tool's answer does not match its output schema.", { cause: problem }),
+      error: new ToolFailure("The tool's answer does not match its output schema.", { reason: problem }),
     };
   }
   return { ok: true, value };
