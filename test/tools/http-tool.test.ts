@@ -15,6 +15,7 @@ import {
   type HttpToolDeclaration,
   resolveHeaders,
 } from "../../src/core/tools/http-tool.ts";
+import { loadTools } from "../../src/core/tools/loader.ts";
 import { CLIENT_GONE_STATUS, runToolCall, type ToolRunResult } from "../../src/core/tools/run.ts";
 import { ToolFailure } from "../../src/core/tools/tool-failure.ts";
 import { isUnprocessableInputError } from "../../src/tools/tool.ts";
@@ -178,10 +179,65 @@ describe("HTTP tool declarations", () => {
       );
     }
     for (const id of ["...", "../x", "%2e%2e", ".x"]) assert.ok(validate({ id }).ok, id);
+    // Nor may a value make an empty segment (`/items//`), whatever the operator's schema allows.
+    const lax = checkHttpTool(declaration({ inputSchema: schemaWith(["id"]) }));
+    assert.ok(lax.ok);
+    const empty = compileInputValidator(lax.checked.tool.definition.inputSchema)({ id: "" });
+    assert.ok(!empty.ok && typeof empty.fields === "object" && Object.hasOwn(empty.fields, "id"));
     // A query field's dots are only text.
     const query = checkHttpTool(declaration({ url: "https://api.example.com/items?id={id}" }));
     assert.ok(query.ok);
     assert.ok(compileInputValidator(query.checked.tool.definition.inputSchema)({ id: ".." }).ok);
+  });
+});
+
+describe("HTTP tool input", () => {
+  it("refuses members the schema does not declare with a 400 naming them, unless the schema lets them in", () => {
+    const check = checkHttpTool(declaration());
+    assert.ok(check.ok);
+    const result = compileInputValidator(check.checked.tool.definition.inputSchema)({
+      id: "7",
+      mode: "unsafe",
+    });
+    assert.deepEqual(result, { ok: false, fields: { mode: "is not a known field" } });
+    const open = checkHttpTool(
+      declaration({ inputSchema: { ...schemaWith(["id"]), additionalProperties: true } }),
+    );
+    assert.ok(open.ok);
+    assert.ok(compileInputValidator(open.checked.tool.definition.inputSchema)({ id: "7", mode: "x" }).ok);
+  });
+
+  it("refuses at start-up a declared member the URL's query already fixes, which would go out twice", () => {
+    const check = checkHttpTool(declaration({ url: "https://api.example.com/items/{id}?q=fixed" }));
+    assert.deepEqual(check.ok ? [] : check.problems, [
+      "url fixes the query parameter q, which inputSchema also declares: a call would send it twice; write q={q} in the url, or leave the member out",
+    ]);
+    // A POST sends its members in the body, beside the fixed query.
+    assert.ok(
+      checkHttpTool(declaration({ method: "POST", url: "https://api.example.com/items/{id}?q=fixed" })).ok,
+    );
+  });
+
+  it("refuses at start-up a url whose origin URL parsers read differently, naming the tool", async () => {
+    await assert.rejects(
+      loadTools({
+        builtIns: [],
+        httpTools: {
+          declarations: [declaration({ url: "https://evil.example\\@api.good.example/items/{id}" })],
+          configPath: "toolrun.json",
+        },
+        env: { UPSTREAM_TOKEN: TOKEN },
+        cwd: process.cwd(),
+        upstream: createHttpUpstream(),
+      }),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /httpTools\[0\] \("item-lookup"\): url has an origin URL parsers read differently/,
+        );
+        return true;
+      },
+    );
   });
 });
 
@@ -225,6 +281,22 @@ describe("HTTP tools against a real upstream", () => {
     const headers = result.value.headers as Record<string, string>;
     assert.equal(headers.authorization, `Bearer ${TOKEN}`);
     assert.equal(headers["idempotency-key"], undefined);
+  });
+
+  it("never forwards a member the schema does not declare, even one the schema lets in", async () => {
+    const open = { ...schemaWith(["id"]), additionalProperties: true };
+    const got = await call(tool({ url: `${server.origin}/echo/items/{id}?mode=safe`, inputSchema: open }), {
+      id: "7",
+      mode: "unsafe",
+    });
+    assert.ok(got.ok);
+    assert.equal(got.value.url, "/echo/items/7?mode=safe");
+    const posted = await call(tool({ method: "POST", url: `${server.origin}/echo`, inputSchema: open }), {
+      id: "7",
+      admin: true,
+    });
+    assert.ok(posted.ok);
+    assert.deepEqual(posted.value.body, { id: "7" });
   });
 
   it("POST, PUT and PATCH send the whole validated input as the JSON body; DELETE sends none", async () => {

@@ -127,6 +127,13 @@ export function checkHttpTool(
   const fieldProblems =
     template && isObject(raw.inputSchema) ? checkTemplateFields(template, raw.inputSchema) : [];
   problems.push(...fieldProblems);
+  if (
+    template &&
+    isObject(raw.inputSchema) &&
+    typeof raw.method === "string" &&
+    !WITH_BODY.has(raw.method as UpstreamMethod)
+  )
+    problems.push(...checkFixedQuery(template, raw.inputSchema));
 
   const declaration = raw as unknown as HttpToolDeclaration;
   const definition = checkDefinition({
@@ -141,7 +148,7 @@ export function checkHttpTool(
     },
     inputSchema:
       template && fieldProblems.length === 0
-        ? withoutDotSegments(declaration.inputSchema, template.pathFields)
+        ? effectiveInputSchema(declaration.inputSchema, template.pathFields)
         : declaration.inputSchema,
     outputSchema: declaration.outputSchema ?? { type: "object" },
     examples: [],
@@ -191,14 +198,19 @@ export function bindHttpTool(
   const { timeoutMs } = tool.definition;
   const maxResponseBytes = declaration.maxResponseBytes ?? HTTP_TOOL_DEFAULTS.maxResponseBytes;
   const templateFields = new Set([...template.pathFields, ...template.queryFields]);
+  const declared = declaredMembers(declaration.inputSchema);
   const hasBody = WITH_BODY.has(declaration.method);
-  const run = async (input: Record<string, unknown>, context: ToolContext) => {
+  const run = async (given: Record<string, unknown>, context: ToolContext) => {
+    // Only what the schema declares goes out, even where the operator's schema lets more in.
+    const input = Object.fromEntries(Object.entries(given).filter(([name]) => declared.has(name)));
     const asQuery = hasBody
       ? new Set<string>()
       : new Set(Object.keys(input).filter((k) => !templateFields.has(k)));
     const target = expandUrl(template, input, asQuery);
     if ("field" in target)
-      throw new UnprocessableInputError(`The field ${target.field} cannot make a path segment "." or "..".`);
+      throw new UnprocessableInputError(
+        `The field ${target.field} cannot make an empty path segment, nor "." or "..".`,
+      );
     const result = await upstream.send({
       url: target.url,
       method: declaration.method,
@@ -338,17 +350,63 @@ function checkTemplateFields(template: UrlTemplate, inputSchema: Record<string, 
   return problems;
 }
 
-function withoutDotSegments(inputSchema: JsonSchema, pathFields: readonly string[]): JsonSchema {
-  if (pathFields.length === 0) return inputSchema;
+/** Keywords with which a schema says what it does with members `properties` does not name. */
+const OTHER_MEMBERS = ["additionalProperties", "unevaluatedProperties", "patternProperties"];
+
+/**
+ * The schema calls are validated with, and published: members it does not declare refused (400
+ * naming them) unless the operator said otherwise, and a string path field that is empty, `.` or
+ * `..` refused (400 naming it) rather than making `//` or a segment the URL parser resolves.
+ */
+function effectiveInputSchema(inputSchema: JsonSchema, pathFields: readonly string[]): JsonSchema {
+  const closed = OTHER_MEMBERS.some((keyword) => inputSchema[keyword] !== undefined)
+    ? inputSchema
+    : { ...inputSchema, additionalProperties: false };
+  if (pathFields.length === 0) return closed;
   const properties = { ...(inputSchema.properties as Record<string, JsonSchema>) };
   for (const field of pathFields) {
-    const property = properties[field] as JsonSchema;
+    let property = properties[field] as JsonSchema;
     const types = Array.isArray(property.type) ? property.type : [property.type];
     if (!types.includes("string")) continue;
+    if (typeof property.minLength !== "number" || property.minLength < 1)
+      property = { ...property, minLength: 1 };
     properties[field] =
       property.not === undefined
         ? { ...property, ...DOT_SEGMENTS }
         : { ...property, allOf: [...((property.allOf as JsonSchema[] | undefined) ?? []), DOT_SEGMENTS] };
   }
-  return { ...inputSchema, properties };
+  return { ...closed, properties };
+}
+
+function declaredMembers(inputSchema: JsonSchema): ReadonlySet<string> {
+  return new Set(isObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : []);
+}
+
+/**
+ * A GET or DELETE sends its declared members as query parameters: one named like a parameter the
+ * URL fixes would send that parameter twice (`?mode=safe&mode=unsafe`), which upstreams read
+ * differently.
+ */
+function checkFixedQuery(template: UrlTemplate, inputSchema: Record<string, unknown>): string[] {
+  const fixed = template.query.flatMap((part) => ("literal" in part ? [part.literal] : [])).join("&");
+  const names = new Set(
+    fixed
+      .split("&")
+      .map((pair) => pair.split("=", 1)[0] ?? "")
+      .filter((name) => name !== "")
+      .map((name) => {
+        try {
+          return decodeURIComponent(name);
+        } catch {
+          return name;
+        }
+      }),
+  );
+  const templateFields = new Set(template.queryFields);
+  return [...declaredMembers(inputSchema)]
+    .filter((name) => names.has(name) && !templateFields.has(name))
+    .map(
+      (name) =>
+        `url fixes the query parameter ${name}, which inputSchema also declares: a call would send it twice; write ${name}={${name}} in the url, or leave the member out`,
+    );
 }
