@@ -74,6 +74,12 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
   /** How long `run` may take before the call fails and `context.signal` fires; default 30000. */
   readonly timeoutMs?: number;
   /**
+   * The largest `outputs` the tool may answer, in bytes of JSON: past it the call fails (500
+   * `processing_error`, refunded) instead of being served and kept for retries. Default 1048576
+   * (1 MiB), at most 104857600.
+   */
+  readonly maxOutputBytes?: number;
+  /**
    * Rules between fields that `inputSchema` cannot state (a value bounded by another field, a field
    * that applies only in some cases), checked after it and before anything is charged. Returns the
    * fields it refuses, each with its reason worded like the schema's messages ("must be at most

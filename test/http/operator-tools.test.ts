@@ -9,13 +9,14 @@
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
+import { runnerToolsOf } from "../../src/core/call/compute-runner.ts";
 import { outwardKeyOf } from "../../src/core/call/idempotency.ts";
 import { createMetrics } from "../../src/http/metrics.ts";
 import { tools as builtIns } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
 import { collectLog } from "../helpers/log-lines.ts";
-import { watchedOffload } from "../helpers/offload.ts";
+import { FIXTURE_TOOLS, watchedOffload } from "../helpers/offload.ts";
 import { loadOperatorTools } from "../helpers/operator-tools.ts";
 import { assertProblem } from "../helpers/problem.ts";
 import {
@@ -315,6 +316,23 @@ describe("operator tools", () => {
       assert.equal((await call("echo", { value: 1 })).statusCode, 200);
       assert.deepEqual(offload.asked, ['run {"value":1}']);
     });
+
+    it("holds a module's answer to its maxOutputBytes on the worker too: 500, refunded", async (context) => {
+      const loadedTools = await loadOperatorTools(upstream.origin, await refusingOrigin());
+      const offload = watchedOffload(context, runnerToolsOf(loadedTools, FIXTURE_TOOLS));
+      const app = await createTestApp({ tools: fixtureTools, loadedTools, offload, plans: PLANS }, context);
+      const key = await app.key("builder");
+      const answer = await app.app.inject({
+        method: "POST",
+        url: "/v1/tool/misbehaving",
+        headers: json(bearer(key)),
+        payload: JSON.stringify({ mode: "too-large" }),
+      });
+      assert.deepEqual(offload.answered, ['run {"mode":"too-large"}'], "it ran on the worker");
+      const problem = assertProblem(answer, 500, "processing_error");
+      assert.match(String(problem.detail), /65537 bytes of JSON, more than the 65536 it may give/);
+      assert.equal(problem.credits_used, 0);
+    });
   });
 
   describe("a module tool", () => {
@@ -323,6 +341,11 @@ describe("operator tools", () => {
       ["that never resolves (its timeout)", "hang", /The tool did not finish within 200 ms\./],
       ["that returns a non-object", "not-an-object", /answer is not a JSON object/],
       ["whose answer fails its output schema", "bad-output", /does not match its output schema/],
+      [
+        "whose answer is larger than its maxOutputBytes",
+        "too-large",
+        /answer is 65537 bytes of JSON, more than the 65536 it may give/,
+      ],
     ];
     for (const [name, mode, detail] of failures) {
       it(`${name}: 500 processing_error, refunded, the credits exact`, async () => {
@@ -344,6 +367,17 @@ describe("operator tools", () => {
       const err = line.err as Record<string, unknown>;
       assert.match(String(err.message), /does not match its output schema/);
       assert.match(String(err.reason), /must have required property|must be/);
+    });
+
+    it("whose answer is too large is refunded with an Idempotency-Key too, and its retry runs no larger", async () => {
+      const key = await t.key("free");
+      const headers = { "idempotency-key": "too-large-1" };
+      const first = await post(key, "misbehaving", { mode: "too-large" }, headers);
+      assertProblem(first, 500, "processing_error");
+      const retry = await post(key, "misbehaving", { mode: "too-large" }, headers);
+      assertProblem(retry, 500, "processing_error");
+      assert.ok(retry.body.length < 4096, "no answer past the cap is served");
+      assert.equal(await creditsUsed(key), 0);
     });
 
     it("that never resolves has its signal fired at the timeout", async () => {

@@ -9,6 +9,7 @@ import { compileInputValidator, compileOutputValidator } from "../call/validatio
 /** A definition that passed the checks, with its defaults filled in. */
 export interface CheckedDefinition extends ToolDefinition {
   readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
 }
 
 export interface CheckedTool {
@@ -25,6 +26,10 @@ export type DefinitionCheck =
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 300_000;
+/** How large a tool's `outputs` may be as JSON, unless its definition says otherwise: 1 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The most a definition (or an HTTP tool's `maxResponseBytes`) may set: 100 MiB. */
+export const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
 /** The largest count the stores' 32-bit columns hold, as the configuration file's numbers. */
 export const MAX_COUNT = 2_147_483_647;
 
@@ -41,6 +46,7 @@ const MEMBERS = [
   "examples",
   "effects",
   "timeoutMs",
+  "maxOutputBytes",
   "checkInput",
   "run",
 ];
@@ -68,6 +74,8 @@ export function checkDefinition(value: unknown): DefinitionCheck {
     problems.push(`effects must be "none" or "external"`);
   const timeoutProblem = checkInteger(value.timeoutMs, "timeoutMs", 1, MAX_TIMEOUT_MS);
   if (value.timeoutMs !== undefined && timeoutProblem) problems.push(timeoutProblem);
+  const outputProblem = checkInteger(value.maxOutputBytes, "maxOutputBytes", 2, MAX_OUTPUT_BYTES);
+  if (value.maxOutputBytes !== undefined && outputProblem) problems.push(outputProblem);
   if (typeof value.run !== "function") problems.push("run must be a function");
   if (value.checkInput !== undefined && typeof value.checkInput !== "function")
     problems.push("checkInput must be a function when given");
@@ -93,6 +101,7 @@ export function checkDefinition(value: unknown): DefinitionCheck {
         examples: definition.examples,
         effects: definition.effects,
         timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
         ...(definition.checkInput && { checkInput: definition.checkInput.bind(definition) }),
         // Bound, so a `run` that reads `this` sees the definition it was written in.
         run: definition.run.bind(definition),

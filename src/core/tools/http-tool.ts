@@ -16,6 +16,7 @@ import {
   checkInteger,
   isObject,
   MAX_COUNT,
+  MAX_OUTPUT_BYTES,
   MAX_TIMEOUT_MS,
 } from "./check-definition.ts";
 import { envReferences, expandEnvReferences } from "./env-references.ts";
@@ -54,7 +55,6 @@ export const HTTP_TOOL_DEFAULTS = {
   maxResponseBytes: 1024 * 1024,
   maxBodyBytes: 64 * 1024,
 };
-export const MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
 
 const METHODS: readonly UpstreamMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const WITH_BODY: ReadonlySet<UpstreamMethod> = new Set(["POST", "PUT", "PATCH"]);
@@ -106,7 +106,7 @@ export function checkHttpTool(
     ["weight", 0, MAX_COUNT],
     ["maxBodyBytes", 2, MAX_COUNT],
     ["timeoutMs", 1, MAX_TIMEOUT_MS],
-    ["maxResponseBytes", 1, MAX_RESPONSE_BYTES],
+    ["maxResponseBytes", 1, MAX_OUTPUT_BYTES],
   ];
   for (const [name, min, max] of limits) {
     if (name !== "weight" && raw[name] === undefined) continue;
@@ -154,6 +154,8 @@ export function checkHttpTool(
     examples: [],
     effects: "external",
     timeoutMs: declaration.timeoutMs ?? HTTP_TOOL_DEFAULTS.timeoutMs,
+    // The answer served is held to the bound its upstream's body is read to.
+    maxOutputBytes: Math.max(2, declaration.maxResponseBytes ?? HTTP_TOOL_DEFAULTS.maxResponseBytes),
     run: unbound,
   });
   // The limits were named above, by the declaration's own member names.

@@ -18,6 +18,11 @@ export interface RunOptions {
   readonly idempotencyKey?: string | undefined;
   /** A signal that fires when the call's client has gone (the tool's signal fires with it); asked for only by a run that waits. */
   readonly clientGone?: (() => AbortSignal) | undefined;
+  /**
+   * The caller writes the outputs as JSON itself and holds them to the tool's `maxOutputBytes`
+   * then (the compute thread), so the run does not write them once more to measure them.
+   */
+  readonly writesOutputs?: boolean | undefined;
 }
 
 export interface RegisteredTool {
