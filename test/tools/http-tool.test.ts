@@ -60,13 +60,54 @@ describe("HTTP tool declarations", () => {
     const check = checkHttpTool(declaration());
     assert.ok(check.ok, check.ok ? "" : check.problems.join("; "));
     const { definition } = check.checked.tool;
-    assert.equal(definition.effects, "external");
+    assert.equal(definition.effects, "none", "a GET changes nothing upstream");
+    assert.deepEqual(definition.annotations, { openWorldHint: true });
+    assert.deepEqual(definition.examples, []);
     assert.equal(definition.timeoutMs, 30_000);
     assert.deepEqual(definition.defaults, { weight: 2, maxBodyBytes: 65_536 });
     assert.deepEqual(definition.keywords, []);
     assert.deepEqual(definition.outputSchema, { type: "object" });
     // Nothing of the request's shape is published: no URL, no header.
     assert.doesNotMatch(JSON.stringify(definition), /api\.example\.com|UPSTREAM_TOKEN|authorization/);
+  });
+
+  it("have effects outside unless they GET, or say otherwise; carry annotations and examples checked like a module's", () => {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const check = checkHttpTool(declaration({ method }));
+      assert.ok(check.ok);
+      assert.equal(check.checked.tool.definition.effects, "external", method);
+    }
+    const told = checkHttpTool(
+      declaration({
+        method: "POST",
+        effects: "none",
+        annotations: { idempotentHint: true, openWorldHint: false },
+        examples: [{ title: "Item 7", input: { id: "7" } }],
+      }),
+    );
+    assert.ok(told.ok, told.ok ? "" : told.problems.join("; "));
+    const { definition } = told.checked.tool;
+    assert.equal(definition.effects, "none");
+    assert.deepEqual(definition.annotations, { openWorldHint: false, idempotentHint: true });
+    assert.deepEqual(definition.examples, [{ title: "Item 7", input: { id: "7" } }]);
+    assert.deepEqual(
+      problemsOf(
+        declaration({
+          method: "DELETE",
+          effects: "sometimes",
+          annotations: { readOnlyHint: true, cheap: true },
+          examples: [{ title: "Bad", input: { id: 7 } }],
+        }),
+      ),
+      [
+        'effects must be "none" or "external"',
+        'annotations has an unknown member "cheap" (expected readOnlyHint, destructiveHint, idempotentHint, openWorldHint)',
+        'examples[0] ("Bad") does not match inputSchema: id must be a string',
+      ],
+    );
+    assert.deepEqual(problemsOf(declaration({ method: "DELETE", annotations: { readOnlyHint: true } })), [
+      'annotations.readOnlyHint cannot be true for a tool whose effects are "external"',
+    ]);
   });
 
   it("name every problem at once", () => {

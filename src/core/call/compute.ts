@@ -58,7 +58,7 @@ export const INPUT_MISMATCH = "The request body does not match the tool's input 
 export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeContext): CallCompute {
   const { offload } = deps;
   const { body } = call;
-  if (offload && tool.effects === "none" && "raw" in body && body.raw.length >= offload.minBytes) {
+  if (offload && runsOnWorker(tool) && "raw" in body && body.raw.length >= offload.minBytes) {
     const claimed = call.idempotencyKey !== undefined;
     return offloaded(
       offload,
@@ -79,6 +79,11 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
       };
     },
   };
+}
+
+/** A tool the worker has too: one that only computes, which an HTTP lookup (no effects either) is not. */
+function runsOnWorker(tool: RegisteredTool): boolean {
+  return tool.effects === "none" && tool.origin.kind !== "http";
 }
 
 function computed(result: ToolRunResult): WorkResult<Computed> {

@@ -47,6 +47,7 @@ const MEMBERS = [
   "effects",
   "timeoutMs",
   "maxOutputBytes",
+  "annotations",
   "checkInput",
   "run",
 ];
@@ -76,6 +77,7 @@ export function checkDefinition(value: unknown): DefinitionCheck {
   if (value.timeoutMs !== undefined && timeoutProblem) problems.push(timeoutProblem);
   const outputProblem = checkInteger(value.maxOutputBytes, "maxOutputBytes", 2, MAX_OUTPUT_BYTES);
   if (value.maxOutputBytes !== undefined && outputProblem) problems.push(outputProblem);
+  problems.push(...checkAnnotations(value.annotations, value.effects));
   if (typeof value.run !== "function") problems.push("run must be a function");
   if (value.checkInput !== undefined && typeof value.checkInput !== "function")
     problems.push("checkInput must be a function when given");
@@ -102,6 +104,7 @@ export function checkDefinition(value: unknown): DefinitionCheck {
         effects: definition.effects,
         timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+        ...(definition.annotations && { annotations: Object.freeze({ ...definition.annotations }) }),
         ...(definition.checkInput && { checkInput: definition.checkInput.bind(definition) }),
         // Bound, so a `run` that reads `this` sees the definition it was written in.
         run: definition.run.bind(definition),
@@ -148,6 +151,22 @@ export function compileSchema<T>(
     problems.push(`${name} is not a valid JSON Schema 2020-12: ${firstLine(error)}`);
     return undefined;
   }
+}
+
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+function checkAnnotations(annotations: unknown, effects: unknown): string[] {
+  if (annotations === undefined) return [];
+  if (!isObject(annotations)) return [`annotations must be an object of ${HINTS.join(", ")}`];
+  const problems: string[] = [];
+  for (const [name, hint] of Object.entries(annotations)) {
+    if (!HINTS.includes(name))
+      problems.push(`annotations has an unknown member "${name}" (expected ${HINTS.join(", ")})`);
+    else if (typeof hint !== "boolean") problems.push(`annotations.${name} must be true or false`);
+  }
+  if (annotations.readOnlyHint === true && effects === "external")
+    problems.push(`annotations.readOnlyHint cannot be true for a tool whose effects are "external"`);
+  return problems;
 }
 
 function checkDefaults(defaults: unknown): string[] {

@@ -8,7 +8,14 @@
  * echoes its body, the URL or a header value.
  */
 import type { Upstream, UpstreamMethod, UpstreamResult } from "../../ports/upstream.ts";
-import { type JsonSchema, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
+import {
+  type JsonSchema,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolEffects,
+  type ToolExample,
+  UnprocessableInputError,
+} from "../../tools/tool.ts";
 import {
   CATALOG_MEMBERS,
   type CheckedTool,
@@ -40,6 +47,11 @@ export interface HttpToolDeclaration {
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly maxResponseBytes?: number;
+  /** `"none"` for a call that changes nothing upstream (a lookup); default `"none"` for GET, else `"external"`. */
+  readonly effects?: ToolEffects;
+  /** MCP's behaviour hints, each replacing the one toolrun derives (`openWorldHint` is true). */
+  readonly annotations?: ToolAnnotations;
+  readonly examples?: readonly ToolExample[];
 }
 
 /** A declaration that passed its checks: its URL template and the tool it is, not yet bound to an upstream. */
@@ -69,6 +81,9 @@ const MEMBERS = [
   "headers",
   "timeoutMs",
   "maxResponseBytes",
+  "effects",
+  "annotations",
+  "examples",
 ];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Set by toolrun or by the HTTP client itself; an operator's value would break the exchange. */
@@ -151,8 +166,10 @@ export function checkHttpTool(
         ? effectiveInputSchema(declaration.inputSchema, template.pathFields)
         : declaration.inputSchema,
     outputSchema: declaration.outputSchema ?? { type: "object" },
-    examples: [],
-    effects: "external",
+    examples: declaration.examples ?? [],
+    effects: declaration.effects ?? (declaration.method === "GET" ? "none" : "external"),
+    // It reaches a world toolrun cannot see, whatever it does there.
+    annotations: { openWorldHint: true, ...declaration.annotations },
     timeoutMs: declaration.timeoutMs ?? HTTP_TOOL_DEFAULTS.timeoutMs,
     // The answer served is held to the bound its upstream's body is read to.
     maxOutputBytes: Math.max(2, declaration.maxResponseBytes ?? HTTP_TOOL_DEFAULTS.maxResponseBytes),
