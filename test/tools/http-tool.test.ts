@@ -248,6 +248,28 @@ describe("HTTP tool input", () => {
     assert.ok(compileInputValidator(open.checked.tool.definition.inputSchema)({ id: "7", mode: "x" }).ok);
   });
 
+  it("sends input members as headers only when declared, scalar and free of line breaks (a 400 naming them)", () => {
+    const check = checkHttpTool(declaration({ headerFields: { "Organization-Id": "q" } }));
+    assert.ok(check.ok, check.ok ? "" : check.problems.join("; "));
+    const validate = compileInputValidator(check.checked.tool.definition.inputSchema);
+    assert.ok(validate({ id: "7", q: "org-9" }).ok);
+    const crlf = validate({ id: "7", q: "org\r\nX-Injected: 1" });
+    assert.ok(!crlf.ok && typeof crlf.fields === "object" && Object.hasOwn(crlf.fields, "q"));
+    assert.deepEqual(
+      problemsOf(
+        declaration({
+          headerFields: { Authorization: "q", "X-Id": "id", "X-Missing": "nope", "bad name": "n" },
+        }),
+      ),
+      [
+        "headerFields.Authorization cannot come from input",
+        "headerFields.X-Id names id, which the url uses",
+        "headerFields.X-Missing must name a member inputSchema.properties declares",
+        'headerFields has "bad name", which is not a header name',
+      ],
+    );
+  });
+
   it("refuses at start-up a declared member the URL's query already fixes, which would go out twice", () => {
     const check = checkHttpTool(declaration({ url: "https://api.example.com/items/{id}?q=fixed" }));
     assert.deepEqual(check.ok ? [] : check.problems, [

@@ -52,6 +52,10 @@ export interface HttpToolDeclaration {
   /** MCP's behaviour hints, each replacing the one toolrun derives (`openWorldHint` is true). */
   readonly annotations?: ToolAnnotations;
   readonly examples?: readonly ToolExample[];
+  /** Input members sent as request headers, by header name (`{"Organization-Id": "organizationId"}`). */
+  readonly headerFields?: Readonly<Record<string, string>>;
+  /** The upstream's JSON answer, whatever its type, becomes the outputs' member of this name (`items`). */
+  readonly wrapAnswer?: string;
 }
 
 /** A declaration that passed its checks: its URL template and the tool it is, not yet bound to an upstream. */
@@ -84,6 +88,8 @@ const MEMBERS = [
   "effects",
   "annotations",
   "examples",
+  "headerFields",
+  "wrapAnswer",
 ];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Set by toolrun or by the HTTP client itself; an operator's value would break the exchange. */
@@ -101,6 +107,8 @@ const RESERVED_HEADERS = new Set([
 ]);
 const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean"]);
 const DOT_SEGMENTS = { not: { enum: [".", ".."] } };
+/** What a header value may not hold, whatever the input's schema says. */
+const HEADER_SAFE = { pattern: "^[^\\r\\n\\u0000]*$" };
 
 /**
  * Checks a declaration: what is particular to one (its members, URL template, method, headers with
@@ -149,6 +157,10 @@ export function checkHttpTool(
     !WITH_BODY.has(raw.method as UpstreamMethod)
   )
     problems.push(...checkFixedQuery(template, raw.inputSchema));
+  const headerProblems = checkHeaderFields(raw.headerFields, raw.headers, raw.inputSchema, template);
+  problems.push(...headerProblems);
+  if (raw.wrapAnswer !== undefined && (typeof raw.wrapAnswer !== "string" || raw.wrapAnswer === ""))
+    problems.push("wrapAnswer must be a member name");
 
   const declaration = raw as unknown as HttpToolDeclaration;
   const definition = checkDefinition({
@@ -162,8 +174,12 @@ export function checkHttpTool(
       maxBodyBytes: declaration.maxBodyBytes ?? HTTP_TOOL_DEFAULTS.maxBodyBytes,
     },
     inputSchema:
-      template && fieldProblems.length === 0
-        ? effectiveInputSchema(declaration.inputSchema, template.pathFields)
+      template && fieldProblems.length === 0 && headerProblems.length === 0
+        ? effectiveInputSchema(
+            declaration.inputSchema,
+            template.pathFields,
+            Object.values(declaration.headerFields ?? {}),
+          )
         : declaration.inputSchema,
     outputSchema: declaration.outputSchema ?? { type: "object" },
     examples: declaration.examples ?? [],
@@ -217,11 +233,21 @@ export function bindHttpTool(
   const { timeoutMs } = tool.definition;
   const maxResponseBytes = declaration.maxResponseBytes ?? HTTP_TOOL_DEFAULTS.maxResponseBytes;
   const templateFields = new Set([...template.pathFields, ...template.queryFields]);
+  const headerFields = Object.entries(declaration.headerFields ?? {});
+  const asHeaders = new Set(headerFields.map(([, field]) => field));
   const declared = declaredMembers(declaration.inputSchema);
   const hasBody = WITH_BODY.has(declaration.method);
+  const { wrapAnswer } = declaration;
   const run = async (given: Record<string, unknown>, context: ToolContext) => {
-    // Only what the schema declares goes out, even where the operator's schema lets more in.
-    const input = Object.fromEntries(Object.entries(given).filter(([name]) => declared.has(name)));
+    // Only what the schema declares goes out, even where the operator's schema lets more in; a
+    // member sent as a header goes nowhere else.
+    const input = Object.fromEntries(
+      Object.entries(given).filter(([name]) => declared.has(name) && !asHeaders.has(name)),
+    );
+    const sent: Record<string, string> = { ...headers };
+    for (const [header, field] of headerFields)
+      if (given[field] !== undefined) sent[header] = String(given[field]);
+    if (context.idempotencyKey !== undefined) sent["idempotency-key"] = context.idempotencyKey;
     const asQuery = hasBody
       ? new Set<string>()
       : new Set(Object.keys(input).filter((k) => !templateFields.has(k)));
@@ -233,16 +259,13 @@ export function bindHttpTool(
     const result = await upstream.send({
       url: target.url,
       method: declaration.method,
-      headers:
-        context.idempotencyKey === undefined
-          ? headers
-          : { ...headers, "idempotency-key": context.idempotencyKey },
+      headers: sent,
       body: hasBody ? JSON.stringify(input) : undefined,
       timeoutMs,
       maxResponseBytes,
       signal: context.signal,
     });
-    return outputsOf(result, { tool: declaration.slug, timeoutMs, maxResponseBytes });
+    return outputsOf(result, { tool: declaration.slug, timeoutMs, maxResponseBytes, wrapAnswer });
   };
   return {
     definition: Object.freeze({ ...tool.definition, run }),
@@ -264,9 +287,15 @@ const CREDENTIALS_REFUSED = new Set([401, 403, 407]);
 /** The upstream's answer as the call's outputs, or the error the call ends with. */
 export function outputsOf(
   result: UpstreamResult,
-  limits: { readonly tool: string; readonly timeoutMs: number; readonly maxResponseBytes: number },
+  limits: {
+    readonly tool: string;
+    readonly timeoutMs: number;
+    readonly maxResponseBytes: number;
+    /** The member the answer is put under, whatever its JSON type. */
+    readonly wrapAnswer?: string | undefined;
+  },
 ): Record<string, unknown> {
-  const { tool, timeoutMs, maxResponseBytes } = limits;
+  const { tool, timeoutMs, maxResponseBytes, wrapAnswer } = limits;
   switch (result.kind) {
     case "timeout":
       throw new ToolFailure(upstreamTimeout(timeoutMs));
@@ -307,6 +336,7 @@ export function outputsOf(
   } catch {
     throw new ToolFailure(`The upstream service answered HTTP ${status} with a body that is not JSON.`);
   }
+  if (wrapAnswer !== undefined) return { [wrapAnswer]: value };
   if (!isObject(value))
     throw new ToolFailure(`The upstream service answered HTTP ${status} with JSON that is not an object.`);
   return value;
@@ -377,12 +407,23 @@ const OTHER_MEMBERS = ["additionalProperties", "unevaluatedProperties", "pattern
  * naming them) unless the operator said otherwise, and a string path field that is empty, `.` or
  * `..` refused (400 naming it) rather than making `//` or a segment the URL parser resolves.
  */
-function effectiveInputSchema(inputSchema: JsonSchema, pathFields: readonly string[]): JsonSchema {
+function effectiveInputSchema(
+  inputSchema: JsonSchema,
+  pathFields: readonly string[],
+  headerFields: readonly string[],
+): JsonSchema {
   const closed = OTHER_MEMBERS.some((keyword) => inputSchema[keyword] !== undefined)
     ? inputSchema
     : { ...inputSchema, additionalProperties: false };
-  if (pathFields.length === 0) return closed;
+  if (pathFields.length === 0 && headerFields.length === 0) return closed;
   const properties = { ...(inputSchema.properties as Record<string, JsonSchema>) };
+  for (const field of headerFields) {
+    const property = properties[field] as JsonSchema;
+    properties[field] = {
+      ...property,
+      allOf: [...((property.allOf as JsonSchema[] | undefined) ?? []), HEADER_SAFE],
+    };
+  }
   for (const field of pathFields) {
     let property = properties[field] as JsonSchema;
     const types = Array.isArray(property.type) ? property.type : [property.type];
@@ -395,6 +436,44 @@ function effectiveInputSchema(inputSchema: JsonSchema, pathFields: readonly stri
         : { ...property, allOf: [...((property.allOf as JsonSchema[] | undefined) ?? []), DOT_SEGMENTS] };
   }
   return { ...closed, properties };
+}
+
+/**
+ * Every header a member fills must be a header name toolrun lets an operator set, not one of the
+ * fixed `headers`, and name a declared scalar member that the URL does not use.
+ */
+function checkHeaderFields(
+  headerFields: unknown,
+  headers: unknown,
+  inputSchema: unknown,
+  template: UrlTemplate | undefined,
+): string[] {
+  if (headerFields === undefined) return [];
+  if (!isObject(headerFields)) return ["headerFields must be an object of header name to input member"];
+  const properties = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {};
+  const fixed = new Set(Object.keys(isObject(headers) ? headers : {}).map((name) => name.toLowerCase()));
+  const inUrl = new Set([...(template?.pathFields ?? []), ...(template?.queryFields ?? [])]);
+  const problems: string[] = [];
+  for (const [name, field] of Object.entries(headerFields)) {
+    if (!TOKEN.test(name)) problems.push(`headerFields has "${name}", which is not a header name`);
+    else if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase() === "authorization")
+      problems.push(`headerFields.${name} cannot come from input`);
+    else if (fixed.has(name.toLowerCase())) problems.push(`headerFields.${name} is also in headers`);
+    const property =
+      typeof field === "string" && Object.hasOwn(properties, field) ? properties[field] : undefined;
+    if (!isObject(property)) {
+      problems.push(`headerFields.${name} must name a member inputSchema.properties declares`);
+      continue;
+    }
+    const types = Array.isArray(property.type) ? property.type : [property.type];
+    if (!types.every((type) => SCALAR_TYPES.has(type as string)))
+      problems.push(
+        `headerFields.${name} names ${String(field)}, whose "type" must be string, number, integer or boolean`,
+      );
+    if (inUrl.has(String(field)))
+      problems.push(`headerFields.${name} names ${String(field)}, which the url uses`);
+  }
+  return problems;
 }
 
 function declaredMembers(inputSchema: JsonSchema): ReadonlySet<string> {
