@@ -58,7 +58,10 @@ export interface BackendOptions {
  * The built-in tools, the modules of `TOOLRUN_TOOLS` and the configuration file's `httpTools`,
  * loaded and checked (core/tools/loader.ts): a ToolLoadError names every problem.
  */
-export async function loadConfiguredTools(config: Config): Promise<LoadedTool[]> {
+export async function loadConfiguredTools(
+  config: Config,
+  options: { readonly readSecrets?: boolean } = {},
+): Promise<LoadedTool[]> {
   const { tools: builtIns } = await import("./tools/index.ts");
   const { toolSources } = config;
   return loadTools({
@@ -71,6 +74,7 @@ export async function loadConfiguredTools(config: Config): Promise<LoadedTool[]>
     cwd: toolSources.cwd,
     upstream: createHttpUpstream(),
     abandonAfterMs: config.callAbandonS * 1000,
+    readSecrets: options.readSecrets,
   });
 }
 
