@@ -72,9 +72,13 @@ export function openTelemetry(config: Config): Promise<Telemetry | undefined> {
  * The built-in tools, the modules of `TOOLRUN_TOOLS` and the configuration file's `httpTools`,
  * loaded and checked (core/tools/loader.ts): a ToolLoadError names every problem.
  */
-export async function loadConfiguredTools(config: Config, telemetry?: Telemetry): Promise<LoadedTool[]> {
+export async function loadConfiguredTools(
+  config: Config,
+  options: { readonly readSecrets?: boolean; readonly telemetry?: Telemetry | undefined } = {},
+): Promise<LoadedTool[]> {
   const { tools: builtIns } = await import("./tools/index.ts");
   const { toolSources } = config;
+  const { telemetry } = options;
   return loadTools({
     builtIns,
     modules: toolSources.modules,
@@ -85,6 +89,7 @@ export async function loadConfiguredTools(config: Config, telemetry?: Telemetry)
     cwd: toolSources.cwd,
     upstream: telemetry ? withUpstreamSpans(createHttpUpstream(), telemetry) : createHttpUpstream(),
     abandonAfterMs: config.callAbandonS * 1000,
+    readSecrets: options.readSecrets,
   });
 }
 

@@ -115,7 +115,7 @@ export async function startServer(
 async function openStore(config: Config, migrate: boolean, observer: Observer): Promise<Deps> {
   // The tools first: a bad module stops start-up before anything is opened.
   const telemetry = await openTelemetry(config);
-  const tools = await loadConfiguredTools(config, telemetry);
+  const tools = await loadConfiguredTools(config, { telemetry });
   let deps: Deps;
   try {
     deps = await createDeps(config, tools, { observer, ...(telemetry && { telemetry }) });

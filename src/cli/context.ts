@@ -101,9 +101,13 @@ export async function openExisting(
   return deps;
 }
 
-/** The deps of the configured database and tools; the tools are loaded first (a ToolLoadError names every problem). */
+/**
+ * The deps of the configured database and tools; the tools are loaded first (a ToolLoadError names
+ * every problem), without their secrets: a command lists tools and never runs one, so it works in a
+ * shell that does not hold the upstreams' credentials.
+ */
 export async function openDeps(config: Config): Promise<Deps> {
-  const tools = await loadConfiguredTools(config);
+  const tools = await loadConfiguredTools(config, { readSecrets: false });
   try {
     return await createDeps(config, tools, { blockOnLocks: true });
   } catch (error) {

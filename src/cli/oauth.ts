@@ -6,24 +6,32 @@
 import type { Command } from "commander";
 import { deauthorize, listAuthorizations } from "../core/oauth/authorizations.ts";
 import { type CliContext, withDeps } from "./context.ts";
+import { formatTable } from "./table.ts";
 
 export function registerKeyAuthorizationCommands(keys: Command, cli: CliContext): void {
   keys
     .command("authorizations")
     .description("list the OAuth authorizations that act for a key (MCP clients signed in with it)")
     .argument("<id>", "the key's id (key_...)")
-    .option("--json", "print one JSON object")
+    .option("--json", "print a JSON array, as every list command does")
     .action((id: string, options: { json?: boolean }) =>
       withDeps(cli, async (deps) => {
-        const listed = await listAuthorizations(deps, id);
-        if (options.json) return cli.out(JSON.stringify(listed));
-        if (listed.authorizations.length === 0) return cli.out(`Key ${id} has no OAuth authorizations.`);
-        cli.out(["AUTHORIZATION", "CLIENT", "CLIENT ID", "SCOPE", "CREATED", "EXPIRES"].join("\t"));
-        for (const a of listed.authorizations) {
-          cli.out(
-            [a.id, a.client_name ?? "-", a.client_id, a.scope || "-", a.created_at, a.expires_at].join("\t"),
-          );
-        }
+        const { authorizations } = await listAuthorizations(deps, id);
+        if (options.json) return cli.out(JSON.stringify(authorizations));
+        if (authorizations.length === 0) return cli.out(`Key ${id} has no OAuth authorizations.`);
+        cli.out(
+          formatTable(
+            ["AUTHORIZATION", "CLIENT", "CLIENT ID", "SCOPE", "CREATED", "EXPIRES"],
+            authorizations.map((a) => [
+              a.id,
+              a.client_name,
+              a.client_id,
+              a.scope,
+              a.created_at,
+              a.expires_at,
+            ]),
+          ),
+        );
       }),
     );
 

@@ -39,6 +39,12 @@ export function createMetrics(): Metrics {
     labelNames: ["tool"] as const,
     registers: [registry],
   });
+  const upstreamFailures = new Counter({
+    name: "toolrun_upstream_failures_total",
+    help: "HTTP-tool calls that failed on their upstream's answer (a redirect, 401, 403, 407, a 5xx), by tool and upstream status. 401, 403 and 407 mean the upstream refused the credentials the tool is configured with.",
+    labelNames: ["tool", "status"] as const,
+    registers: [registry],
+  });
   const httpRequests = new Counter({
     name: "toolrun_http_requests_total",
     help: "HTTP requests answered, by route pattern, method and status.",
@@ -72,6 +78,8 @@ export function createMetrics(): Metrics {
     toolCall(event: ToolCallEvent) {
       toolCalls.inc({ tool: event.tool, outcome: event.outcome });
       creditsCharged.inc({ tool: event.tool }, event.credits);
+      if (event.upstreamStatus !== undefined)
+        upstreamFailures.inc({ tool: event.tool, status: String(event.upstreamStatus) });
     },
     backendError(backend) {
       backendErrors.inc({ backend });

@@ -123,7 +123,10 @@ function apiToolDefinition(tool: RegisteredTool, credits: number): Tool {
     title: definition.name,
     description: `${definition.description}\n\nCosts ${credits} credit${credits === 1 ? "" : "s"} per call for this key; a call that fails is refunded.`,
     ...schemasOf(tool),
-    annotations: toolAnnotations(definition.name, credits > 0, tool.effects === "external"),
+    annotations: {
+      ...toolAnnotations(definition.name, credits > 0, tool.effects === "external"),
+      ...definition.annotations,
+    },
   };
 }
 

@@ -54,6 +54,19 @@ export interface ToolContext {
   readonly UnprocessableInputError: typeof UnprocessableInputError;
 }
 
+/**
+ * MCP's behaviour hints, where the tool knows better than toolrun can guess from `effects` and
+ * its price: a lookup that changes nothing (`destructiveHint: false`), a call safe to repeat
+ * (`idempotentHint: true`), one that reaches the outside world (`openWorldHint: true`). A tool
+ * with effects outside is never `readOnlyHint`.
+ */
+export interface ToolAnnotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
 export interface ToolDefinition<Input = Record<string, unknown>, Output = Record<string, unknown>> {
   /** URL slug, also the MCP tool name: lowercase letters, digits and single hyphens, at most 64. */
   readonly slug: string;
@@ -73,6 +86,14 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
   readonly effects: ToolEffects;
   /** How long `run` may take before the call fails and `context.signal` fires; default 30000. */
   readonly timeoutMs?: number;
+  /**
+   * The largest `outputs` the tool may answer, in bytes of JSON: past it the call fails (500
+   * `processing_error`, refunded) instead of being served and kept for retries. Default 1048576
+   * (1 MiB), at most 104857600.
+   */
+  readonly maxOutputBytes?: number;
+  /** MCP's behaviour hints, each replacing the one toolrun derives; optional. */
+  readonly annotations?: ToolAnnotations;
   /**
    * Rules between fields that `inputSchema` cannot state (a value bounded by another field, a field
    * that applies only in some cases), checked after it and before anything is charged. Returns the

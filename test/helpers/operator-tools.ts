@@ -77,6 +77,8 @@ export function upstreamDeclarations(origin: string, downOrigin: string): Record
         required: ["id", "q"],
         properties: { id: { type: "string" }, q: { type: "string" } },
       },
+      annotations: { idempotentHint: true },
+      examples: [{ title: "Item 7", input: { id: "7", q: "blue" } }],
     }),
     httpTool("upstream-down", `${downOrigin}/anything`),
   ];

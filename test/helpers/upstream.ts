@@ -6,6 +6,8 @@
  * - `/status/<code>`: that status, with a JSON body holding `UPSTREAM_BODY_SECRET`;
  * - `/reset`: closes the connection without an answer; `/reset-mid-body`: after half a body;
  * - `/text`: 200 text that is not JSON; `/array`: 200 `[1, 2, 3]`; `/empty`: 204;
+ * - `/billing/customers`: 200, a list of two customers (billing-3.0.yaml's list endpoint), the
+ *   second with the `Organization-Id` the request sent;
  * - `/bom`: 200 `{"bom": true}` behind a UTF-8 byte order mark;
  * - `/huge`: 200 with a body that never ends (it stops when the client stops reading);
  * - `/huge-declared`: 200 announcing 10 MiB in `Content-Length` and sending a little of it;
@@ -138,6 +140,11 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
         return;
       case "/array":
         return json(response, 200, [1, 2, 3]);
+      case "/billing/customers":
+        return json(response, 200, [
+          { id: "cus_1", email: "ada@billing.example", _links: [{ rel: "self", href: "/customers/cus_1" }] },
+          { id: "cus_2", email: "alan@billing.example", organization: request.headers["organization-id"] },
+        ]);
       case "/empty":
         response.writeHead(204);
         response.end();

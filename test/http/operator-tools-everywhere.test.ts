@@ -100,6 +100,15 @@ describe("an operator's tools, everywhere the built-in ones are", () => {
       });
       for (const name of ["remember-note"])
         assert.equal(listed.find((tool) => tool.name === name)?.annotations?.openWorldHint, true, name);
+      // A GET lookup changes nothing upstream: not destructive, so a chat host need not ask first;
+      // still open-world, and charged (so not read-only); the hint its declaration gives wins.
+      assert.deepEqual(listed.find((tool) => tool.name === "upstream-lookup")?.annotations, {
+        title: "upstream-lookup",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      });
       // A module that only computes is annotated as the built-in ones are.
       assert.deepEqual(listed.find((tool) => tool.name === "unit-converter")?.annotations, {
         title: "Unit Converter",

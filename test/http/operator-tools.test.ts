@@ -9,11 +9,14 @@
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
+import { runnerToolsOf } from "../../src/core/call/compute-runner.ts";
 import { outwardKeyOf } from "../../src/core/call/idempotency.ts";
+import { createMetrics } from "../../src/http/metrics.ts";
 import { tools as builtIns } from "../../src/tools/index.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 import { fixtureTools } from "../helpers/fixture-tools.ts";
-import { watchedOffload } from "../helpers/offload.ts";
+import { collectLog } from "../helpers/log-lines.ts";
+import { FIXTURE_TOOLS, watchedOffload } from "../helpers/offload.ts";
 import { loadOperatorTools } from "../helpers/operator-tools.ts";
 import { assertProblem } from "../helpers/problem.ts";
 import {
@@ -32,11 +35,22 @@ describe("operator tools", () => {
   let upstream: TestUpstream;
   let t: TestApp;
   const lifetime = untilSuiteEnds();
+  const log = collectLog();
+  const metrics = createMetrics();
 
   before(async () => {
     upstream = await startUpstream();
     const loadedTools = await loadOperatorTools(upstream.origin, await refusingOrigin());
-    t = await createTestApp({ tools: [...builtIns, ...fixtureTools], loadedTools, plans: PLANS }, lifetime);
+    t = await createTestApp(
+      {
+        tools: [...builtIns, ...fixtureTools],
+        loadedTools,
+        plans: PLANS,
+        observer: metrics,
+        appOptions: { ...log.options.appOptions, metrics: { metrics, token: null } },
+      },
+      lifetime,
+    );
   });
   after(() => upstream.close());
 
@@ -109,6 +123,14 @@ describe("operator tools", () => {
         "unprocessable_input",
         /^The upstream service refused the input with HTTP 404\.$/,
       ],
+      ...[401, 403, 407].map((code): (typeof failures)[number] => [
+        `upstream ${code} (the tool's credentials refused)`,
+        "upstream-status",
+        { code },
+        500,
+        "processing_error",
+        new RegExp(`refused the tool's configured credentials with HTTP ${code}: the operator must fix them`),
+      ]),
       ["upstream 5xx", "upstream-status", { code: 503 }, 500, "processing_error", /failed with HTTP 503\./],
       ["upstream non-JSON", "upstream-text", {}, 500, "processing_error", /with a body that is not JSON\./],
       ["upstream JSON that is not an object", "upstream-array", {}, 500, "processing_error", /not an object/],
@@ -152,6 +174,31 @@ describe("operator tools", () => {
         assert.equal(await creditsUsed(key), 5);
       });
     }
+
+    it("tells the operator of refused credentials: an error line naming the tool and the status, and a counter", async () => {
+      const key = await t.key("free");
+      const counted = async () =>
+        (await metrics.registry.getSingleMetric("toolrun_upstream_failures_total")?.get())?.values.find(
+          (v) => v.labels.tool === "upstream-status" && v.labels.status === "401",
+        )?.value ?? 0;
+      const before = await counted();
+      const answer = await post(key, "upstream-status", { code: 401 });
+      assert.equal(answer.statusCode, 500);
+      const requestId = answer.json().request_id;
+      const line = await log.lineWhere((l) => l.reqId === requestId && l.msg === "request failed");
+      assert.equal(line.level, 50, "error level");
+      const err = line.err as Record<string, unknown>;
+      assert.equal(err.tool, "upstream-status");
+      assert.equal(err.upstreamStatus, 401);
+      assert.equal(await counted(), before + 1);
+      // A refusal of the input itself is the client's: no error line, no count.
+      const refused = await post(key, "upstream-status", { code: 404 });
+      assert.equal(refused.statusCode, 422);
+      const refusedId = refused.json().request_id;
+      await log.lineWhere((l) => l.reqId === refusedId && l.msg === "request completed");
+      assert.ok(!log.lines.some((l) => l.reqId === refusedId && l.level === 50));
+      assert.equal(await counted(), before + 1);
+    });
 
     it("refuses a call the key cannot pay for with 402 before anything reaches the upstream", async () => {
       const key = await t.key("free", 4);
@@ -269,6 +316,23 @@ describe("operator tools", () => {
       assert.equal((await call("echo", { value: 1 })).statusCode, 200);
       assert.deepEqual(offload.asked, ['run {"value":1}']);
     });
+
+    it("holds a module's answer to its maxOutputBytes on the worker too: 500, refunded", async (context) => {
+      const loadedTools = await loadOperatorTools(upstream.origin, await refusingOrigin());
+      const offload = watchedOffload(context, runnerToolsOf(loadedTools, FIXTURE_TOOLS));
+      const app = await createTestApp({ tools: fixtureTools, loadedTools, offload, plans: PLANS }, context);
+      const key = await app.key("builder");
+      const answer = await app.app.inject({
+        method: "POST",
+        url: "/v1/tool/misbehaving",
+        headers: json(bearer(key)),
+        payload: JSON.stringify({ mode: "too-large" }),
+      });
+      assert.deepEqual(offload.answered, ['run {"mode":"too-large"}'], "it ran on the worker");
+      const problem = assertProblem(answer, 500, "processing_error");
+      assert.match(String(problem.detail), /65537 bytes of JSON, more than the 65536 it may give/);
+      assert.equal(problem.credits_used, 0);
+    });
   });
 
   describe("a module tool", () => {
@@ -277,6 +341,11 @@ describe("operator tools", () => {
       ["that never resolves (its timeout)", "hang", /The tool did not finish within 200 ms\./],
       ["that returns a non-object", "not-an-object", /answer is not a JSON object/],
       ["whose answer fails its output schema", "bad-output", /does not match its output schema/],
+      [
+        "whose answer is larger than its maxOutputBytes",
+        "too-large",
+        /answer is 65537 bytes of JSON, more than the 65536 it may give/,
+      ],
     ];
     for (const [name, mode, detail] of failures) {
       it(`${name}: 500 processing_error, refunded, the credits exact`, async () => {
@@ -289,6 +358,27 @@ describe("operator tools", () => {
         assert.deepEqual((await usageOf(key)).calls, [["misbehaving", "refunded", 500, 0]]);
       });
     }
+
+    it("whose answer fails its output schema has the validator's reason in the error line", async () => {
+      const key = await t.key("free");
+      const answer = await post(key, "misbehaving", { mode: "bad-output" });
+      const requestId = answer.json().request_id;
+      const line = await log.lineWhere((l) => l.reqId === requestId && l.msg === "request failed");
+      const err = line.err as Record<string, unknown>;
+      assert.match(String(err.message), /does not match its output schema/);
+      assert.match(String(err.reason), /must have required property|must be/);
+    });
+
+    it("whose answer is too large is refunded with an Idempotency-Key too, and its retry runs no larger", async () => {
+      const key = await t.key("free");
+      const headers = { "idempotency-key": "too-large-1" };
+      const first = await post(key, "misbehaving", { mode: "too-large" }, headers);
+      assertProblem(first, 500, "processing_error");
+      const retry = await post(key, "misbehaving", { mode: "too-large" }, headers);
+      assertProblem(retry, 500, "processing_error");
+      assert.ok(retry.body.length < 4096, "no answer past the cap is served");
+      assert.equal(await creditsUsed(key), 0);
+    });
 
     it("that never resolves has its signal fired at the timeout", async () => {
       const key = await t.key("free");

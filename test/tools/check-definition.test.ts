@@ -71,6 +71,20 @@ describe("checkDefinition", () => {
     assert.equal(check.tool.definition.timeoutMs, 1500);
   });
 
+  it("holds answers to 1 MiB of JSON unless the definition sets its own cap, up to 100 MiB", () => {
+    const check = checkDefinition(converter());
+    assert.ok(check.ok);
+    assert.equal(check.tool.definition.maxOutputBytes, 1024 * 1024);
+    const own = checkDefinition({ ...converter(), maxOutputBytes: 4096 });
+    assert.ok(own.ok);
+    assert.equal(own.tool.definition.maxOutputBytes, 4096);
+    for (const maxOutputBytes of [0, 1.5, 100 * 1024 * 1024 + 1, "1MiB"])
+      assertProblem(
+        problemsOf({ maxOutputBytes }),
+        /^maxOutputBytes must be an integer from 2 to 104857600$/,
+      );
+  });
+
   it("accepts the built-in tools once they say they have no effects", () => {
     for (const tool of tools) {
       const check = checkDefinition({ ...tool, effects: "none" });

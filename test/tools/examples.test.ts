@@ -102,8 +102,8 @@ describe("examples/tools", () => {
     assert.ok(wrongToken);
     const refused = await runToolCall(wrongToken, input, { requestId: "r3" });
     assert.ok(!refused.ok);
-    assert.equal(refused.httpStatus, 422);
-    assert.equal((refused.error as Error).message, "The upstream service refused the input with HTTP 401.");
+    assert.equal(refused.httpStatus, 500, "a refused token is the operator's to fix, not the input");
+    assert.match((refused.error as Error).message, /refused the tool's configured credentials with HTTP 401/);
   });
 
   it("serves the help desk the README starts, which wants its token and opens tickets", async () => {

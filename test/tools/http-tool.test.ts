@@ -15,6 +15,7 @@ import {
   type HttpToolDeclaration,
   resolveHeaders,
 } from "../../src/core/tools/http-tool.ts";
+import { loadTools } from "../../src/core/tools/loader.ts";
 import { CLIENT_GONE_STATUS, runToolCall, type ToolRunResult } from "../../src/core/tools/run.ts";
 import { ToolFailure } from "../../src/core/tools/tool-failure.ts";
 import { isUnprocessableInputError } from "../../src/tools/tool.ts";
@@ -59,13 +60,54 @@ describe("HTTP tool declarations", () => {
     const check = checkHttpTool(declaration());
     assert.ok(check.ok, check.ok ? "" : check.problems.join("; "));
     const { definition } = check.checked.tool;
-    assert.equal(definition.effects, "external");
+    assert.equal(definition.effects, "none", "a GET changes nothing upstream");
+    assert.deepEqual(definition.annotations, { openWorldHint: true });
+    assert.deepEqual(definition.examples, []);
     assert.equal(definition.timeoutMs, 30_000);
     assert.deepEqual(definition.defaults, { weight: 2, maxBodyBytes: 65_536 });
     assert.deepEqual(definition.keywords, []);
     assert.deepEqual(definition.outputSchema, { type: "object" });
     // Nothing of the request's shape is published: no URL, no header.
     assert.doesNotMatch(JSON.stringify(definition), /api\.example\.com|UPSTREAM_TOKEN|authorization/);
+  });
+
+  it("have effects outside unless they GET, or say otherwise; carry annotations and examples checked like a module's", () => {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const check = checkHttpTool(declaration({ method }));
+      assert.ok(check.ok);
+      assert.equal(check.checked.tool.definition.effects, "external", method);
+    }
+    const told = checkHttpTool(
+      declaration({
+        method: "POST",
+        effects: "none",
+        annotations: { idempotentHint: true, openWorldHint: false },
+        examples: [{ title: "Item 7", input: { id: "7" } }],
+      }),
+    );
+    assert.ok(told.ok, told.ok ? "" : told.problems.join("; "));
+    const { definition } = told.checked.tool;
+    assert.equal(definition.effects, "none");
+    assert.deepEqual(definition.annotations, { openWorldHint: false, idempotentHint: true });
+    assert.deepEqual(definition.examples, [{ title: "Item 7", input: { id: "7" } }]);
+    assert.deepEqual(
+      problemsOf(
+        declaration({
+          method: "DELETE",
+          effects: "sometimes",
+          annotations: { readOnlyHint: true, cheap: true },
+          examples: [{ title: "Bad", input: { id: 7 } }],
+        }),
+      ),
+      [
+        'effects must be "none" or "external"',
+        'annotations has an unknown member "cheap" (expected readOnlyHint, destructiveHint, idempotentHint, openWorldHint)',
+        'examples[0] ("Bad") does not match inputSchema: id must be a string',
+      ],
+    );
+    assert.deepEqual(problemsOf(declaration({ method: "DELETE", annotations: { readOnlyHint: true } })), [
+      'annotations.readOnlyHint cannot be true for a tool whose effects are "external"',
+    ]);
   });
 
   it("name every problem at once", () => {
@@ -178,10 +220,87 @@ describe("HTTP tool declarations", () => {
       );
     }
     for (const id of ["...", "../x", "%2e%2e", ".x"]) assert.ok(validate({ id }).ok, id);
+    // Nor may a value make an empty segment (`/items//`), whatever the operator's schema allows.
+    const lax = checkHttpTool(declaration({ inputSchema: schemaWith(["id"]) }));
+    assert.ok(lax.ok);
+    const empty = compileInputValidator(lax.checked.tool.definition.inputSchema)({ id: "" });
+    assert.ok(!empty.ok && typeof empty.fields === "object" && Object.hasOwn(empty.fields, "id"));
     // A query field's dots are only text.
     const query = checkHttpTool(declaration({ url: "https://api.example.com/items?id={id}" }));
     assert.ok(query.ok);
     assert.ok(compileInputValidator(query.checked.tool.definition.inputSchema)({ id: ".." }).ok);
+  });
+});
+
+describe("HTTP tool input", () => {
+  it("refuses members the schema does not declare with a 400 naming them, unless the schema lets them in", () => {
+    const check = checkHttpTool(declaration());
+    assert.ok(check.ok);
+    const result = compileInputValidator(check.checked.tool.definition.inputSchema)({
+      id: "7",
+      mode: "unsafe",
+    });
+    assert.deepEqual(result, { ok: false, fields: { mode: "is not a known field" } });
+    const open = checkHttpTool(
+      declaration({ inputSchema: { ...schemaWith(["id"]), additionalProperties: true } }),
+    );
+    assert.ok(open.ok);
+    assert.ok(compileInputValidator(open.checked.tool.definition.inputSchema)({ id: "7", mode: "x" }).ok);
+  });
+
+  it("sends input members as headers only when declared, scalar and free of line breaks (a 400 naming them)", () => {
+    const check = checkHttpTool(declaration({ headerFields: { "Organization-Id": "q" } }));
+    assert.ok(check.ok, check.ok ? "" : check.problems.join("; "));
+    const validate = compileInputValidator(check.checked.tool.definition.inputSchema);
+    assert.ok(validate({ id: "7", q: "org-9" }).ok);
+    const crlf = validate({ id: "7", q: "org\r\nX-Injected: 1" });
+    assert.ok(!crlf.ok && typeof crlf.fields === "object" && Object.hasOwn(crlf.fields, "q"));
+    assert.deepEqual(
+      problemsOf(
+        declaration({
+          headerFields: { Authorization: "q", "X-Id": "id", "X-Missing": "nope", "bad name": "n" },
+        }),
+      ),
+      [
+        "headerFields.Authorization cannot come from input",
+        "headerFields.X-Id names id, which the url uses",
+        "headerFields.X-Missing must name a member inputSchema.properties declares",
+        'headerFields has "bad name", which is not a header name',
+      ],
+    );
+  });
+
+  it("refuses at start-up a declared member the URL's query already fixes, which would go out twice", () => {
+    const check = checkHttpTool(declaration({ url: "https://api.example.com/items/{id}?q=fixed" }));
+    assert.deepEqual(check.ok ? [] : check.problems, [
+      "url fixes the query parameter q, which inputSchema also declares: a call would send it twice; write q={q} in the url, or leave the member out",
+    ]);
+    // A POST sends its members in the body, beside the fixed query.
+    assert.ok(
+      checkHttpTool(declaration({ method: "POST", url: "https://api.example.com/items/{id}?q=fixed" })).ok,
+    );
+  });
+
+  it("refuses at start-up a url whose origin URL parsers read differently, naming the tool", async () => {
+    await assert.rejects(
+      loadTools({
+        builtIns: [],
+        httpTools: {
+          declarations: [declaration({ url: "https://evil.example\\@api.good.example/items/{id}" })],
+          configPath: "toolrun.json",
+        },
+        env: { UPSTREAM_TOKEN: TOKEN },
+        cwd: process.cwd(),
+        upstream: createHttpUpstream(),
+      }),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /httpTools\[0\] \("item-lookup"\): url has an origin URL parsers read differently/,
+        );
+        return true;
+      },
+    );
   });
 });
 
@@ -225,6 +344,22 @@ describe("HTTP tools against a real upstream", () => {
     const headers = result.value.headers as Record<string, string>;
     assert.equal(headers.authorization, `Bearer ${TOKEN}`);
     assert.equal(headers["idempotency-key"], undefined);
+  });
+
+  it("never forwards a member the schema does not declare, even one the schema lets in", async () => {
+    const open = { ...schemaWith(["id"]), additionalProperties: true };
+    const got = await call(tool({ url: `${server.origin}/echo/items/{id}?mode=safe`, inputSchema: open }), {
+      id: "7",
+      mode: "unsafe",
+    });
+    assert.ok(got.ok);
+    assert.equal(got.value.url, "/echo/items/7?mode=safe");
+    const posted = await call(tool({ method: "POST", url: `${server.origin}/echo`, inputSchema: open }), {
+      id: "7",
+      admin: true,
+    });
+    assert.ok(posted.ok);
+    assert.deepEqual(posted.value.body, { id: "7" });
   });
 
   it("POST, PUT and PATCH send the whole validated input as the JSON body; DELETE sends none", async () => {

@@ -337,8 +337,10 @@ describe("loading tools", () => {
 
   it("refuses a tool with effects outside whose timeout reaches the abandon time, since the sweep would release it running", async () => {
     const declarations = [
-      httpTool("slow-api", { timeoutMs: 120_000 }),
-      httpTool("quick-api", { timeoutMs: 119_999 }),
+      httpTool("slow-api", { method: "POST", timeoutMs: 120_000 }),
+      httpTool("quick-api", { method: "POST", timeoutMs: 119_999 }),
+      // A lookup holds no reservation either.
+      httpTool("slow-lookup", { method: "GET", timeoutMs: 120_000 }),
     ];
     assert.deepEqual(
       await problemsOf(

@@ -24,6 +24,7 @@ import { startUpstream, type TestUpstream } from "../helpers/upstream.ts";
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/openapi/${name}`, import.meta.url));
 const HELP_DESK = fixture("help-desk-3.0.yaml");
 const WEATHER = fixture("weather-3.1.json");
+const BILLING = fixture("billing-3.0.yaml");
 
 async function importFile(file: string, options: ImportOptions = {}) {
   return declarationsFromOpenApi(await dereference(file, { dereference: { circular: "ignore" } }), options);
@@ -46,14 +47,13 @@ describe("importing OpenAPI 3.0", () => {
         ["get-ticket", "GET", "https://eu.helpdesk.example/api/v2/tickets/{ticketId}"],
         ["delete-ticket", "DELETE", "https://eu.helpdesk.example/api/v2/tickets/{ticketId}"],
         ["update-ticket", "PATCH", "https://eu.helpdesk.example/api/v2/tickets/{ticketId}"],
+        ["export-tickets", "GET", "https://eu.helpdesk.example/api/v2/tickets/export"],
         ["search-tickets", "POST", "https://eu.helpdesk.example/api/v2/search?q={q}"],
         ["get-category-tree", "GET", "https://eu.helpdesk.example/api/v2/categories"],
       ],
     );
     assert.deepEqual(warnings, [
-      "operation listTickets: its header parameter X-Request-Source is left out (an HTTP tool's headers are fixed in its declaration)",
       "operation uploadAttachment is left out: its request body is not JSON",
-      "operation exportTickets is left out: its 200 answer is of type array, and a tool answers a JSON object",
       "operation searchTickets: its optional query parameter page is left out (a POST sends its input as the body)",
       "operation getCategoryTree: its answer's schema is left out (the answer schema is recursive ($ref #/components/schemas/Category))",
       "operation GET /health is left out: has no operationId, which its slug is made from",
@@ -72,8 +72,11 @@ describe("importing OpenAPI 3.0", () => {
         status: { type: "string", enum: ["open", "closed"], description: "Only tickets in this status." },
         // `minimum: 0` with `exclusiveMinimum: true` in 3.0.
         limit: { type: "integer", exclusiveMinimum: 0, maximum: 100 },
+        // A header parameter is an input member the tool sends as that header.
+        xRequestSource: { type: "string" },
       },
     });
+    assert.deepEqual(list.headerFields, { "X-Request-Source": "xRequestSource" });
     assert.equal(list.name, "List tickets");
     assert.deepEqual(list.keywords, ["tickets"]);
     assert.equal(list.version, "2.1.0");
@@ -116,8 +119,8 @@ describe("importing OpenAPI 3.0", () => {
       only.declarations.map((d) => d.slug),
       ["create-ticket", "get-ticket"],
     );
-    const leftOut = await importFile(HELP_DESK, { operations: ["getTicket", "exportTickets"] });
-    assert.deepEqual(leftOut.skipped, ["exportTickets"]);
+    const leftOut = await importFile(HELP_DESK, { operations: ["getTicket", "uploadAttachment"] });
+    assert.deepEqual(leftOut.skipped, ["uploadAttachment"]);
     await assert.rejects(importFile(HELP_DESK, { operations: ["getTicket", "closeTicket"] }), (error) => {
       assert.ok(error instanceof ImportError);
       assert.equal(error.usage, true);
@@ -249,6 +252,95 @@ describe("convertSchema", () => {
       [...once],
       ['format "phone" is left out wherever it appears (the service does not check it)'],
     );
+  });
+});
+
+describe("importing a billing API shaped like the public ones", () => {
+  let server: TestUpstream;
+  before(async () => {
+    server = await startUpstream();
+  });
+  after(() => server.close());
+  /** The imported tools; against the echo, without the answer's schema (the echo answers the request). */
+  const load = async (baseUrl: string, operations: string[], echo = false) =>
+    loadTools({
+      builtIns: [],
+      httpTools: {
+        declarations: (await importFile(BILLING, { baseUrl, operations })).declarations.map(
+          ({ outputSchema, ...declaration }) => (echo ? declaration : { ...declaration, outputSchema }),
+        ),
+        configPath: "imported.json",
+      },
+      env: { SECRET_API_KEY: "billing-key" },
+      cwd: ".",
+      upstream: createHttpUpstream(),
+    });
+
+  it("imports every operation: list endpoints, update-by-id, header parameters; GETs are lookups", async () => {
+    const { declarations, warnings, skipped } = await importFile(BILLING);
+    assert.deepEqual(
+      declarations.map((d) => [d.slug, d.method, d.url]),
+      [
+        ["get-customer-collection", "GET", "https://api.billing.example/v1/customers"],
+        ["post-customer", "POST", "https://api.billing.example/v1/customers"],
+        ["get-customer", "GET", "https://api.billing.example/v1/customers/{id}"],
+        ["put-plan", "PUT", "https://api.billing.example/v1/plans/{id}"],
+      ],
+    );
+    assert.deepEqual(skipped, []);
+    assert.ok(!warnings.some((w) => /left out:/.test(w)), warnings.join("\n"));
+    const loaded = await load("https://api.billing.example/v1", []);
+    assert.deepEqual(
+      loaded.map((tool) => [tool.definition.slug, tool.definition.effects]),
+      [
+        ["get-customer-collection", "none"],
+        ["post-customer", "external"],
+        ["get-customer", "none"],
+        ["put-plan", "external"],
+      ],
+    );
+  });
+
+  it("leaves what only the server writes out of the inputs, however deep", async () => {
+    const { declarations } = await importFile(BILLING);
+    const create = bySlug(declarations, "post-customer");
+    assert.deepEqual(create.inputSchema.required, ["organizationId", "email"]);
+    const members = create.inputSchema.properties as Record<string, { properties?: object }>;
+    assert.deepEqual(Object.keys(members), ["organizationId", "email", "primaryAddress"]);
+    assert.deepEqual(Object.keys(members.primaryAddress?.properties ?? {}), ["line1", "city", "country"]);
+    // The answer keeps them: the server does write them.
+    assert.ok(Object.hasOwn(create.outputSchema?.properties as object, "createdTime"));
+  });
+
+  it("sends a header parameter from its input member, the path's id and the body's as one", async () => {
+    const [put] = await load(`${server.origin}/echo`, ["PutPlan"], true);
+    assert.ok(put);
+    const { inputSchema } = put.definition;
+    assert.deepEqual(inputSchema.required, ["organizationId", "id", "name"]);
+    const answer = await runToolCall(
+      put,
+      { organizationId: "org-9", id: "gold", name: "Gold", currency: "EUR" },
+      { requestId: "r" },
+    );
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.equal(answer.value.url, "/echo/plans/gold");
+    assert.deepEqual(answer.value.body, { id: "gold", name: "Gold", currency: "EUR" });
+    const headers = answer.value.headers as Record<string, string>;
+    assert.equal(headers["organization-id"], "org-9");
+    assert.equal(headers["reb-apikey"], "billing-key");
+  });
+
+  it("answers a list endpoint's array as {items}", async () => {
+    const [list] = await load(`${server.origin}/billing`, ["GetCustomerCollection"]);
+    assert.ok(list);
+    const answer = await runToolCall(list, { organizationId: "org-9", limit: 2 }, { requestId: "r" });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    const { items } = answer.value as { items: { id: string; organization?: string }[] };
+    assert.deepEqual(
+      items.map((c) => c.id),
+      ["cus_1", "cus_2"],
+    );
+    assert.equal(items[1]?.organization, "org-9");
   });
 });
 

@@ -121,7 +121,7 @@ describe("running a tool", () => {
     assert.equal(status, 500);
     assert.ok(error instanceof ToolFailure);
     assert.equal(error.message, "The tool's answer does not match its output schema.");
-    assert.match(String(error.cause), /must be number/);
+    assert.match(String(error.reason), /must be number/);
   });
 
   it("ends a tool that never answers at its timeout, and fires its signal", async () => {

@@ -64,6 +64,9 @@ describe("URL templates", () => {
       ["example.com/x", /http:\/\/ or https:\/\//],
       ["https://example.com/x#frag", /no #fragment/],
       ["https://user:pw@example.com/x", /credentials/],
+      ["https://evil.example\\@api.good.example/x", /origin URL parsers read differently/],
+      ["https://evil.example\\api.good.example/x", /origin URL parsers read differently/],
+      ["https://api.good.example%2F@evil.example/x", /origin URL parsers read differently/],
       ["https://example.com/a/{b", /without its|not a field/],
       ["https://example.com/a/b}", /without its \{/],
       ["https://example.com/{a}{b}", /right after another field/],
@@ -166,6 +169,13 @@ describe("URL templates", () => {
     assert.equal(expand("https://x.test/files/{name}.json", { name: "." }), "https://x.test/files/..json");
     // In a query value, dots are only text.
     assert.equal(expand("https://x.test/f?name={name}", { name: ".." }), "https://x.test/f?name=..");
+  });
+
+  it("refuses an empty value that would make a whole path segment (`//`), naming the field", () => {
+    for (const text of ["https://x.test/files/{name}/raw", "https://x.test/files/{name}"])
+      assert.deepEqual(expandUrl(template(text), { name: "" }, new Set()), { field: "name" });
+    assert.equal(expand("https://x.test/files/v{name}", { name: "" }), "https://x.test/files/v");
+    assert.equal(expand("https://x.test/f?name={name}", { name: "" }), "https://x.test/f?name=");
   });
 
   it("appends the members it is given as query parameters, arrays repeated, objects as JSON", () => {

@@ -9,8 +9,8 @@
  */
 import type { ComputeAnswer, ComputeRunnerModule, CreateComputeRunner } from "../../ports/compute-offload.ts";
 import { checkedTools, type LoadedTool, loadModuleFile } from "../tools/loader.ts";
-import { createToolRegistry } from "../tools/registry.ts";
-import type { ToolRunResult } from "../tools/run.ts";
+import { createToolRegistry, type RegisteredTool } from "../tools/registry.ts";
+import { outputSizeFailure, type ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import { INPUT_MISMATCH } from "./compute.ts";
 import { writeOutputs } from "./envelope.ts";
@@ -67,15 +67,19 @@ const createRunner: CreateComputeRunner = async (options) => {
     const input = tool.validate(body.value);
     if (!input.ok) return { kind: "refused", detail: INPUT_MISMATCH, fields: input.fields };
     if (!task.run) return { kind: "valid" };
-    const result = tool.run(input.value, { requestId: task.requestId ?? "" });
-    return "then" in result
-      ? result.then((ran) => answerOf(tool.slug, tool.definition.version, ran))
-      : answerOf(tool.slug, tool.definition.version, result);
+    const result = tool.run(input.value, { requestId: task.requestId ?? "", writesOutputs: true });
+    return "then" in result ? result.then((ran) => answerOf(tool, ran)) : answerOf(tool, result);
   };
 };
 
-function answerOf(slug: string, version: string, result: ToolRunResult): ComputeAnswer {
-  if (result.ok) return { kind: "ran", ...writeOutputs(slug, version, JSON.stringify(result.value)) };
+function answerOf(tool: RegisteredTool, result: ToolRunResult): ComputeAnswer {
+  const { slug, definition } = tool;
+  if (result.ok) {
+    const outputs = JSON.stringify(result.value);
+    const tooLarge = outputSizeFailure(definition, Buffer.byteLength(outputs));
+    if (!tooLarge) return { kind: "ran", ...writeOutputs(slug, definition.version, outputs) };
+    return answerOf(tool, { ok: false, httpStatus: 500, error: tooLarge });
+  }
   const { error } = result;
   return {
     kind: "failed",

@@ -44,7 +44,7 @@ export function computeOf(
 ): CallCompute {
   const { offload } = deps;
   const { body } = call;
-  if (offload && tool.effects === "none" && "raw" in body && body.raw.length >= offload.minBytes) {
+  if (offload && runsOnWorker(tool) && "raw" in body && body.raw.length >= offload.minBytes) {
     const claimed = call.idempotencyKey !== undefined;
     return offloaded(
       offload,
@@ -65,6 +65,11 @@ export function computeOf(
       };
     },
   };
+}
+
+/** A tool the worker has too: one that only computes, which an HTTP lookup (no effects either) is not. */
+function runsOnWorker(tool: RegisteredTool): boolean {
+  return tool.effects === "none" && tool.origin.kind !== "http";
 }
 
 function computed(result: ToolRunResult): WorkResult<Computed> {

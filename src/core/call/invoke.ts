@@ -10,6 +10,7 @@ import type { CallOutcome } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
 import { type CallCompute, computeOf } from "./compute.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -56,6 +57,7 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     tool: tool.slug,
     outcome: outcomeOf(outcome, answer),
     credits: outcome.status === "charged" ? price.credits : 0,
+    ...upstreamStatusOf(outcome),
   });
   if (answer instanceof ApiError) throw answer;
   return answer;
@@ -97,6 +99,13 @@ async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boo
 function outcomeOf(outcome: CallOutcome<Computed>, answer: CallAnswer): ToolCallOutcome {
   if (outcome.status !== "claimed") return outcome.status;
   return isIdempotencyRefusal(answer) ? "refused" : "replayed";
+}
+
+/** The upstream status a refunded call failed on, for the metrics. */
+function upstreamStatusOf(outcome: CallOutcome<Computed>): { upstreamStatus?: number } {
+  if (outcome.status !== "refunded" || !(outcome.error instanceof ToolFailure)) return {};
+  const { upstreamStatus } = outcome.error;
+  return upstreamStatus === undefined ? {} : { upstreamStatus };
 }
 
 function report(

@@ -16,6 +16,8 @@ export interface ToolCallEvent {
   readonly outcome: ToolCallOutcome;
   /** Credits this call charged: its cost when charged, else 0. */
   readonly credits: number;
+  /** The status its upstream answered, when that answer failed the call (an HTTP tool's 401, 503, …). */
+  readonly upstreamStatus?: number;
 }
 
 export interface Observer {

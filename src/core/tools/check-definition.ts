@@ -9,6 +9,7 @@ import { compileInputValidator, compileOutputValidator } from "../kernel/validat
 /** A definition that passed the checks, with its defaults filled in. */
 export interface CheckedDefinition extends ToolDefinition {
   readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
 }
 
 export interface CheckedTool {
@@ -25,6 +26,10 @@ export type DefinitionCheck =
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 300_000;
+/** How large a tool's `outputs` may be as JSON, unless its definition says otherwise: 1 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The most a definition (or an HTTP tool's `maxResponseBytes`) may set: 100 MiB. */
+export const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
 /** The largest count the stores' 32-bit columns hold, as the configuration file's numbers. */
 export const MAX_COUNT = 2_147_483_647;
 
@@ -41,6 +46,8 @@ const MEMBERS = [
   "examples",
   "effects",
   "timeoutMs",
+  "maxOutputBytes",
+  "annotations",
   "checkInput",
   "run",
 ];
@@ -68,6 +75,9 @@ export function checkDefinition(value: unknown): DefinitionCheck {
     problems.push(`effects must be "none" or "external"`);
   const timeoutProblem = checkInteger(value.timeoutMs, "timeoutMs", 1, MAX_TIMEOUT_MS);
   if (value.timeoutMs !== undefined && timeoutProblem) problems.push(timeoutProblem);
+  const outputProblem = checkInteger(value.maxOutputBytes, "maxOutputBytes", 2, MAX_OUTPUT_BYTES);
+  if (value.maxOutputBytes !== undefined && outputProblem) problems.push(outputProblem);
+  problems.push(...checkAnnotations(value.annotations, value.effects));
   if (typeof value.run !== "function") problems.push("run must be a function");
   if (value.checkInput !== undefined && typeof value.checkInput !== "function")
     problems.push("checkInput must be a function when given");
@@ -93,6 +103,8 @@ export function checkDefinition(value: unknown): DefinitionCheck {
         examples: definition.examples,
         effects: definition.effects,
         timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+        ...(definition.annotations && { annotations: Object.freeze({ ...definition.annotations }) }),
         ...(definition.checkInput && { checkInput: definition.checkInput.bind(definition) }),
         // Bound, so a `run` that reads `this` sees the definition it was written in.
         run: definition.run.bind(definition),
@@ -139,6 +151,22 @@ export function compileSchema<T>(
     problems.push(`${name} is not a valid JSON Schema 2020-12: ${firstLine(error)}`);
     return undefined;
   }
+}
+
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+function checkAnnotations(annotations: unknown, effects: unknown): string[] {
+  if (annotations === undefined) return [];
+  if (!isObject(annotations)) return [`annotations must be an object of ${HINTS.join(", ")}`];
+  const problems: string[] = [];
+  for (const [name, hint] of Object.entries(annotations)) {
+    if (!HINTS.includes(name))
+      problems.push(`annotations has an unknown member "${name}" (expected ${HINTS.join(", ")})`);
+    else if (typeof hint !== "boolean") problems.push(`annotations.${name} must be true or false`);
+  }
+  if (annotations.readOnlyHint === true && effects === "external")
+    problems.push(`annotations.readOnlyHint cannot be true for a tool whose effects are "external"`);
+  return problems;
 }
 
 function checkDefaults(defaults: unknown): string[] {

@@ -41,8 +41,14 @@ export interface LoadToolsOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Where relative paths and package names in `TOOLRUN_TOOLS` are resolved from. */
   readonly cwd: string;
-  /** Where HTTP tools send their requests; needed only with `httpTools`. */
+  /** Where HTTP tools send their requests; needed only with `httpTools` and `readSecrets`. */
   readonly upstream?: Upstream | undefined;
+  /**
+   * False for a process that lists tools and never runs one (the CLI): no secret is read from
+   * `env` (header references and `tools.<slug>.secrets` are checked for their syntax only), and an
+   * HTTP tool's run fails. Default true.
+   */
+  readonly readSecrets?: boolean | undefined;
   /**
    * `TOOLRUN_CALL_ABANDON_S` in milliseconds: an `external` tool's timeout must be below it, or the
    * sweep would release the reservation of a call still running. Unchecked when not given.
@@ -60,6 +66,7 @@ export class ToolLoadError extends SetupProblemsError {
 }
 
 export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
+const EVERY_VARIABLE_EMPTY: Readonly<Record<string, string>> = new Proxy({}, { get: () => "" });
 export const LOAD_TIMEOUT_MS = 30_000;
 
 /** Loads and checks every tool; throws a ToolLoadError naming every problem. */
@@ -106,17 +113,18 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
           problems.push(...check.problems.map((problem) => `${where}: ${problem}`));
           return;
         }
+        const origin = { kind: "http", configPath, index } as const;
+        if (options.readSecrets === false) {
+          add(where, check.checked.tool, origin);
+          return;
+        }
         const headers = resolveHeaders(check.checked.declaration, options.env);
         if ("problems" in headers) {
           problems.push(...headers.problems.map((problem) => `${where}: ${problem}`));
           return;
         }
         if (options.upstream === undefined) throw new Error("loadTools: httpTools need an upstream");
-        add(where, bindHttpTool(check.checked, headers.headers, options.upstream), {
-          kind: "http",
-          configPath,
-          index,
-        });
+        add(where, bindHttpTool(check.checked, headers.headers, options.upstream), origin);
       });
   }
 
@@ -135,10 +143,13 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
     if (tool.origin.kind === "http")
       problems.push(`${where}: an HTTP tool reads its secrets in its headers, as \${NAME}`);
     else {
-      const resolved = resolveSecrets(raw, options.env, where);
+      // Without reading secrets, their syntax is still checked, against an environment that has
+      // every variable and holds nothing.
+      const env = options.readSecrets === false ? EVERY_VARIABLE_EMPTY : options.env;
+      const resolved = resolveSecrets(raw, env, where);
       problems.push(...resolved.problems);
       const index = loaded.indexOf(tool);
-      loaded[index] = { ...tool, secrets: resolved.secrets };
+      if (options.readSecrets !== false) loaded[index] = { ...tool, secrets: resolved.secrets };
     }
   }
 

@@ -3,7 +3,7 @@
  * declarations. Takes the document already validated and dereferenced (the CLI does that with an
  * OpenAPI parser); one declaration per operation, its slug the operationId in kebab-case, its
  * parameters and JSON request body merged into one input schema, its schemas turned into the JSON
- * Schema 2020-12 the service validates with. What cannot be carried over (a form body, a header
+ * Schema 2020-12 the service validates with. What cannot be carried over (a form body, a cookie
  * parameter, a recursive schema) is left out with a warning naming the operation; every
  * declaration printed passes the checks the service makes when it loads `httpTools`.
  */
@@ -189,20 +189,32 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
   const queryTemplate: string[] = [];
   const hasBody = WITH_BODY.has(op.method);
 
+  const headerFields: Record<string, string> = {};
+  const pathParameters = new Set<string>();
   for (const parameter of op.parameters) {
     const name = String(parameter.name);
     const where = parameter.in;
-    if (where === "header" || where === "cookie") {
-      notes.push(
-        `its ${where} parameter ${name} is left out (an HTTP tool's headers are fixed in its declaration)`,
-      );
+    if (where === "cookie") {
+      notes.push(`its cookie parameter ${name} is left out (an HTTP tool sends no cookies)`);
       continue;
     }
-    if (where !== "path" && where !== "query") continue;
+    if (where !== "path" && where !== "query" && where !== "header") continue;
     if (!isObject(parameter.schema)) return { problem: `its parameter ${name} has no schema` };
     const converted = convertSchema(parameter.schema, context.dialect, context.once, `parameter ${name}`);
     if ("problem" in converted) return converted;
     const isRequired = where === "path" || parameter.required === true;
+    if (where === "header") {
+      const member = headerMember(name, properties);
+      if (member === undefined || HEADERS_SET_ELSEWHERE.has(name.toLowerCase())) {
+        notes.push(`its header parameter ${name} is left out (toolrun sets that header itself)`);
+        continue;
+      }
+      headerFields[name] = member;
+      properties.set(member, withDescription(converted.schema, parameter.description));
+      if (isRequired) required.push(member);
+      continue;
+    }
+    if (where === "path") pathParameters.add(name);
     if (where === "query" && hasBody) {
       if (!isRequired) {
         notes.push(
@@ -220,15 +232,21 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
   if ("problem" in body) return body;
   if (body.shape) {
     for (const [name, schema] of Object.entries(body.shape.properties)) {
+      // What the server writes (an id, a creation time, links) is no input.
+      if (schema.readOnly === true) continue;
+      // Update-by-id: the path's `id` and the body's are one value, sent in both places.
+      if (pathParameters.has(name)) continue;
       if (properties.has(name))
         return { problem: `its request body's member ${name} has the name of one of its parameters` };
       properties.set(name, schema);
     }
-    if (body.required) required.push(...body.shape.required);
+    if (body.required)
+      required.push(...body.shape.required.filter((name) => body.shape?.properties[name]?.readOnly !== true));
   }
 
   const output = outputSchemaOf(op, context.dialect, notes, context.once);
   if ("problem" in output) return output;
+  for (const [name, schema] of properties) properties.set(name, withoutReadOnly(schema));
   const headers = headersOf(op, context);
   const query = queryTemplate.map((name) => `${encodeURIComponent(name)}={${name}}`).join("&");
   const summary = typeof op.operation.summary === "string" ? op.operation.summary.trim() : "";
@@ -253,6 +271,8 @@ function declarationOf(op: Operation & { id: string }, context: Context): Built 
     url: `${context.baseUrl}${op.path}${query ? `?${query}` : ""}`,
     method: op.method,
     ...(Object.keys(headers).length > 0 && { headers }),
+    ...(Object.keys(headerFields).length > 0 && { headerFields }),
+    ...(output.wrapped && { wrapAnswer: ITEMS }),
   };
   let check = checkHttpTool(declaration);
   if (!check.ok && declaration.outputSchema !== undefined) {
@@ -323,7 +343,7 @@ function outputSchemaOf(
   dialect: "3.0" | "3.1",
   notes: string[],
   once: Set<string>,
-): { readonly schema?: JsonSchema } | { readonly problem: string } {
+): { readonly schema?: JsonSchema; readonly wrapped?: boolean } | { readonly problem: string } {
   const responses = isObject(op.operation.responses) ? op.operation.responses : {};
   const success = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -338,6 +358,12 @@ function outputSchemaOf(
     return {};
   }
   const type = converted.schema.type;
+  // A list endpoint's array becomes the member `items` of the tool's answer.
+  if (type === "array")
+    return {
+      schema: { type: "object", required: [ITEMS], properties: { [ITEMS]: converted.schema } },
+      wrapped: true,
+    };
   if (type !== undefined && type !== "object" && !(Array.isArray(type) && type.includes("object")))
     return { problem: `its ${success} answer is of type ${String(type)}, and a tool answers a JSON object` };
   // A schema that says nothing of the answer's shape adds nothing to the default (any object).
@@ -406,6 +432,44 @@ function headersOf(op: Operation, context: Context): Record<string, string> {
       );
   }
   return headers;
+}
+
+/** The member an array answer is put under. */
+const ITEMS = "items";
+/** Headers an imported tool sets otherwise: its credentials (from the security schemes) and toolrun's own. */
+const HEADERS_SET_ELSEWHERE = new Set([
+  "authorization",
+  "idempotency-key",
+  "content-type",
+  "content-length",
+  "accept",
+  "host",
+]);
+
+/**
+ * The input member a header parameter fills: its name in camel case (`Organization-Id` becomes
+ * `organizationId`), unless a parameter already has that name.
+ */
+function headerMember(header: string, taken: ReadonlyMap<string, unknown>): string | undefined {
+  const [first = "", ...rest] = header.split(/[^A-Za-z0-9]+/).filter((part) => part !== "");
+  const member =
+    first.toLowerCase() +
+    rest.map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase()).join("");
+  return member === "" || taken.has(member) ? undefined : member;
+}
+
+/** An input member's schema without the `readOnly` members inside it: the client never sends them. */
+function withoutReadOnly(schema: JsonSchema): JsonSchema {
+  if (!isObject(schema.properties)) return schema;
+  const kept = Object.entries(schema.properties as Record<string, JsonSchema>)
+    .filter(([, member]) => member.readOnly !== true)
+    .map(([name, member]) => [name, withoutReadOnly(member)] as const);
+  const names = new Set(kept.map(([name]) => name));
+  return {
+    ...schema,
+    properties: Object.fromEntries(kept),
+    ...(Array.isArray(schema.required) && { required: schema.required.filter((name) => names.has(name)) }),
+  };
 }
 
 function withDescription(schema: JsonSchema, description: unknown): JsonSchema {

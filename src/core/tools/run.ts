@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly secrets?: Readonly<Record<string, string>> | undefined;
   /** A signal that fires when the call's client has gone (the tool's signal fires with it); asked for only by a run that waits. */
   readonly clientGone?: (() => AbortSignal) | undefined;
+  /** The caller holds the outputs to `maxOutputBytes` where it writes them as JSON. */
+  readonly writesOutputs?: boolean | undefined;
 }
 
 export type ToolRunResult = WorkResult<Record<string, unknown>>;
@@ -49,7 +51,8 @@ export function runToolCall(
   } catch (error) {
     return failed(error);
   }
-  if (!isThenable(value)) return checked(tool, value);
+  const measured = options.writesOutputs !== true;
+  if (!isThenable(value)) return checked(tool, value, measured);
 
   gone ??= options.clientGone?.();
   return new Promise<ToolRunResult>((resolve) => {
@@ -79,7 +82,7 @@ export function runToolCall(
     if (gone?.aborted) onGone();
     else gone?.addEventListener("abort", onGone, { once: true });
     (value as PromiseLike<unknown>).then(
-      (outputs) => finish(checked(tool, outputs)),
+      (outputs) => finish(checked(tool, outputs, measured)),
       (error: unknown) => finish(failed(error)),
     );
   });
@@ -125,7 +128,7 @@ function clientWentAway(): ToolFailure {
   return new ToolFailure("The client went away before the tool finished.");
 }
 
-function checked(tool: CheckedTool, value: unknown): ToolRunResult {
+function checked(tool: CheckedTool, value: unknown, measured: boolean): ToolRunResult {
   if (!isObject(value))
     return { ok: false, httpStatus: 500, error: new ToolFailure("The tool's answer is not a JSON object.") };
   const problem = tool.checkOutput(value);
@@ -133,10 +136,34 @@ function checked(tool: CheckedTool, value: unknown): ToolRunResult {
     return {
       ok: false,
       httpStatus: 500,
-      error: new ToolFailure("The tool's answer does not match its output schema.", { cause: problem }),
+      error: new ToolFailure("The tool's answer does not match its output schema.", { reason: problem }),
     };
   }
-  return { ok: true, value };
+  const tooLarge = measured ? outputSizeFailure(tool.definition, answerBytes(value)) : undefined;
+  return tooLarge ? { ok: false, httpStatus: 500, error: tooLarge } : { ok: true, value };
+}
+
+/** The answer's size as JSON; 0 when it cannot be written as JSON, which is not this check's to say. */
+function answerBytes(value: Record<string, unknown>): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value));
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The failure of an answer of `bytes` bytes of JSON larger than the tool may give: it is neither
+ * served nor kept for retries, however it was computed.
+ */
+export function outputSizeFailure(
+  definition: { readonly maxOutputBytes: number },
+  bytes: number,
+): ToolFailure | undefined {
+  if (bytes <= definition.maxOutputBytes) return undefined;
+  return new ToolFailure(
+    `The tool's answer is ${bytes} bytes of JSON, more than the ${definition.maxOutputBytes} it may give.`,
+  );
 }
 
 function failed(error: unknown): ToolRunResult {

@@ -41,6 +41,13 @@ export function parseUrlTemplate(
   } catch {
     return { problem: `has no valid origin (${originText})` };
   }
+  // What follows `//` must be the host as every URL parser reads it: WHATWG's reads `\` as `/`
+  // (`https://evil.example\@api.example/` is evil.example to it, api.example to others).
+  const authority = originText.slice(originText.indexOf("//") + 2);
+  if (/[\\%\s]/.test(authority) || origin.pathname !== "/" || origin.search !== "")
+    return {
+      problem: `has an origin URL parsers read differently (${JSON.stringify(originText)}): write scheme://host[:port] only`,
+    };
   if (origin.username !== "" || origin.password !== "")
     return { problem: "must not hold credentials; put them in a header whose value reads a variable" };
   const path = parseParts(pathText);
@@ -72,7 +79,7 @@ export function parseUrlTemplate(
 /**
  * The URL for `input`: every field of the template filled, then, for the names in `asQuery`, those
  * input members appended as query parameters. `{ field }` names a path field whose value would
- * make a `.` or `..` segment.
+ * make a `.` or `..` segment, or an empty one (`//`).
  */
 export function expandUrl(
   template: UrlTemplate,
@@ -88,14 +95,14 @@ export function expandUrl(
     const pieces = text.split("/");
     for (let i = 0; i < pieces.length - 1; i++) {
       segments.push(segment + (pieces[i] ?? ""));
-      if (segmentField !== undefined && isDotSegment(segments.at(-1))) return { field: segmentField };
+      if (segmentField !== undefined && isRefusedSegment(segments.at(-1))) return { field: segmentField };
       segment = "";
       segmentField = undefined;
     }
     segment += pieces.at(-1) ?? "";
   }
   segments.push(segment);
-  if (segmentField !== undefined && isDotSegment(segment)) return { field: segmentField };
+  if (segmentField !== undefined && isRefusedSegment(segment)) return { field: segmentField };
 
   const query = template.query.map((part) =>
     "literal" in part ? part.literal : encodeValue(input[part.field]),
@@ -127,8 +134,9 @@ function encodeText(text: string): string {
   );
 }
 
-function isDotSegment(segment: string | undefined): boolean {
-  return segment === "." || segment === "..";
+/** A segment a field made that the URL parser would resolve away (`.`, `..`) or that would make `//`. */
+function isRefusedSegment(segment: string | undefined): boolean {
+  return segment === "." || segment === ".." || segment === "";
 }
 
 function parseParts(text: string): { readonly parts: Part[] } | { readonly problem: string } {

@@ -130,6 +130,8 @@ export const webhookPayloadInspector = {
   ],
   version: "1.1.0",
   defaults: { weight: 5, maxBodyBytes: 1_048_576 },
+  // The formatted body, escaped inside the answer, is up to three times the delivery.
+  maxOutputBytes: 16 * 1_048_576,
   inputSchema,
   outputSchema,
   examples: [

@@ -37,7 +37,9 @@ describe("toolrun keys authorizations and deauthorize", () => {
   it("lists an id that never reads as an option, and revokes by it", async () => {
     const listed = await runCli(["keys", "authorizations", keyId, "--json"], env);
     assert.equal(listed.code, 0, listed.stderr);
-    const [authorization] = JSON.parse(listed.stdout).authorizations as { id: string }[];
+    const parsed = JSON.parse(listed.stdout) as { id: string }[];
+    assert.ok(Array.isArray(parsed), "a JSON array, as every list command prints");
+    const [authorization] = parsed;
     assert.ok(authorization);
     assert.doesNotMatch(authorization.id, /^-/);
 
@@ -45,6 +47,6 @@ describe("toolrun keys authorizations and deauthorize", () => {
     assert.equal(revoked.code, 0, revoked.stderr);
     assert.match(revoked.stdout, /Revoked OAuth authorization/);
     const after = JSON.parse((await runCli(["keys", "authorizations", keyId, "--json"], env)).stdout);
-    assert.deepEqual(after.authorizations, []);
+    assert.deepEqual(after, []);
   });
 });

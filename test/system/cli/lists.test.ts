@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is the configuration's own syntax for environment variables
 /**
  * The CLI's lists as an operator reads them: aligned columns under their headers (whatever the
  * names hold), `tools list` giving what one call costs on every configured plan, and `--json`
@@ -115,6 +116,46 @@ describe("toolrun CLI lists", () => {
     );
     assert.equal(inspector?.get("ENABLED"), "true");
     assert.equal(inspector?.get("FROM"), "built-in");
+  });
+
+  it("tools list needs no secret value: the upstream's credentials need not be in the shell", async () => {
+    const config = join(dir, "with-secrets.json");
+    const ticket = {
+      slug: "create-ticket",
+      name: "Create a ticket",
+      description: "Opens a ticket.",
+      version: "1.0.0",
+      weight: 5,
+      inputSchema: { type: "object", properties: { title: { type: "string" } } },
+      url: "https://helpdesk.example/tickets",
+      method: "POST",
+      headers: { Authorization: "Bearer ${TICKETS_TOKEN}" },
+    };
+    writeFileSync(config, JSON.stringify({ httpTools: [ticket] }));
+    const { TICKETS_TOKEN: _, ...shell } = env;
+    const listed = await runCli(["tools", "list", "--json"], { ...shell, TOOLRUN_CONFIG: config });
+    assert.equal(listed.code, 0, listed.stderr);
+    const tools = JSON.parse(listed.stdout) as { slug: string; from: string }[];
+    assert.deepEqual(tools.at(-1), {
+      slug: "create-ticket",
+      tool_version: "1.0.0",
+      weight: 5,
+      max_body_bytes: 65536,
+      enabled: true,
+      api: true,
+      from: `httpTools[0] in ${config}`,
+    });
+    // A reference that cannot be one still stops it, naming the entry.
+    writeFileSync(
+      config,
+      JSON.stringify({ httpTools: [{ ...ticket, headers: { Authorization: "Bearer ${TICKETS" } }] }),
+    );
+    const broken = await runCli(["tools", "list"], { ...shell, TOOLRUN_CONFIG: config });
+    assert.equal(broken.code, 2);
+    assert.match(
+      broken.stderr,
+      /httpTools\[0\] \("create-ticket"\): headers\.Authorization has a \$\{ without its closing \}/,
+    );
   });
 
   it("--json prints the same compact JSON as before the tables, with where each tool came from", async () => {

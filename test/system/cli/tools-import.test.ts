@@ -4,6 +4,9 @@
  * document or the call is wrong. It needs no database or configuration.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli } from "../../helpers/process.ts";
@@ -70,14 +73,59 @@ describe("toolrun tools import", () => {
       "--operation",
       "getTicket",
       "--operation",
-      "exportTickets",
+      "uploadAttachment",
     );
     assert.equal(result.code, 1);
     assert.deepEqual(
       (JSON.parse(result.stdout) as { slug: string }[]).map((d) => d.slug),
       ["get-ticket"],
     );
-    assert.match(result.stderr, /operation exportTickets is left out: /);
-    assert.match(result.stderr, /could not import exportTickets/);
+    assert.match(result.stderr, /operation uploadAttachment is left out: /);
+    assert.match(result.stderr, /could not import uploadAttachment/);
+  });
+
+  it("writes the entries into a configuration file, merging by slug and refusing a clash", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-import-"));
+    try {
+      const config = join(dir, "toolrun.json");
+      const plans = { plans: { free: { monthlyCredits: 10 } } };
+      writeFileSync(config, JSON.stringify({ ...plans, httpTools: [{ slug: "mine", note: "kept" }] }));
+      const billing = fixture("billing-3.0.yaml");
+      const first = await toolsImport(billing, "--operation", "GetCustomer", "--write", config);
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.stdout, `Added 1 httpTools entry to ${config}: get-customer.\n`);
+      const written = JSON.parse(readFileSync(config, "utf8"));
+      assert.deepEqual(written.plans, plans.plans, "the rest of the file is kept");
+      assert.deepEqual(
+        written.httpTools.map((t: { slug: string }) => t.slug),
+        ["mine", "get-customer"],
+      );
+      // The same entries again change nothing; more are added after them.
+      const again = await toolsImport(
+        billing,
+        "--operation",
+        "GetCustomer",
+        "--operation",
+        "PutPlan",
+        "--write",
+        config,
+      );
+      assert.equal(again.code, 0, again.stderr);
+      assert.deepEqual(
+        JSON.parse(readFileSync(config, "utf8")).httpTools.map((t: { slug: string }) => t.slug),
+        ["mine", "get-customer", "put-plan"],
+      );
+      // Another entry under an imported slug is a clash: nothing is written.
+      const before = readFileSync(config, "utf8");
+      const clash = await toolsImport(billing, "--base-url", "https://other.example", "--write", config);
+      assert.equal(clash.code, 1);
+      assert.match(
+        clash.stderr,
+        /its httpTools already has another entry for get-customer, put-plan; nothing was written/,
+      );
+      assert.equal(readFileSync(config, "utf8"), before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

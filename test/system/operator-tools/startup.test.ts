@@ -88,7 +88,7 @@ describe("start-up with a tool that cannot be served", () => {
   });
 
   it("refuses a tool with effects outside whose timeout reaches TOOLRUN_CALL_ABANDON_S", async () => {
-    const path = config({ httpTools: [httpTool({ timeoutMs: 60_000 })] });
+    const path = config({ httpTools: [httpTool({ method: "POST", timeoutMs: 60_000 })] });
     await refused(["serve"], { TOOLRUN_CONFIG: path, TOOLRUN_CALL_ABANDON_S: "60" }, [
       /^toolrun: httpTools\[0\] in .*\("lookup"\): timeoutMs \(60000\) must be below TOOLRUN_CALL_ABANDON_S \(60 s\)/,
     ]);
