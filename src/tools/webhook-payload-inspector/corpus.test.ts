@@ -143,8 +143,8 @@ function checkCapture(output: InspectorOutput, expected: CaptureExpectation): vo
 }
 
 /** Signed long ago and given no `now`: the README allows "signature matches, timestamp too old". */
-const matchesButStale = (output: InspectorOutput) =>
-  output.verification.status === "invalid" && output.verification.reason.startsWith("The signature matches");
+/** A capture signed long ago verifies as expired when checked today: its signature still matches. */
+const matchesButStale = (output: InspectorOutput) => output.verification.status === "expired";
 
 function checkCaptureSignature(output: InspectorOutput, expected: CaptureExpectation["signature"]): void {
   const status = output.verification.status;
@@ -192,9 +192,12 @@ describe("the shared webhook corpus: signature known answers", () => {
       const payload = [...head, "", vector.body].join("\r\n");
       const nowMs = vector.now === undefined ? Date.now() : vector.now * 1000;
       const { verification } = run(payload, vector.secret, nowMs);
+      // The corpus's refusals are either a wrong signature or a right one outside the window; the
+      // inspector tells the second apart as expired.
+      const refused = /^signature matches/.test(vector.reason ?? "") ? "expired" : "invalid";
       assert.equal(
         verification.status,
-        vector.valid ? "valid" : "invalid",
+        vector.valid ? "valid" : refused,
         `${vector.reason ?? "valid"}: ${verification.reason}`,
       );
     });
