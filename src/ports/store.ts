@@ -270,13 +270,15 @@ export interface Ledger {
    * uncharged. `work` must be pure, and may be asynchronous (a worker thread runs it): an adapter
    * never runs it inside an atomic unit, but before the unit that checks and charges it (calls
    * without an idempotency key: run, then one transaction for the rest), or between steps of its
-   * own (calls with one: claim, run, then settle or refund). A tool's failure is a WorkResult; work
+   * own (calls with one: reserve, claiming the key, then run, then capture or release, as
+   * runReservedCall does). A tool's failure is a WorkResult; work
    * rejects only when it could not run at all (its worker stopped), and the call then ends with
    * that rejection, charging nothing and keeping no claim.
    *
    * With `reservation.idempotency`, the key is claimed before anything else: a live claim of
    * another call gives `claimed` (nothing charged, work not run), with a null answer while that
-   * call runs. Otherwise the call runs, and the answer `answerOf` gives (pure, like work) is stored
+   * call runs. Otherwise the call is reserved (its credits held, so a refusal comes before work
+   * runs), then runs, and the answer `answerOf` gives (pure, like work) is stored
    * under the key in the same commit as the charge or the refund, so neither is ever kept without
    * the other. A refusal keeps no claim. A claim whose call ended without an answer (its process
    * died, its charge not confirmed) is free again after the store's abandon time at the latest.

@@ -867,6 +867,57 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           );
         });
 
+      it("reserves the call before its work runs: pending with its credits held while it runs, then charged", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { credits: 4, idempotency: claim("reserved") });
+        const started = Promise.withResolvers<void>();
+        const running = Promise.withResolvers<{ ok: true; value: string }>();
+        const call = store.runCall(
+          r,
+          () => {
+            started.resolve();
+            return running.promise;
+          },
+          () => answer,
+        );
+        await started.promise;
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        const during = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(
+          during.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
+          [[r.callId, "pending", null, 4]],
+        );
+        running.resolve({ ok: true, value: "done" });
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        const after = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(
+          after.recent.map((c) => [c.status, c.httpStatus, c.credits]),
+          [["charged", 200, 4]],
+        );
+      });
+
+      it("never runs the work of a call the books refuse, under concurrency", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        let runs = 0;
+        const outcomes = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            store.runCall(
+              reservation(key.id, { credits: 3, allowance: 100, idempotency: claim(`many-${i}`) }),
+              async () => {
+                runs++;
+                return { ok: true as const, value: i };
+              },
+              () => answer,
+            ),
+          ),
+        );
+        assert.equal(outcomes.filter((o) => o.status === "charged").length, 33);
+        assert.equal(runs, 33);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+      });
+
       it("frees the key of a call the books refuse, keeping no claim", async () => {
         const key = newKey();
         await store.createKey(key);
