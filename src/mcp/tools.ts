@@ -151,7 +151,11 @@ export async function callTool(
       idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
       ...(call.observer && { observer: call.observer }),
     });
-    return markReplayed(successResult({ ...answer.envelope }), answer.replayed);
+    // The envelope's JSON, written before the call was charged, is the text as it is.
+    return markReplayed(
+      successResult({ ...answer.envelope }, answer.json?.toString("utf8")),
+      answer.replayed,
+    );
   } catch (error) {
     const mapped = problemFor(error, problemContext(deps, call));
     call.note?.({ code: mapped.problem.code });
@@ -170,8 +174,8 @@ function markReplayed(result: CallToolResult, replayed: boolean): CallToolResult
   return replayed ? { ...result, _meta: { ...result._meta, [REPLAYED_META_KEY]: true } } : result;
 }
 
-function successResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+function successResult(value: Record<string, unknown>, text = JSON.stringify(value)): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: value };
 }
 
 function problemResult(problem: ProblemDocument): CallToolResult {

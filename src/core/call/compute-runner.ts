@@ -13,7 +13,7 @@ import { createToolRegistry } from "../tools/registry.ts";
 import type { ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import { INPUT_MISMATCH } from "./compute.ts";
-import { writeOutputs } from "./envelope.ts";
+import { outputsJson, writeOutputs } from "./envelope.ts";
 import { readJsonBody } from "./json-body.ts";
 
 /** Where the runner finds the tools it runs. */
@@ -75,11 +75,16 @@ const createRunner: CreateComputeRunner = async (options) => {
 };
 
 function answerOf(slug: string, version: string, result: ToolRunResult): ComputeAnswer {
-  if (result.ok) return { kind: "ran", ...writeOutputs(slug, version, JSON.stringify(result.value)) };
-  const { error } = result;
+  if (!result.ok) return failedAnswer(result.httpStatus, result.error);
+  const text = outputsJson(result.value);
+  if (text instanceof ToolFailure) return failedAnswer(500, text);
+  return { kind: "ran", ...writeOutputs(slug, version, text) };
+}
+
+function failedAnswer(httpStatus: number, error: unknown): ComputeAnswer {
   return {
     kind: "failed",
-    httpStatus: result.httpStatus,
+    httpStatus,
     message: error instanceof Error ? error.message : String(error),
     stack: error instanceof Error ? error.stack : undefined,
     ...(error instanceof ToolFailure && { shown: true }),

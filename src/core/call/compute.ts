@@ -12,7 +12,7 @@ import type { CoreDeps } from "../deps.ts";
 import type { RegisteredTool, RunOptions } from "../tools/registry.ts";
 import type { ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
-import { type Computed, WrittenOutputs } from "./envelope.ts";
+import { type Computed, computedOf, outputsJson, WrittenOutputs, writeOutputs } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
 
 /**
@@ -75,14 +75,20 @@ export function computeOf(deps: CoreDeps, tool: RegisteredTool, call: ComputeCon
       const input = validInput(tool, json);
       return () => {
         const result = tool.run(input, call.run);
-        return "then" in result ? result.then(computed) : computed(result);
+        return "then" in result ? result.then((ran) => computed(tool, ran)) : computed(tool, result);
       };
     },
   };
 }
 
-function computed(result: ToolRunResult): WorkResult<Computed> {
-  return result.ok ? { ok: true, value: { outputs: result.value } } : result;
+/** A run on this thread, its outputs written as the envelope's JSON before the ledger charges it. */
+function computed(tool: RegisteredTool, result: ToolRunResult): WorkResult<Computed> {
+  if (!result.ok) return result;
+  const text = outputsJson(result.value);
+  if (text instanceof ToolFailure) return { ok: false, httpStatus: 500, error: text };
+  const { version } = tool.definition;
+  const written = new WrittenOutputs(tool.slug, version, writeOutputs(tool.slug, version, text));
+  return { ok: true, value: computedOf(written) };
 }
 
 /**
@@ -136,18 +142,8 @@ function invalidBody(answer: Extract<ComputeAnswer, { kind: "refused" }>): ApiEr
 
 /** What the offload's run gave, as the ledger takes it; its failure rebuilt as this thread would have thrown it. */
 function resultOf(tool: RegisteredTool, answer: ComputeAnswer): WorkResult<Computed> {
-  if (answer.kind === "ran") {
-    const written = new WrittenOutputs(tool.slug, tool.definition.version, answer);
-    return {
-      ok: true,
-      value: {
-        written,
-        get outputs() {
-          return written.outputs();
-        },
-      },
-    };
-  }
+  if (answer.kind === "ran")
+    return { ok: true, value: computedOf(new WrittenOutputs(tool.slug, tool.definition.version, answer)) };
   if (answer.kind === "failed") {
     const error =
       answer.httpStatus === 422

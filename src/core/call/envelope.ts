@@ -7,6 +7,7 @@
  * sender and the idempotency store read it.
  */
 import type { ApiError } from "../contract/errors.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
 
 export interface Envelope {
   readonly tool: string;
@@ -42,6 +43,27 @@ const TAIL_ROOM = 512;
 /** The envelope's JSON before its outputs, the same on every thread. */
 function envelopeHead(tool: string, toolVersion: string): string {
   return `${JSON.stringify({ tool, tool_version: toolVersion }).slice(0, -1)},"outputs":`;
+}
+
+/**
+ * The outputs as JSON text, written before the call is charged: outputs that pass their schema
+ * may still not be writable (a BigInt, a cycle, a `toJSON` or getter that throws, nesting deeper
+ * than the serializer goes), and such a call ends as a failure of the tool (500, refunded) rather
+ * than charged with no answer to give. What the serializer said goes to the logs only.
+ */
+export function outputsJson(outputs: Record<string, unknown>): string | ToolFailure {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(outputs);
+  } catch (error) {
+    return unwritable(error);
+  }
+  // A `toJSON` may turn the whole answer into nothing, or into something other than an object.
+  return text?.startsWith("{") ? text : unwritable("the outputs were not written as a JSON object");
+}
+
+function unwritable(cause: unknown): ToolFailure {
+  return new ToolFailure("The tool's answer cannot be written as JSON.", { cause });
 }
 
 /** On the thread that ran the tool: the envelope's JSON up to and with `outputs`, with room after. */
@@ -92,6 +114,19 @@ export class WrittenOutputs {
     const written = this.#bytes.write(tail, this.#end, "utf8");
     return this.#bytes.subarray(0, this.#end + written);
   }
+}
+
+/**
+ * What a run gave once written (outputsJson, writeOutputs, on any thread): the outputs are parsed
+ * back from the JSON only if something reads them, so they are plain data whatever the tool gave.
+ */
+export function computedOf(written: WrittenOutputs): Computed {
+  return {
+    written,
+    get outputs() {
+      return written.outputs();
+    },
+  };
 }
 
 /** A charged call's answer. */
