@@ -12,6 +12,7 @@ import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
 import type { Config } from "./config.ts";
 import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
+import { createKeyedCallsInFlight } from "./core/call/idempotency.ts";
 import { keyPattern } from "./core/call/keys.ts";
 import type { Observer } from "./core/call/observer.ts";
 import type { CoreDeps } from "./core/deps.ts";
@@ -101,6 +102,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
+    keyedCalls: createKeyedCallsInFlight(),
     ...(parts.observer ? { observer: parts.observer } : {}),
     ...(offload ? { offload } : {}),
     async close() {

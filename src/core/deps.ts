@@ -5,6 +5,7 @@
 import type { ComputeOffload } from "../ports/compute-offload.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { Store } from "../ports/store.ts";
+import type { KeyedCallsInFlight } from "./call/idempotency.ts";
 import type { Observer } from "./call/observer.ts";
 import type { ServiceSettings } from "./settings.ts";
 import type { ToolRegistry } from "./tools/registry.ts";
@@ -21,6 +22,8 @@ export interface CoreDeps {
   readonly adminKeyPattern: RegExp;
   readonly now: () => Date;
   readonly newCallId: () => string;
+  /** The calls with an idempotency key running on this instance. */
+  readonly keyedCalls: KeyedCallsInFlight;
   /** Hears how each metered call ended (the metrics); none in most tests. */
   readonly observer?: Observer;
   /** Where the compute of large calls goes; none: every call computes on the main thread. */

@@ -80,6 +80,43 @@ export function claimFor(key: string, fingerprint: string, at: Date, ttlSeconds:
   return { key, fingerprint, expiresAt: new Date(at.getTime() + ttlSeconds * 1000).toISOString() };
 }
 
+/**
+ * The calls with an idempotency key this instance is running. A retry of one (the same account,
+ * key and request) is answered 409 at once, before it waits for anything, the compute offload's
+ * share of its key included; across instances the store's claim decides, as always.
+ */
+export interface KeyedCallsInFlight {
+  /**
+   * Notes the call as running and returns what ends that; null when the same call is running here
+   * already. A call for something else under the same key goes on (the store answers it).
+   */
+  enter(accountId: string, key: string, fingerprint: string): (() => void) | null;
+}
+
+export function createKeyedCallsInFlight(): KeyedCallsInFlight {
+  const running = new Map<string, string>();
+  const nothing = () => {};
+  return {
+    enter(accountId, key, fingerprint) {
+      const id = `${accountId}\n${key}`;
+      const held = running.get(id);
+      if (held === fingerprint) return null;
+      if (held !== undefined) return nothing;
+      running.set(id, fingerprint);
+      return () => running.delete(id);
+    },
+  };
+}
+
+/** The answer to a retry of a call still running. */
+export function keyInUse(): ApiError {
+  return new ApiError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still running. Retry after a second to get its answer.",
+    { headers: { "retry-after": "1" } },
+  );
+}
+
 interface StoredError {
   readonly code: string;
   readonly detail?: string;
@@ -112,13 +149,7 @@ export function answerForClaimed(existing: IdempotentRecord, fingerprint: string
       "This Idempotency-Key was used for another request (a different tool or body). Use a new key for a new request.",
     );
   }
-  if (existing.answer === null) {
-    return new ApiError(
-      "idempotency_key_in_use",
-      "A request with this Idempotency-Key is still running. Retry after a second to get its answer.",
-      { headers: { "retry-after": "1" } },
-    );
-  }
+  if (existing.answer === null) return keyInUse();
   return replay(existing.answer);
 }
 
