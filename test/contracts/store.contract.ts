@@ -1079,6 +1079,24 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
       });
 
+      for (const way of ["runCall", "runReservedCall"] as const)
+        it(`${way}: frees the key of a failed call whose answer is not kept, so a retry runs`, async () => {
+          const key = newKey();
+          await store.createKey(key);
+          const failed = await store[way](
+            reservation(key.id, { idempotency: claim(`not-kept-${way}`) }),
+            () => ({ ok: false, httpStatus: 500, error: new Error("passing failure") }),
+            () => undefined,
+          );
+          assert.equal(failed.status, "refunded");
+          const retry = await store[way](
+            reservation(key.id, { idempotency: claim(`not-kept-${way}`) }),
+            () => ok("ran"),
+            () => answer,
+          );
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+        });
+
       it("the sweep releases a reservation older than its bound; its capture then charges nothing and its key is free", async () => {
         const key = newKey();
         await store.createKey(key);

@@ -11,14 +11,14 @@
  * (refundAbandoned) once it is older than the abandon time; its claim expires at that time too.
  */
 import { CallAbandonedError } from "../../ports/errors.ts";
-import type { CallOutcome, RanOutcome, Reservation, StoredAnswer, WorkResult } from "../../ports/store.ts";
+import type { AnswerOf, CallOutcome, RanOutcome, Reservation, WorkResult } from "../../ports/store.ts";
 import type { Db } from "./db.ts";
 import type { LedgerBooks } from "./ledger-statements.ts";
 
 export type RunReservedCall = <T>(
   r: Reservation,
   work: () => WorkResult<T> | Promise<WorkResult<T>>,
-  answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+  answerOf?: AnswerOf<T>,
 ) => Promise<CallOutcome<T>>;
 
 export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall {
@@ -42,7 +42,7 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
     r: Reservation,
     ran: WorkResult<T>,
     reservedCredits: number,
-    answerOf: ((outcome: RanOutcome<T>) => StoredAnswer) | undefined,
+    answerOf: AnswerOf<T> | undefined,
   ): RanOutcome<T> | null {
     let outcome: RanOutcome<T>;
     if (ran.ok) {
@@ -59,7 +59,9 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
     }
     if (r.idempotency) {
       if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
-      books.answerClaim(r, answerOf(outcome));
+      const answer = answerOf(outcome);
+      if (answer) books.answerClaim(r, answer);
+      else books.releaseClaim(r);
     }
     return outcome;
   }
@@ -77,7 +79,7 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
   return async <T>(
     r: Reservation,
     work: () => WorkResult<T> | Promise<WorkResult<T>>,
-    answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+    answerOf?: AnswerOf<T>,
   ): Promise<CallOutcome<T>> => {
     // Plain reads first: what they refuse or find claimed, the unit would too.
     const plain = books.verdict<T>(r);

@@ -1,8 +1,8 @@
 /**
  * Idempotent retries: a call sent with an idempotency key claims that key
  * for its account in the same atomic step as its reservation; the answer of a call that ran (200,
- * 422, 500 `processing_error`) is stored with its charge or refund and given back, uncharged, to
- * every retry that asks for the same thing. Which answer a request gets is decided here; the store
+ * 422) is stored with its charge or refund and given back, uncharged, to every retry that asks for
+ * the same thing; a 500 frees the key instead, so a retry runs again. Which answer a request gets is decided here; the store
  * only keeps the claim and the answer atomically.
  */
 import { createHash } from "node:crypto";
@@ -30,7 +30,7 @@ export const idempotencyKeySchema: JsonSchema = {
   maxLength: 255,
   pattern: "^[\\x21-\\x7E]+$",
   description:
-    "Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default).",
+    "Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default).",
 };
 
 /** The header a replayed answer carries. */
@@ -124,12 +124,17 @@ interface StoredError {
   readonly request_id: string;
 }
 
-/** The answer to keep under the key; the first request's id goes with it, in the body it had. */
-export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer {
+/**
+ * The answer to keep under the key; the first request's id goes with it, in the body it had. A
+ * 500 is not kept: the key is freed, so that a retry with it runs again (the tool's failure may
+ * have been passing, and the call was refunded).
+ */
+export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer | undefined {
   if (!(answer instanceof ApiError)) {
     // An envelope written as JSON already is kept as such, not parsed to be written again.
     return { status: 200, body: answer.json?.toString("utf8") ?? JSON.stringify(answer.envelope) };
   }
+  if (answer.status >= 500) return undefined;
   const stored: StoredError = { code: answer.code, extras: answer.extras, request_id: requestId };
   return {
     status: answer.status,
