@@ -1,10 +1,11 @@
 /**
- * The envelope a tool call answers with, as data, and its JSON when part of it was written already
- * on the thread that ran the tool: a large call's outputs are written there as JSON, into a buffer
- * with room left for the members the main thread adds once the ledger has spoken, so that the
- * main thread neither serializes nor copies megabytes (every large buffer on it makes work for its
- * garbage collector). That JSON travels beside the envelope (`ToolAnswer.json`) and only the HTTP
- * sender and the idempotency store read it.
+ * The envelope a tool call answers with, as data, and its JSON, written on the thread that ran the
+ * tool before the ledger charges the call (an answer that cannot be written is a failure, never a
+ * charge): the outputs are written there as JSON, into a buffer with room left for the members the
+ * main thread adds once the ledger has spoken, so that the main thread neither serializes a large
+ * call's outputs nor copies megabytes (every large buffer on it makes work for its garbage
+ * collector). That JSON travels beside the envelope (`ToolAnswer.json`): the HTTP sender, the MCP
+ * text content and the idempotency store read it.
  */
 import type { ApiError } from "../contract/errors.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
