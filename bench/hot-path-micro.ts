@@ -6,7 +6,10 @@
  * - the request log line at `info`: a pino child logger per request then its line, against the
  *   line through the root logger with the request id as a field (both to /dev/null, asynchronous);
  * - the calculator's envelope: JSON.stringify against a serializer compiled by
- *   fast-json-stringify from the envelope's shape and the tool's output schema.
+ *   fast-json-stringify from the envelope's shape and the tool's output schema;
+ * - the same envelope written as Fastify writes an object (JSON.stringify, then its byte length),
+ *   against the way a call computed on the main thread is written now, before the ledger charges
+ *   it: the outputs as JSON (outputsJson), then the envelope joined around them (WrittenText).
  * Medians of `rounds` rounds (default 7). A quick check; `npm run bench` is the measure of record.
  */
 
@@ -17,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import pino from "pino";
+import { outputsJson, WrittenText } from "../src/core/call/envelope.ts";
 import { retainingWallPressureCalculator as calculator } from "../src/tools/retaining-wall-pressure-calculator/index.ts";
 import type { RetainingWallInput } from "../src/tools/retaining-wall-pressure-calculator/schema.ts";
 import { calculatorBody } from "./lib/payloads.ts";
@@ -97,6 +101,13 @@ try {
     throw new Error("the compiled serializer writes another text");
   const compiledCost = perCall(() => compiled(envelope));
 
+  const { tool, tool_version: version } = envelope;
+  const asObject = perCall(() => Buffer.byteLength(JSON.stringify(envelope)));
+  const writtenFirst = perCall(() => {
+    const text = outputsJson(envelope.outputs) as string;
+    Buffer.byteLength(new WrittenText(tool, version, text).envelope(envelope));
+  });
+
   const line = (name: string, before: number, after: number) =>
     `${name.padEnd(44)} ${before.toFixed(2).padStart(6)} -> ${after.toFixed(2).padStart(6)} us`;
   process.stdout.write(
@@ -105,6 +116,7 @@ try {
       line("key freshness: per lookup -> per turn of 10", perLookup, perTurnOf10),
       line("request line: child logger -> root + reqId", child, rootLine),
       line("envelope: JSON.stringify -> fast-json-stringify", stringify, compiledCost),
+      line("envelope: as an object -> written before charge", asObject, writtenFirst),
       "",
     ].join("\n"),
   );

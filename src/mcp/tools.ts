@@ -18,6 +18,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { callCost, planOf } from "../core/call/credits.ts";
+import { jsonText } from "../core/call/envelope.ts";
 import {
   IDEMPOTENCY_META_KEY,
   isReplayedError,
@@ -152,10 +153,7 @@ export async function callTool(
       ...(call.observer && { observer: call.observer }),
     });
     // The envelope's JSON, written before the call was charged, is the text as it is.
-    return markReplayed(
-      successResult({ ...answer.envelope }, answer.json?.toString("utf8")),
-      answer.replayed,
-    );
+    return markReplayed(successResult({ ...answer.envelope }, jsonText(answer)), answer.replayed);
   } catch (error) {
     const mapped = problemFor(error, problemContext(deps, call));
     call.note?.({ code: mapped.problem.code });

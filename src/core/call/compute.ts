@@ -12,7 +12,7 @@ import type { CoreDeps } from "../deps.ts";
 import type { RegisteredTool, RunOptions } from "../tools/registry.ts";
 import type { ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
-import { type Computed, computedOf, outputsJson, WrittenOutputs, writeOutputs } from "./envelope.ts";
+import { type Computed, computedOf, outputsJson, WrittenOutputs, WrittenText } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
 
 /**
@@ -86,9 +86,7 @@ function computed(tool: RegisteredTool, result: ToolRunResult): WorkResult<Compu
   if (!result.ok) return result;
   const text = outputsJson(result.value);
   if (text instanceof ToolFailure) return { ok: false, httpStatus: 500, error: text };
-  const { version } = tool.definition;
-  const written = new WrittenOutputs(tool.slug, version, writeOutputs(tool.slug, version, text));
-  return { ok: true, value: computedOf(written) };
+  return { ok: true, value: computedOf(new WrittenText(tool.slug, tool.definition.version, text)) };
 }
 
 /**

@@ -24,7 +24,13 @@ export interface ToolAnswer {
   readonly envelope: Envelope;
   readonly replayed: boolean;
   /** The envelope's JSON, when its outputs were written as JSON where they were computed. */
-  readonly json?: Buffer;
+  readonly json?: Buffer | string;
+}
+
+/** The answer's JSON as text, when it was written. */
+export function jsonText(answer: ToolAnswer): string | undefined {
+  const { json } = answer;
+  return typeof json === "string" || json === undefined ? json : json.toString("utf8");
 }
 
 /** A call's answer as the core gives it: the envelope, or the error it ends with. */
@@ -33,7 +39,13 @@ export type CallAnswer = ToolAnswer | ApiError;
 /** What a run gave: the outputs, and their JSON when the thread that computed them wrote it. */
 export interface Computed {
   readonly outputs: Record<string, unknown>;
-  readonly written?: WrittenOutputs;
+  readonly written?: Written;
+}
+
+/** Outputs written as JSON: parsed back only if read, and the envelope's JSON finished around them. */
+export interface Written {
+  outputs(): Record<string, unknown>;
+  envelope(envelope: Envelope): Buffer | string;
 }
 
 const utf8 = new TextEncoder();
@@ -44,6 +56,43 @@ const TAIL_ROOM = 512;
 /** The envelope's JSON before its outputs, the same on every thread. */
 function envelopeHead(tool: string, toolVersion: string): string {
   return `${JSON.stringify({ tool, tool_version: toolVersion }).slice(0, -1)},"outputs":`;
+}
+
+/** The envelope's JSON after its outputs. */
+function envelopeTail({ credits_used, credits_remaining, request_id }: Envelope): string {
+  return `,${JSON.stringify({ credits_used, credits_remaining, request_id }).slice(1)}`;
+}
+
+/**
+ * On the thread that ran the tool and answers the call: the outputs' JSON as text, the envelope
+ * joined around it (as cheap as writing the envelope whole, for the small answers computed here).
+ */
+export class WrittenText implements Written {
+  readonly #head: string;
+  readonly #text: string;
+  #outputs: Record<string, unknown> | undefined;
+  constructor(tool: string, toolVersion: string, text: string) {
+    const id = `${tool}\n${toolVersion}`;
+    let head = WrittenText.#heads.get(id);
+    if (head === undefined) {
+      head = envelopeHead(tool, toolVersion);
+      WrittenText.#heads.set(id, head);
+    }
+    this.#head = head;
+    this.#text = text;
+  }
+
+  /** Each tool's head, written once: the tools are few and fixed at start-up. */
+  static readonly #heads = new Map<string, string>();
+
+  outputs(): Record<string, unknown> {
+    this.#outputs ??= JSON.parse(this.#text) as Record<string, unknown>;
+    return this.#outputs;
+  }
+
+  envelope(envelope: Envelope): string {
+    return `${this.#head}${this.#text}${envelopeTail(envelope)}`;
+  }
 }
 
 /**
@@ -83,7 +132,7 @@ export function writeOutputs(
 }
 
 /** On the main thread: what writeOutputs wrote, finished in place. */
-export class WrittenOutputs {
+export class WrittenOutputs implements Written {
   readonly #bytes: Buffer;
   readonly #start: number;
   readonly #end: number;
@@ -107,8 +156,7 @@ export class WrittenOutputs {
 
   /** The whole envelope: the outputs followed by the members after them. */
   envelope(envelope: Envelope): Buffer {
-    const { credits_used, credits_remaining, request_id } = envelope;
-    const tail = `,${JSON.stringify({ credits_used, credits_remaining, request_id }).slice(1)}`;
+    const tail = envelopeTail(envelope);
     const room = this.#bytes.length - this.#end;
     if (Buffer.byteLength(tail) > room)
       return Buffer.concat([this.#bytes.subarray(0, this.#end), Buffer.from(tail)]);
@@ -118,10 +166,10 @@ export class WrittenOutputs {
 }
 
 /**
- * What a run gave once written (outputsJson, writeOutputs, on any thread): the outputs are parsed
+ * What a run gave once written (outputsJson, then WrittenText or writeOutputs): the outputs are parsed
  * back from the JSON only if something reads them, so they are plain data whatever the tool gave.
  */
-export function computedOf(written: WrittenOutputs): Computed {
+export function computedOf(written: Written): Computed {
   return {
     written,
     get outputs() {

@@ -10,7 +10,7 @@ import type { IdempotencyClaim, IdempotentRecord, StoredAnswer } from "../../por
 import type { JsonSchema } from "../../tools/tool.ts";
 import type { ResponseHeader } from "../contract/endpoint.ts";
 import { ApiError, isErrorCode, type ProblemExtras } from "../contract/errors.ts";
-import type { CallAnswer, Envelope } from "./envelope.ts";
+import { type CallAnswer, type Envelope, jsonText } from "./envelope.ts";
 
 export const DEFAULT_IDEMPOTENCY_TTL_S = 86_400;
 
@@ -132,7 +132,7 @@ interface StoredError {
 export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer | undefined {
   if (!(answer instanceof ApiError)) {
     // An envelope written as JSON already is kept as such, not parsed to be written again.
-    return { status: 200, body: answer.json?.toString("utf8") ?? JSON.stringify(answer.envelope) };
+    return { status: 200, body: jsonText(answer) ?? JSON.stringify(answer.envelope) };
   }
   if (answer.status >= 500) return undefined;
   const stored: StoredError = { code: answer.code, extras: answer.extras, request_id: requestId };
