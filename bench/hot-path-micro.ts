@@ -8,6 +8,9 @@
  * - the calculator's envelope: JSON.stringify against a serializer compiled by
  *   fast-json-stringify from the envelope's shape and the tool's output schema;
  * - the key's SHA-256: a Hash object per request (createHash) against the one-shot crypto.hash.
+ * - the same envelope written as Fastify writes an object (JSON.stringify, then its byte length),
+ *   against the way a call computed on the main thread is written now, before the ledger charges
+ *   it: the outputs as JSON (outputsJson), then the envelope joined around them (WrittenText).
  * Medians of `rounds` rounds (default 7). A quick check; `npm run bench` is the measure of record.
  */
 
@@ -19,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import pino from "pino";
+import { outputsJson, WrittenText } from "../src/core/call/envelope.ts";
 import { retainingWallPressureCalculator as calculator } from "../src/tools/retaining-wall-pressure-calculator/index.ts";
 import type { RetainingWallInput } from "../src/tools/retaining-wall-pressure-calculator/schema.ts";
 import { calculatorBody } from "./lib/payloads.ts";
@@ -102,6 +106,12 @@ try {
   const key = "tr_live_0123456789abcdefghijABCDEFGHIJKL";
   const hashObject = perCall(() => createHash("sha256").update(key).digest("hex"));
   const oneShot = perCall(() => hash("sha256", key, "hex"));
+  const { tool, tool_version: version } = envelope;
+  const asObject = perCall(() => Buffer.byteLength(JSON.stringify(envelope)));
+  const writtenFirst = perCall(() => {
+    const text = outputsJson(envelope.outputs) as string;
+    Buffer.byteLength(new WrittenText(tool, version, text).envelope(envelope));
+  });
 
   const line = (name: string, before: number, after: number) =>
     `${name.padEnd(44)} ${before.toFixed(2).padStart(6)} -> ${after.toFixed(2).padStart(6)} us`;
@@ -112,6 +122,7 @@ try {
       line("request line: child logger -> root + reqId", child, rootLine),
       line("envelope: JSON.stringify -> fast-json-stringify", stringify, compiledCost),
       line("key hash: createHash -> crypto.hash", hashObject, oneShot),
+      line("envelope: as an object -> written before charge", asObject, writtenFirst),
       "",
     ].join("\n"),
   );

@@ -17,6 +17,7 @@ import { withUpstreamSpans } from "./adapters/telemetry/traced-upstream.ts";
 import type { Config } from "./config.ts";
 import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
+import { createKeyedCallsInFlight } from "./core/call/idempotency.ts";
 import type { Observer } from "./core/call/observer.ts";
 import { withTracedCalls } from "./core/call/trace-observer.ts";
 import { keyPattern } from "./core/kernel/key-format.ts";
@@ -122,6 +123,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     now,
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
+    keyedCalls: createKeyedCallsInFlight(),
     ...(observer ? { observer } : {}),
     ...(offload ? { offload } : {}),
     ...(telemetry ? { telemetry } : {}),

@@ -18,6 +18,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import type { CoreDeps } from "../core/call/deps.ts";
+import { jsonText } from "../core/call/envelope.ts";
 import {
   IDEMPOTENCY_META_KEY,
   isReplayedError,
@@ -159,7 +160,8 @@ export async function callTool(
       idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
       ...(call.observer && { observer: call.observer }),
     });
-    return markReplayed(successResult({ ...answer.envelope }), answer.replayed);
+    // The envelope's JSON, written before the call was charged, is the text as it is.
+    return markReplayed(successResult({ ...answer.envelope }, jsonText(answer)), answer.replayed);
   } catch (error) {
     const mapped = problemFor(error, problemContext(deps, call));
     call.note?.({ code: mapped.problem.code });
@@ -178,8 +180,8 @@ function markReplayed(result: CallToolResult, replayed: boolean): CallToolResult
   return replayed ? { ...result, _meta: { ...result._meta, [REPLAYED_META_KEY]: true } } : result;
 }
 
-function successResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+function successResult(value: Record<string, unknown>, text = JSON.stringify(value)): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: value };
 }
 
 function problemResult(problem: ProblemDocument): CallToolResult {

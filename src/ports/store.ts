@@ -224,6 +224,12 @@ export type CallOutcome<T> =
 /** A call that ran: the outcomes whose answer an idempotency key keeps. */
 export type RanOutcome<T> = Extract<CallOutcome<T>, { status: "charged" | "refunded" }>;
 
+/**
+ * The answer a call with an idempotency key keeps under it once it ran (pure, like work), or
+ * undefined when none is kept for that outcome: the key is then freed, so a retry runs again.
+ */
+export type AnswerOf<T> = (outcome: RanOutcome<T>) => StoredAnswer | undefined;
+
 export type CallStatus = "pending" | "charged" | "refunded";
 
 export interface UsageCall {
@@ -270,21 +276,23 @@ export interface Ledger {
    * uncharged. `work` must be pure, and may be asynchronous (a worker thread runs it): an adapter
    * never runs it inside an atomic unit, but before the unit that checks and charges it (calls
    * without an idempotency key: run, then one transaction for the rest), or between steps of its
-   * own (calls with one: claim, run, then settle or refund). A tool's failure is a WorkResult; work
+   * own (calls with one: reserve, claiming the key, then run, then capture or release, as
+   * runReservedCall does). A tool's failure is a WorkResult; work
    * rejects only when it could not run at all (its worker stopped), and the call then ends with
    * that rejection, charging nothing and keeping no claim.
    *
    * With `reservation.idempotency`, the key is claimed before anything else: a live claim of
    * another call gives `claimed` (nothing charged, work not run), with a null answer while that
-   * call runs. Otherwise the call runs, and the answer `answerOf` gives (pure, like work) is stored
-   * under the key in the same commit as the charge or the refund, so neither is ever kept without
-   * the other. A refusal keeps no claim. A claim whose call ended without an answer (its process
+   * call runs. Otherwise the call is reserved (its credits held, so a refusal comes before work
+   * runs), then runs, and the answer `answerOf` gives is stored under the key in the same commit
+   * as the charge or the refund, so neither is ever kept without the other; when it gives none,
+   * the key is freed in that commit instead. A refusal keeps no claim. A claim whose call ended without an answer (its process
    * died, its charge not confirmed) is free again after the store's abandon time at the latest.
    */
   runCall<T>(
     reservation: Reservation,
     work: () => WorkResult<T> | Promise<WorkResult<T>>,
-    answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+    answerOf?: AnswerOf<T>,
   ): Promise<CallOutcome<T>>;
   /**
    * One metered call of a tool that acts outside the service (`effects: "external"`), whose work
@@ -306,7 +314,7 @@ export interface Ledger {
   runReservedCall<T>(
     reservation: Reservation,
     work: () => WorkResult<T> | Promise<WorkResult<T>>,
-    answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+    answerOf?: AnswerOf<T>,
   ): Promise<CallOutcome<T>>;
   /** Forgets the idempotency keys that expired at or before `now`. Returns how many. */
   purgeExpiredAnswers(now: string): Promise<number>;

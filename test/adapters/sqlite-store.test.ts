@@ -7,7 +7,7 @@ import { describe, it, type TestContext } from "node:test";
 import { readMigrations } from "../../src/adapters/sql-migrations.ts";
 import { createSqliteStore, type SqliteStoreOptions } from "../../src/adapters/sqlite/store.ts";
 import { databaseFile } from "../../src/adapters/sqlite/write-probe.ts";
-import { BackendUnavailableError } from "../../src/ports/errors.ts";
+import { BackendUnavailableError, CallAbandonedError } from "../../src/ports/errors.ts";
 import { describeIdempotencyContract } from "../contracts/idempotency.contract.ts";
 import { describeStoreContract, newKey, reservation, rotation } from "../contracts/store.contract.ts";
 import { describeWriteProbeContract } from "../contracts/store-write-probe.contract.ts";
@@ -359,7 +359,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     assert.equal(runs, 0);
   });
 
-  it("runs a call with an idempotency key with the write lock free, between its claim and its charge", async (t) => {
+  it("runs a call with an idempotency key with the write lock free, between its reservation and its capture", async (t) => {
     const { store, key, other } = await fileStore(t);
     const claim = { key: "k-free", fingerprint: "f", expiresAt: "2999-01-01T00:00:00.000Z" };
     let lockFree: boolean | undefined;
@@ -412,9 +412,10 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
       value: "retry 1",
       creditsUsed: 2,
     });
-    // Should the first come back after all, the key is the retry's: it is not charged again.
+    // Should the first come back after all, the key is the retry's and its reservation was released
+    // with the claim: it is not charged, and its result is not given.
     stuck.resolve({ ok: true, value: "first" });
-    assert.deepEqual(await dead, { status: "claimed", existing: { fingerprint: "f", answer: answer() } });
+    await assert.rejects(dead, CallAbandonedError);
     assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
   });
 

@@ -121,17 +121,24 @@ describe("TypeScript client", () => {
     assert.equal((await api.getCredits()).credits_used, before.credits_used, "nothing was charged");
   });
 
-  it("stops retrying at a replayed answer: a 500 processing_error its key has stored", async () => {
+  it("retries a 500 processing_error with the call's key, each retry running the tool again, none charged", async () => {
     reset();
-    const api = client(await t.key("free"), { random: () => 0.5, baseDelayMs: 100, maxRetries: 3 });
+    const key = await t.key("free");
+    const api = client(key, { random: () => 0.5, baseDelayMs: 100, maxRetries: 3 });
     await assert.rejects(api.callTool("echo", { value: 1, mode: "crash" }), {
       code: "processing_error",
       status: 500,
     });
-    assert.deepEqual(slept, [50]);
+    assert.deepEqual(slept, [50, 100, 200]);
     const calls = sent.filter((s) => s.url.endsWith("/v1/tool/echo"));
-    assert.equal(calls.length, 2);
-    assert.equal(calls[1]?.idempotencyKey, calls[0]?.idempotencyKey);
+    assert.equal(calls.length, 4);
+    assert.equal(new Set(calls.map((c) => c.idempotencyKey)).size, 1);
+    const usage = await api.getUsage();
+    assert.equal(usage.credits_used, 0);
+    assert.deepEqual(
+      usage.recent.map((c) => [c.status, c.http_status]),
+      Array.from({ length: 4 }, () => ["refunded", 500]),
+    );
   });
 
   it("gives each tool call its own key", async () => {

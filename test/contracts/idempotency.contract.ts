@@ -168,25 +168,48 @@ export function describeIdempotencyContract(name: string, makeDatabase: () => Pr
       assert.equal(late.body, ok[0]?.body);
     });
 
-    it("replays a 422 and a 500 processing_error, never charging them", async (t) => {
+    it("replays a 422, never charging it", async (t) => {
       const db = await database(t);
       const counted = countingTools();
       const app = await instance(t, db, { tools: counted.tools });
       const key = await app.key();
-      for (const [mode, status, code] of [
-        ["unprocessable", 422, "unprocessable_input"],
-        ["crash", 500, "processing_error"],
-      ] as const) {
-        const first = await call(app, key, `k-${mode}`, { value: 1, mode }, { requestId: `first-${mode}` });
-        const firstProblem = assertProblem(first, status, code);
-        assert.equal(firstProblem.credits_used, 0);
-        const again = await call(app, key, `k-${mode}`, { value: 1, mode }, { requestId: `again-${mode}` });
-        assert.deepEqual(assertProblem(again, status, code), firstProblem);
-        assert.equal(again.headers["idempotent-replayed"], "true");
-        assert.equal(again.headers["x-request-id"], `first-${mode}`);
-      }
+      const body = { value: 1, mode: "unprocessable" };
+      const first = await call(app, key, "k-422", body, { requestId: "first-422" });
+      const firstProblem = assertProblem(first, 422, "unprocessable_input");
+      assert.equal(firstProblem.credits_used, 0);
+      const again = await call(app, key, "k-422", body, { requestId: "again-422" });
+      assert.deepEqual(assertProblem(again, 422, "unprocessable_input"), firstProblem);
+      assert.equal(again.headers["idempotent-replayed"], "true");
+      assert.equal(again.headers["x-request-id"], "first-422");
+      assert.equal(counted.runs(), 1);
+      assert.deepEqual(await account(app, key).then((a) => [a.creditsUsed, a.calls]), [0, 1]);
+    });
+
+    it("stores no 500: a retry with the same key after a processing_error runs again, each refunded", async (t) => {
+      const db = await database(t);
+      const counted = countingTools();
+      const app = await instance(t, db, { tools: counted.tools });
+      const key = await app.key();
+      const body = { value: 1, mode: "crash" };
+      const first = assertProblem(
+        await call(app, key, "k-500", body, { requestId: "first-500" }),
+        500,
+        "processing_error",
+      );
+      assert.equal(first.credits_used, 0);
+      const again = await call(app, key, "k-500", body, { requestId: "again-500" });
+      assert.equal(assertProblem(again, 500, "processing_error").request_id, "again-500");
+      assert.equal(again.headers["idempotent-replayed"], undefined);
       assert.equal(counted.runs(), 2);
       assert.deepEqual(await account(app, key).then((a) => [a.creditsUsed, a.calls]), [0, 2]);
+      const usage = (await account(app, key)).usage;
+      assert.deepEqual(
+        usage.recent.map((c: Record<string, unknown>) => [c.status, c.http_status]),
+        [
+          ["refunded", 500],
+          ["refunded", 500],
+        ],
+      );
     });
 
     it("stores no refusal: after a 402, a retry with the same key runs once the credits are there", async (t) => {

@@ -867,6 +867,57 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           );
         });
 
+      it("reserves the call before its work runs: pending with its credits held while it runs, then charged", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { credits: 4, idempotency: claim("reserved") });
+        const started = Promise.withResolvers<void>();
+        const running = Promise.withResolvers<{ ok: true; value: string }>();
+        const call = store.runCall(
+          r,
+          () => {
+            started.resolve();
+            return running.promise;
+          },
+          () => answer,
+        );
+        await started.promise;
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        const during = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(
+          during.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
+          [[r.callId, "pending", null, 4]],
+        );
+        running.resolve({ ok: true, value: "done" });
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        const after = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual(
+          after.recent.map((c) => [c.status, c.httpStatus, c.credits]),
+          [["charged", 200, 4]],
+        );
+      });
+
+      it("never runs the work of a call the books refuse, under concurrency", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        let runs = 0;
+        const outcomes = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            store.runCall(
+              reservation(key.id, { credits: 3, allowance: 100, idempotency: claim(`many-${i}`) }),
+              async () => {
+                runs++;
+                return { ok: true as const, value: i };
+              },
+              () => answer,
+            ),
+          ),
+        );
+        assert.equal(outcomes.filter((o) => o.status === "charged").length, 33);
+        assert.equal(runs, 33);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+      });
+
       it("frees the key of a call the books refuse, keeping no claim", async () => {
         const key = newKey();
         await store.createKey(key);
@@ -1027,6 +1078,24 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         });
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
       });
+
+      for (const way of ["runCall", "runReservedCall"] as const)
+        it(`${way}: frees the key of a failed call whose answer is not kept, so a retry runs`, async () => {
+          const key = newKey();
+          await store.createKey(key);
+          const failed = await store[way](
+            reservation(key.id, { idempotency: claim(`not-kept-${way}`) }),
+            () => ({ ok: false, httpStatus: 500, error: new Error("passing failure") }),
+            () => undefined,
+          );
+          assert.equal(failed.status, "refunded");
+          const retry = await store[way](
+            reservation(key.id, { idempotency: claim(`not-kept-${way}`) }),
+            () => ok("ran"),
+            () => answer,
+          );
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+        });
 
       it("the sweep releases a reservation older than its bound; its capture then charges nothing and its key is free", async () => {
         const key = newKey();

@@ -39,7 +39,7 @@ function httpTool(slug: string, url: string, change: Record<string, unknown> = {
 /**
  * The example's create-ticket (its URL on `origin`), and one tool per upstream behaviour:
  * `upstream-echo` (POST, answers the request it got), `upstream-status` (`{code}`),
- * `upstream-slow` (`{ms}`, 300 ms timeout), `upstream-text`, `upstream-array`, `upstream-reset`,
+ * `upstream-slow` (`{ms}`, 300 ms timeout), `upstream-text`, `upstream-array`, `upstream-deep`, `upstream-reset`,
  * `upstream-huge`, `upstream-strict` (an answer failing its output schema), `upstream-lookup`
  * (`{id}` in the path and `{q}` in the query, echoed), `upstream-down` (on `downOrigin`).
  */
@@ -66,6 +66,7 @@ export function upstreamDeclarations(origin: string, downOrigin: string): Record
     httpTool("upstream-slow", `${origin}/slow/{ms}`, { inputSchema: numberIn("ms"), timeoutMs: 300 }),
     httpTool("upstream-text", `${origin}/text`),
     httpTool("upstream-array", `${origin}/array`),
+    httpTool("upstream-deep", `${origin}/deep`),
     httpTool("upstream-reset", `${origin}/reset`),
     httpTool("upstream-huge", `${origin}/huge`, { maxResponseBytes: 4096 }),
     httpTool("upstream-strict", `${origin}/echo`, {

@@ -25,6 +25,9 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { createHelpDesk } from "../../examples/help-desk/server.ts";
 
+/** How deep `/deep` nests its answer. */
+export const DEEP_NESTING = 5000;
+
 export const UPSTREAM_BODY_SECRET = "upstream-body-must-not-leak";
 /** The token `POST /tickets` wants unless startUpstream is given another. */
 export const TICKETS_TOKEN = "test-tickets-token";
@@ -145,6 +148,11 @@ export async function startUpstream(options: { ticketsToken?: string } = {}): Pr
           { id: "cus_1", email: "ada@billing.example", _links: [{ rel: "self", href: "/customers/cus_1" }] },
           { id: "cus_2", email: "alan@billing.example", organization: request.headers["organization-id"] },
         ]);
+      case "/deep":
+        // An object nested deeper than JSON.stringify can write back: it parses, and passes `{type: object}`.
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(`${'{"a":'.repeat(DEEP_NESTING)}{}${"}".repeat(DEEP_NESTING)}`);
+        return;
       case "/empty":
         response.writeHead(204);
         response.end();

@@ -84,6 +84,50 @@ describe("large calls the compute offload has no room for", { timeout: 30_000 },
     assert.equal(await creditsUsed(app, greedy), 6);
   });
 
+  it("fifty retries of a large call still running, with its Idempotency-Key, answer 409 idempotency_key_in_use, not 429, and never queue", async (t) => {
+    const { app, started, finishAll } = await heldApp(t, {
+      perOwner: 2,
+      queuedTasks: 8,
+      queuedBytes: 1 << 20,
+    });
+    /** `answers` once the offload has finished every task it took meanwhile. */
+    const finishing = async <T>(answers: Promise<T>): Promise<T> => {
+      let settled = false;
+      answers.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!settled) {
+        await finishAll();
+        await setImmediate();
+      }
+      return answers;
+    };
+    const key = await app.key("builder");
+    const send = () =>
+      app.app.inject({
+        method: "POST",
+        url: "/v1/tool/echo",
+        headers: json({ ...bearer(key), "idempotency-key": "one-large-call" }),
+        payload: JSON.stringify({ value: 7 }),
+      });
+    const first = send();
+    while (started() < 1) await setImmediate();
+    const retries = Promise.all(Array.from({ length: 50 }, send));
+    await setImmediate();
+    assert.equal(started(), 1, "no retry reached the offload");
+    for (const retry of await finishing(retries)) {
+      assertProblem(retry, 409, "idempotency_key_in_use");
+      assert.equal(retry.headers["retry-after"], "1");
+    }
+    const answered = await finishing(first);
+    assert.equal(answered.statusCode, 200, answered.body);
+    const replay = await finishing(send());
+    assert.equal(replay.headers["idempotent-replayed"], "true");
+    assert.equal(replay.body, answered.body);
+    assert.equal(await creditsUsed(app, key), 3);
+  });
+
   it("a full queue answers 503 server_busy with Retry-After, charged nothing", async (t) => {
     const { app, started, finishAll } = await heldApp(t, {
       perOwner: 2,

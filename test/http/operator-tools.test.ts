@@ -237,6 +237,30 @@ describe("operator tools", () => {
       assert.equal(outwardKeyOf((await t.recordOf(first)).id, "order-7"), derived);
     });
 
+    it("stores no 500: a keyed retry after the upstream failed reaches it again, with the same derived key", async () => {
+      const key = await t.key("free");
+      const derived = outwardKeyOf((await t.recordOf(key)).id, "status-retry");
+      const sent = () =>
+        upstream.requests.filter((r) => r.url === "/status/503" && r.headers["idempotency-key"] === derived)
+          .length;
+      for (const attempt of [1, 2]) {
+        const answer = await post(
+          key,
+          "upstream-status",
+          { code: 503 },
+          { "idempotency-key": "status-retry" },
+        );
+        assertProblem(answer, 500, "processing_error");
+        assert.equal(answer.headers["idempotent-replayed"], undefined);
+        assert.equal(sent(), attempt);
+      }
+      assert.equal(await creditsUsed(key), 0);
+      assert.deepEqual((await usageOf(key)).calls, [
+        ["upstream-status", "refunded", 500, 0],
+        ["upstream-status", "refunded", 500, 0],
+      ]);
+    });
+
     it("50 concurrent keyed retries of one call reach the upstream once and are charged once", async () => {
       const key = await t.key("free");
       const idempotencyKey = "ticket-retry-50";

@@ -55,7 +55,8 @@ export interface CallOptions extends RequestOptions {
     /**
      * The `Idempotency-Key` to send, reused by the client's own retries (default: a fresh random
      * UUID per call). Give your own to send a call again after a timeout or a crash: the service runs
-     * and charges it once and answers the retry with the first answer.
+     * and charges it once and answers the retry with the first answer (a 200 or 422; after a 500 the
+     * retry runs the tool again).
      */
     readonly idempotencyKey?: string;
 }

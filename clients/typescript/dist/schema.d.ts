@@ -647,7 +647,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3524,7 +3524,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3983,7 +3983,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
+                /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
                 "Idempotency-Key"?: string;
             };
             path?: never;

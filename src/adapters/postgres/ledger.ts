@@ -32,6 +32,7 @@
 import type { Pool } from "pg";
 import { BackendUnavailableError, CallAbandonedError } from "../../ports/errors.ts";
 import type {
+  AnswerOf,
   CallOutcome,
   IdempotentRecord,
   Ledger,
@@ -183,7 +184,7 @@ async function runReservedCall<T>(
   unconfirmed: UnconfirmedRefunds,
   r: Reservation,
   work: () => WorkResult<T> | Promise<WorkResult<T>>,
-  answerOf?: (outcome: RanOutcome<T>) => StoredAnswer,
+  answerOf?: AnswerOf<T>,
 ): Promise<CallOutcome<T>> {
   let reserved: ReserveOutcome;
   try {

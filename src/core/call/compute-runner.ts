@@ -13,7 +13,7 @@ import { createToolRegistry, type RegisteredTool } from "../tools/registry.ts";
 import { outputSizeFailure, type ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import { INPUT_MISMATCH } from "./compute.ts";
-import { writeOutputs } from "./envelope.ts";
+import { outputsJson, writeOutputs } from "./envelope.ts";
 import { readJsonBody } from "./json-body.ts";
 
 /** Where the runner finds the tools it runs. */
@@ -74,16 +74,18 @@ const createRunner: CreateComputeRunner = async (options) => {
 
 function answerOf(tool: RegisteredTool, result: ToolRunResult): ComputeAnswer {
   const { slug, definition } = tool;
-  if (result.ok) {
-    const outputs = JSON.stringify(result.value);
-    const tooLarge = outputSizeFailure(definition, Buffer.byteLength(outputs));
-    if (!tooLarge) return { kind: "ran", ...writeOutputs(slug, definition.version, outputs) };
-    return answerOf(tool, { ok: false, httpStatus: 500, error: tooLarge });
-  }
-  const { error } = result;
+  if (!result.ok) return failedAnswer(result.httpStatus, result.error);
+  const text = outputsJson(result.value);
+  if (text instanceof ToolFailure) return failedAnswer(500, text);
+  const tooLarge = outputSizeFailure(definition, Buffer.byteLength(text));
+  if (tooLarge) return failedAnswer(500, tooLarge);
+  return { kind: "ran", ...writeOutputs(slug, definition.version, text) };
+}
+
+function failedAnswer(httpStatus: number, error: unknown): ComputeAnswer {
   return {
     kind: "failed",
-    httpStatus: result.httpStatus,
+    httpStatus,
     message: error instanceof Error ? error.message : String(error),
     stack: error instanceof Error ? error.stack : undefined,
     ...(error instanceof ToolFailure && { shown: true }),

@@ -9,10 +9,10 @@ import type { WorkResult } from "../../ports/store.ts";
 import { UnprocessableInputError } from "../../tools/tool.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
-import type { RunOptions, ToolRunResult } from "../tools/run.ts";
+import { outputSizeFailure, type RunOptions, type ToolRunResult } from "../tools/run.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import type { CoreDeps } from "./deps.ts";
-import { type Computed, WrittenOutputs } from "./envelope.ts";
+import { type Computed, computedOf, outputsJson, WrittenOutputs, WrittenText } from "./envelope.ts";
 import { parseJsonBody } from "./json-body.ts";
 import type { ToolCall } from "./tool-call.ts";
 
@@ -61,7 +61,7 @@ export function computeOf(
       const input = validInput(tool, json);
       return () => {
         const result = tool.run(input, run);
-        return "then" in result ? result.then(computed) : computed(result);
+        return "then" in result ? result.then((ran) => computed(tool, ran)) : computed(tool, result);
       };
     },
   };
@@ -72,8 +72,17 @@ function runsOnWorker(tool: RegisteredTool): boolean {
   return tool.effects === "none" && tool.origin.kind !== "http";
 }
 
-function computed(result: ToolRunResult): WorkResult<Computed> {
-  return result.ok ? { ok: true, value: { outputs: result.value } } : result;
+/**
+ * A run on this thread, its outputs written as the envelope's JSON before the ledger charges it,
+ * and held to the tool's maxOutputBytes there (the run is told so: writesOutputs).
+ */
+function computed(tool: RegisteredTool, result: ToolRunResult): WorkResult<Computed> {
+  if (!result.ok) return result;
+  const text = outputsJson(result.value);
+  if (text instanceof ToolFailure) return { ok: false, httpStatus: 500, error: text };
+  const tooLarge = outputSizeFailure(tool.definition, Buffer.byteLength(text));
+  if (tooLarge) return { ok: false, httpStatus: 500, error: tooLarge };
+  return { ok: true, value: computedOf(new WrittenText(tool.slug, tool.definition.version, text)) };
 }
 
 /**
@@ -127,18 +136,8 @@ function invalidBody(answer: Extract<ComputeAnswer, { kind: "refused" }>): ApiEr
 
 /** What the offload's run gave, as the ledger takes it; its failure rebuilt as this thread would have thrown it. */
 function resultOf(tool: RegisteredTool, answer: ComputeAnswer): WorkResult<Computed> {
-  if (answer.kind === "ran") {
-    const written = new WrittenOutputs(tool.slug, tool.definition.version, answer);
-    return {
-      ok: true,
-      value: {
-        written,
-        get outputs() {
-          return written.outputs();
-        },
-      },
-    };
-  }
+  if (answer.kind === "ran")
+    return { ok: true, value: computedOf(new WrittenOutputs(tool.slug, tool.definition.version, answer)) };
   if (answer.kind === "failed") {
     const error =
       answer.httpStatus === 422

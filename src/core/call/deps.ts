@@ -9,6 +9,7 @@ import type { Telemetry } from "../../ports/telemetry.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { SwitchReader } from "../tools/switches.ts";
+import type { KeyedCallsInFlight } from "./idempotency.ts";
 import type { Observer } from "./observer.ts";
 
 export interface CoreDeps {
@@ -22,6 +23,8 @@ export interface CoreDeps {
   readonly adminKeyPattern: RegExp;
   readonly now: () => Date;
   readonly newCallId: () => string;
+  /** The calls with an idempotency key running on this instance. */
+  readonly keyedCalls: KeyedCallsInFlight;
   /** Hears how each metered call ended (the metrics); none in most tests. */
   readonly observer?: Observer;
   /** Traces, when they are on (the OpenTelemetry variables ask for them). */

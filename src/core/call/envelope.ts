@@ -1,12 +1,14 @@
 /**
- * The envelope a tool call answers with, as data, and its JSON when part of it was written already
- * on the thread that ran the tool: a large call's outputs are written there as JSON, into a buffer
- * with room left for the members the main thread adds once the ledger has spoken, so that the
- * main thread neither serializes nor copies megabytes (every large buffer on it makes work for its
- * garbage collector). That JSON travels beside the envelope (`ToolAnswer.json`) and only the HTTP
- * sender and the idempotency store read it.
+ * The envelope a tool call answers with, as data, and its JSON, written on the thread that ran the
+ * tool before the ledger charges the call (an answer that cannot be written is a failure, never a
+ * charge): the outputs are written there as JSON, into a buffer with room left for the members the
+ * main thread adds once the ledger has spoken, so that the main thread neither serializes a large
+ * call's outputs nor copies megabytes (every large buffer on it makes work for its garbage
+ * collector). That JSON travels beside the envelope (`ToolAnswer.json`): the HTTP sender, the MCP
+ * text content and the idempotency store read it.
  */
 import type { ApiError } from "../kernel/errors.ts";
+import { ToolFailure } from "../tools/tool-failure.ts";
 
 export interface Envelope {
   readonly tool: string;
@@ -22,7 +24,13 @@ export interface ToolAnswer {
   readonly envelope: Envelope;
   readonly replayed: boolean;
   /** The envelope's JSON, when its outputs were written as JSON where they were computed. */
-  readonly json?: Buffer;
+  readonly json?: Buffer | string;
+}
+
+/** The answer's JSON as text, when it was written. */
+export function jsonText(answer: ToolAnswer): string | undefined {
+  const { json } = answer;
+  return typeof json === "string" || json === undefined ? json : json.toString("utf8");
 }
 
 /** A call's answer as the core gives it: the envelope, or the error it ends with. */
@@ -31,7 +39,13 @@ export type CallAnswer = ToolAnswer | ApiError;
 /** What a run gave: the outputs, and their JSON when the thread that computed them wrote it. */
 export interface Computed {
   readonly outputs: Record<string, unknown>;
-  readonly written?: WrittenOutputs;
+  readonly written?: Written;
+}
+
+/** Outputs written as JSON: parsed back only if read, and the envelope's JSON finished around them. */
+export interface Written {
+  outputs(): Record<string, unknown>;
+  envelope(envelope: Envelope): Buffer | string;
 }
 
 const utf8 = new TextEncoder();
@@ -42,6 +56,64 @@ const TAIL_ROOM = 512;
 /** The envelope's JSON before its outputs, the same on every thread. */
 function envelopeHead(tool: string, toolVersion: string): string {
   return `${JSON.stringify({ tool, tool_version: toolVersion }).slice(0, -1)},"outputs":`;
+}
+
+/** The envelope's JSON after its outputs. */
+function envelopeTail({ credits_used, credits_remaining, request_id }: Envelope): string {
+  return `,${JSON.stringify({ credits_used, credits_remaining, request_id }).slice(1)}`;
+}
+
+/**
+ * On the thread that ran the tool and answers the call: the outputs' JSON as text, the envelope
+ * joined around it (as cheap as writing the envelope whole, for the small answers computed here).
+ */
+export class WrittenText implements Written {
+  readonly #head: string;
+  readonly #text: string;
+  #outputs: Record<string, unknown> | undefined;
+  constructor(tool: string, toolVersion: string, text: string) {
+    const id = `${tool}\n${toolVersion}`;
+    let head = WrittenText.#heads.get(id);
+    if (head === undefined) {
+      head = envelopeHead(tool, toolVersion);
+      WrittenText.#heads.set(id, head);
+    }
+    this.#head = head;
+    this.#text = text;
+  }
+
+  /** Each tool's head, written once: the tools are few and fixed at start-up. */
+  static readonly #heads = new Map<string, string>();
+
+  outputs(): Record<string, unknown> {
+    this.#outputs ??= JSON.parse(this.#text) as Record<string, unknown>;
+    return this.#outputs;
+  }
+
+  envelope(envelope: Envelope): string {
+    return `${this.#head}${this.#text}${envelopeTail(envelope)}`;
+  }
+}
+
+/**
+ * The outputs as JSON text, written before the call is charged: outputs that pass their schema
+ * may still not be writable (a BigInt, a cycle, a `toJSON` or getter that throws, nesting deeper
+ * than the serializer goes), and such a call ends as a failure of the tool (500, refunded) rather
+ * than charged with no answer to give. What the serializer said goes to the logs only.
+ */
+export function outputsJson(outputs: Record<string, unknown>): string | ToolFailure {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(outputs);
+  } catch (error) {
+    return unwritable(error);
+  }
+  // A `toJSON` may turn the whole answer into nothing, or into something other than an object.
+  return text?.startsWith("{") ? text : unwritable("the outputs were not written as a JSON object");
+}
+
+function unwritable(cause: unknown): ToolFailure {
+  return new ToolFailure("The tool's answer cannot be written as JSON.", { cause });
 }
 
 /** On the thread that ran the tool: the envelope's JSON up to and with `outputs`, with room after. */
@@ -60,7 +132,7 @@ export function writeOutputs(
 }
 
 /** On the main thread: what writeOutputs wrote, finished in place. */
-export class WrittenOutputs {
+export class WrittenOutputs implements Written {
   readonly #bytes: Buffer;
   readonly #start: number;
   readonly #end: number;
@@ -84,14 +156,26 @@ export class WrittenOutputs {
 
   /** The whole envelope: the outputs followed by the members after them. */
   envelope(envelope: Envelope): Buffer {
-    const { credits_used, credits_remaining, request_id } = envelope;
-    const tail = `,${JSON.stringify({ credits_used, credits_remaining, request_id }).slice(1)}`;
+    const tail = envelopeTail(envelope);
     const room = this.#bytes.length - this.#end;
     if (Buffer.byteLength(tail) > room)
       return Buffer.concat([this.#bytes.subarray(0, this.#end), Buffer.from(tail)]);
     const written = this.#bytes.write(tail, this.#end, "utf8");
     return this.#bytes.subarray(0, this.#end + written);
   }
+}
+
+/**
+ * What a run gave once written (outputsJson, then WrittenText or writeOutputs): the outputs are parsed
+ * back from the JSON only if something reads them, so they are plain data whatever the tool gave.
+ */
+export function computedOf(written: Written): Computed {
+  return {
+    written,
+    get outputs() {
+      return written.outputs();
+    },
+  };
 }
 
 /** A charged call's answer. */

@@ -1,8 +1,8 @@
 /**
  * Idempotent retries: a call sent with an idempotency key claims that key
  * for its account in the same atomic step as its reservation; the answer of a call that ran (200,
- * 422, 500 `processing_error`) is stored with its charge or refund and given back, uncharged, to
- * every retry that asks for the same thing. Which answer a request gets is decided here; the store
+ * 422) is stored with its charge or refund and given back, uncharged, to every retry that asks for
+ * the same thing; a 500 frees the key instead, so a retry runs again. Which answer a request gets is decided here; the store
  * only keeps the claim and the answer atomically.
  */
 import { createHash } from "node:crypto";
@@ -10,7 +10,7 @@ import type { IdempotencyClaim, IdempotentRecord, StoredAnswer } from "../../por
 import type { JsonSchema } from "../../tools/tool.ts";
 import type { ResponseHeader } from "../kernel/endpoint.ts";
 import { ApiError, isErrorCode, type ProblemExtras } from "../kernel/errors.ts";
-import type { CallAnswer, Envelope } from "./envelope.ts";
+import { type CallAnswer, type Envelope, jsonText } from "./envelope.ts";
 
 /** Where MCP clients put the key: `params._meta` of `tools/call`. */
 export const IDEMPOTENCY_META_KEY = "toolrun/idempotency-key";
@@ -28,7 +28,7 @@ export const idempotencyKeySchema: JsonSchema = {
   maxLength: 255,
   pattern: "^[\\x21-\\x7E]+$",
   description:
-    "Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200, 422 or 500 processing_error) again, charged once. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default).",
+    "Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default).",
 };
 
 /** The header a replayed answer carries. */
@@ -78,6 +78,43 @@ export function claimFor(key: string, fingerprint: string, at: Date, ttlSeconds:
   return { key, fingerprint, expiresAt: new Date(at.getTime() + ttlSeconds * 1000).toISOString() };
 }
 
+/**
+ * The calls with an idempotency key this instance is running. A retry of one (the same account,
+ * key and request) is answered 409 at once, before it waits for anything, the compute offload's
+ * share of its key included; across instances the store's claim decides, as always.
+ */
+export interface KeyedCallsInFlight {
+  /**
+   * Notes the call as running and returns what ends that; null when the same call is running here
+   * already. A call for something else under the same key goes on (the store answers it).
+   */
+  enter(accountId: string, key: string, fingerprint: string): (() => void) | null;
+}
+
+export function createKeyedCallsInFlight(): KeyedCallsInFlight {
+  const running = new Map<string, string>();
+  const nothing = () => {};
+  return {
+    enter(accountId, key, fingerprint) {
+      const id = `${accountId}\n${key}`;
+      const held = running.get(id);
+      if (held === fingerprint) return null;
+      if (held !== undefined) return nothing;
+      running.set(id, fingerprint);
+      return () => running.delete(id);
+    },
+  };
+}
+
+/** The answer to a retry of a call still running. */
+export function keyInUse(): ApiError {
+  return new ApiError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still running. Retry after a second to get its answer.",
+    { headers: { "retry-after": "1" } },
+  );
+}
+
 interface StoredError {
   readonly code: string;
   readonly detail?: string;
@@ -85,12 +122,17 @@ interface StoredError {
   readonly request_id: string;
 }
 
-/** The answer to keep under the key; the first request's id goes with it, in the body it had. */
-export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer {
+/**
+ * The answer to keep under the key; the first request's id goes with it, in the body it had. A
+ * 500 is not kept: the key is freed, so that a retry with it runs again (the tool's failure may
+ * have been passing, and the call was refunded).
+ */
+export function storeAnswer(answer: CallAnswer, requestId: string): StoredAnswer | undefined {
   if (!(answer instanceof ApiError)) {
     // An envelope written as JSON already is kept as such, not parsed to be written again.
-    return { status: 200, body: answer.json?.toString("utf8") ?? JSON.stringify(answer.envelope) };
+    return { status: 200, body: jsonText(answer) ?? JSON.stringify(answer.envelope) };
   }
+  if (answer.status >= 500) return undefined;
   const stored: StoredError = { code: answer.code, extras: answer.extras, request_id: requestId };
   return {
     status: answer.status,
@@ -110,13 +152,7 @@ export function answerForClaimed(existing: IdempotentRecord, fingerprint: string
       "This Idempotency-Key was used for another request (a different tool or body). Use a new key for a new request.",
     );
   }
-  if (existing.answer === null) {
-    return new ApiError(
-      "idempotency_key_in_use",
-      "A request with this Idempotency-Key is still running. Retry after a second to get its answer.",
-      { headers: { "retry-after": "1" } },
-    );
-  }
+  if (existing.answer === null) return keyInUse();
   return replay(existing.answer);
 }
 

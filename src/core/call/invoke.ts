@@ -6,7 +6,7 @@
  * key's retries). A tool that only computes runs, then is charged; one with effects outside is
  * reserved before it runs, then captured or released. docs/architecture.md walks through it.
  */
-import type { CallOutcome } from "../../ports/store.ts";
+import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
@@ -15,7 +15,14 @@ import { answersOf, type Price, priceOf } from "./answers.ts";
 import { type CallCompute, computeOf } from "./compute.ts";
 import type { CoreDeps } from "./deps.ts";
 import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
-import { claimFor, fingerprintOf, isIdempotencyRefusal, outwardKeyOf, storeAnswer } from "./idempotency.ts";
+import {
+  claimFor,
+  fingerprintOf,
+  isIdempotencyRefusal,
+  keyInUse,
+  outwardKeyOf,
+  storeAnswer,
+} from "./idempotency.ts";
 import type { ToolCallOutcome } from "./observer.ts";
 import type { CallBody, ToolCall } from "./tool-call.ts";
 
@@ -27,10 +34,34 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     requestId: call.requestId,
     idempotencyKey: keyed ? outwardKeyOf(call.key.id, call.idempotencyKey) : undefined,
     clientGone: keyed ? undefined : call.clientGone,
+    writesOutputs: true,
   });
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);
   const claim = claimOf(deps, tool, call, price.now);
+  if (claim === undefined) return meteredCall(deps, call, tool, compute, price, undefined);
+  // A retry of a call still running here is told so before it waits for anything.
+  const leave = deps.keyedCalls.enter(call.key.id, claim.key, claim.fingerprint);
+  if (leave === null) {
+    report(deps, call, { tool: tool.slug, outcome: "refused", credits: 0 });
+    throw keyInUse();
+  }
+  try {
+    return await meteredCall(deps, call, tool, compute, price, claim);
+  } finally {
+    leave();
+  }
+}
+
+/** The call through the ledger: validated, then admitted, run and charged, or refused or refunded. */
+async function meteredCall(
+  deps: CoreDeps,
+  call: ToolCall,
+  tool: RegisteredTool,
+  compute: CallCompute,
+  price: Price,
+  claim: IdempotencyClaim | undefined,
+): Promise<ToolAnswer> {
   const work = await compute.validate(
     async () => call.idempotencyKey === undefined && (await canPay(deps, call, price)),
   );
