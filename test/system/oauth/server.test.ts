@@ -120,7 +120,7 @@ describe("OAuth on a served process", () => {
   it("lists and revokes the key's authorizations from the CLI, audited", async () => {
     const listed = await runCli(["keys", "authorizations", keyId, "--json"], env);
     assert.equal(listed.code, 0, listed.stderr);
-    const authorizations = JSON.parse(listed.stdout).authorizations as {
+    const authorizations = JSON.parse(listed.stdout) as {
       id: string;
       client_id: string;
       client_name: string;
@@ -141,7 +141,7 @@ describe("OAuth on a served process", () => {
     assert.notEqual(again.code, 0);
     assert.match(again.stderr, /authorization_not_found|no OAuth authorization/);
     const after = JSON.parse((await runCli(["keys", "authorizations", keyId, "--json"], env)).stdout);
-    assert.equal(after.authorizations.length, 1);
+    assert.equal(after.length, 1);
 
     const db = new DatabaseSync(env.TOOLRUN_DATABASE ?? "", { readOnly: true });
     try {
