@@ -499,7 +499,7 @@ describe("HTTP tools against a real upstream", () => {
     assert.deepEqual(await failure(call(t, {})), [500, "The upstream service did not answer within 100 ms."]);
   });
 
-  it("stops the upstream request when the client goes away", async () => {
+  it("stops the upstream request of a tool without effects outside when the client goes away", async () => {
     const t = tool({ url: `${server.origin}/slow/5000`, inputSchema: { type: "object" } });
     const clientGone = new AbortController();
     const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -514,6 +514,22 @@ describe("HTTP tools against a real upstream", () => {
     // The upstream sees its request's connection close before it has answered.
     while (server.inFlight() > 0) await tick();
     assert.equal(server.abandoned(), abandoned + 1);
+  });
+
+  it("lets the upstream request of a tool with effects outside run to its answer when the client goes away", async () => {
+    const t = tool({ url: `${server.origin}/echo`, method: "POST", inputSchema: { type: "object" } });
+    assert.equal(t.definition.effects, "external");
+    const clientGone = new AbortController();
+    const abandoned = server.abandoned();
+    const held = server.hold();
+    const pending = runToolCall(t, {}, { requestId: "r", clientGone: () => clientGone.signal });
+    await held.held(1);
+    clientGone.abort();
+    held.release();
+    const ended = await pending;
+    assert.ok(ended.ok, JSON.stringify(ended));
+    assert.equal(ended.value.method, "POST");
+    assert.equal(server.abandoned(), abandoned);
   });
 });
 
