@@ -160,6 +160,12 @@ if (database.url === undefined) {
         [],
         "200s the ledger did not charge",
       );
+      // A 503 comes only before the request left: nothing acted, nothing charged.
+      assert.deepEqual(
+        sent.filter((s) => s.status === 503 && chargedIds.has(s.id)).map((s) => s.id),
+        [],
+        "503s the ledger charged",
+      );
       const credits = await getJson(server.url, "/v1/me/credits", key.key);
       // The block-loop call is charged too, as any call.
       const blockCredits = Number(blocked.body?.credits_used);
