@@ -67,13 +67,17 @@ export function runToolCall(
       resolve(result);
     };
     const timer = setTimeout(
-      () => {
-        const error = new ToolFailure(
-          tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
-        );
-        RunContext.abort(context, error);
-        finish({ ok: false, httpStatus: 500, error });
-      },
+      // After the loop's poll: a timer that fired late (the loop was held) first lets the answer
+      // that came meanwhile be read, rather than give away an effect that happened.
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          const error = new ToolFailure(
+            tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
+          );
+          RunContext.abort(context, error);
+          finish({ ok: false, httpStatus: 500, error });
+        }),
       Math.max(0, timeoutMs - (performance.now() - started)),
     );
     const onGone = () => {
