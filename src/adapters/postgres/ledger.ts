@@ -19,9 +19,10 @@
  * (CallAbandonedError: the call took longer than the abandon time). So the
  * credits of the 200s a key received are exactly what the ledger holds. The exception is the
  * capture of a tool with effects outside whose work succeeded: its effect happened, so it is
- * retried until it commits and charged again if the sweep released it (capture, captures.ts). Every step is one plpgsql
- * function called with ONE statement in autocommit, so the function body is the whole transaction
- * (no BEGIN/COMMIT round trips).
+ * retried until it commits and charged again if the sweep released it (capture, captures.ts).
+ * Every step is one plpgsql function called with ONE statement in autocommit, so the function body
+ * is the whole transaction (no BEGIN/COMMIT round trips); the one exception is RECHARGE, a plain
+ * statement, so that this rare path needs no migration.
  *
  * Why it cannot overspend: a call is checked (toolrun_refusal) and recorded while its transaction
  * holds the lock of its tool's counter row and its key's balance row, taken before reading them,
