@@ -297,7 +297,7 @@ export const VARIABLES = {
     min: 1,
     max: 86_400,
     unit: "seconds",
-    doc: "a call still pending this many seconds after it began belongs to a process that died (or lost its database) and is released by the sweep every instance runs (every 30 s, or every half of this when that is shorter): its credits go back and its `Idempotency-Key` is free again; if that process comes back and tries to charge it, the call answers 503 and stays refunded. Pending calls are the reservations of [tools with effects outside](tools/writing-a-tool.md#effects) and of the calls sent with an `Idempotency-Key`, on either store. A tool with effects outside must have a `timeoutMs` below this, or start-up stops naming it",
+    doc: "a call still pending this many seconds after it began belongs to a process that died (or lost its database) and is released by the sweep every instance runs (every 30 s, or every half of this when that is shorter): its credits go back and its `Idempotency-Key` is free again; if that process comes back and tries to charge it, the call answers 503 and stays refunded, except a call of a tool with effects outside whose tool succeeded: its effect happened, so it is charged again (unless a retry with its `Idempotency-Key` took the key over meanwhile). Pending calls are the reservations of [tools with effects outside](tools/writing-a-tool.md#effects) and of the calls sent with an `Idempotency-Key`, on either store. A tool with effects outside must have a `timeoutMs` below this, or start-up stops naming it",
   }),
   TOOLRUN_COMPUTE_PER_KEY: integer({
     default: DEFAULT_COMPUTE_LIMITS.perOwner,

@@ -305,11 +305,17 @@ export interface Ledger {
    * failure releases it (refunded, given back, the answer stored likewise). Work that rejects
    * releases it with no answer kept and the claim freed, and the call ends with that rejection.
    *
-   * A capture that finds its call no longer pending (the abandon sweep released it) charges
-   * nothing and rejects with BackendUnavailableError: the result was never paid for. A capture
-   * that fails leaves nothing charged either, now or, when the store cannot tell, once it answers
-   * again (the client is told 503). A reservation its process never settled (it died) is released
-   * by refundAbandoned, and its claim is freed by then.
+   * Work that succeeded acted outside: the call is charged exactly once, whatever it takes. A
+   * capture that fails or whose commit is not confirmed (the store stalled, locked, or its answer
+   * lost) is tried again until it commits, and one found committed already charges nothing more;
+   * the promise settles only then, so the call waits for the store rather than answer 503. A
+   * capture that finds its call released by the abandon sweep charges it again (its credits and
+   * cap slot held again, past the allowance if need be) and keeps its answer under its key, unless
+   * a retry with that key has taken the key over since: that retry answers for the effect (the
+   * upstream saw the same key), and this call charges nothing and rejects with CallAbandonedError.
+   * Only a store being closed stops the retries (the call stays pending, for the sweep). A
+   * reservation its process never settled (it died) is released by refundAbandoned, and its claim
+   * is freed by then.
    */
   runReservedCall<T>(
     reservation: Reservation,
@@ -324,7 +330,9 @@ export interface Ledger {
   /**
    * Releases the reservations still pending that began before `before`: their process died (or
    * lost the store) between the reservation and its capture. Idempotent and safe to run from
-   * several processes at once. Returns how many it released.
+   * several processes at once. Returns how many it released. A call of a tool with effects outside
+   * still being captured by a live process is released too, and charged again by its capture
+   * (runReservedCall): the sweep cannot tell it from a dead one, and the books end the same.
    */
   refundAbandoned(before: string): Promise<number>;
 }

@@ -2,7 +2,8 @@
  * The PostgreSQL ledger when its connection stalls mid-call: one store reaches the database through
  * a TCP proxy the test freezes, another (a second instance) directly. A call is never delivered for
  * credits the ledger does not hold, and a call answered 503 holds no credits once the database
- * answers again, whatever reaches it first.
+ * answers again, whatever reaches it first; the capture of a tool that acted outside waits for the
+ * database instead, and charges the call exactly once.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -86,6 +87,78 @@ if (db.url === undefined) {
       await other.close();
       await proxy.close();
       await dropSchema(url, schema);
+    });
+
+    describe("PostgreSQL ledger: the capture of a tool with effects outside, under a stall", () => {
+      /** A call of 3 credits of a tool that acted outside, with the Idempotency-Key `acted`. */
+      const actedCall = (store: PostgresStore, keyId: string) =>
+        store.runReservedCall(
+          reservation(keyId, {
+            credits: 3,
+            allowance: 100,
+            idempotency: { ...idempotency, key: "acted" },
+          }),
+          () => ({ ok: true, value: "acted" }),
+          answerOf,
+        );
+      /** The key's calls as the healthy store reads them: [status, credits]. */
+      const callsOf = async (keyId: string) =>
+        (await other.usage({ keyId, period: "2026-11", limit: 10, cursor: null })).recent.map((c) => [
+          c.status,
+          c.credits,
+        ]);
+
+      it("delivers and charges once a call whose capture committed with its answer lost", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        const held = proxy.freezeOn(SETTLE, "response");
+        const call = actedCall(stalled, key.id);
+        await held;
+        // The capture is tried again on another connection, finds the call charged, and is done.
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        proxy.release();
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+        assert.deepEqual(await callsOf(key.id), [["charged", 3]]);
+        const retry = await actedCall(other, key.id);
+        assert.deepEqual(retry, { status: "claimed", existing: { fingerprint: "f1", answer: answerOf() } });
+      });
+
+      it("charges once a call whose capture was held on its way, when the held statement arrives after", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        const held = proxy.freezeOn(SETTLE, "request");
+        const call = actedCall(stalled, key.id);
+        await held;
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        const backends = async () =>
+          (
+            await other.pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [
+              stalledName,
+            ])
+          ).rows.length;
+        const open = await backends();
+        proxy.release();
+        await eventually("the held statement has run", async () => (await backends()) < open);
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+        assert.deepEqual(await callsOf(key.id), [["charged", 3]]);
+      });
+
+      it("waits for the database through a whole stall, then charges the call once instead of answering 503", async () => {
+        const { stalled, key } = await stalledWithKey(300);
+        await stalled.ping();
+        const frozen = proxy.freezeOn(SETTLE, "request");
+        const call = actedCall(stalled, key.id);
+        await frozen;
+        proxy.freeze();
+        let ended = false;
+        void call.finally(() => {
+          ended = true;
+        });
+        // Several of its attempts time out meanwhile.
+        await sleep(1_500);
+        assert.equal(ended, false, "the call ended while the database was away");
+        proxy.release();
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+      });
     });
 
     describe("PostgreSQL ledger: a connection that stalls between reserve and settle", () => {

@@ -382,6 +382,25 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     );
   });
 
+  it("waits for another process's write lock to capture a tool's effect, past the lock wait, instead of releasing it", async (t) => {
+    const { store, key, other } = await fileStore(t, { busyTimeoutMs: 0, lockWaitMs: 100 });
+    const r = reservation(key.id, { credits: 2 });
+    const outcome = store.runReservedCall(r, async () => {
+      // Another process takes the write lock while the tool acts, and keeps it past the lock wait.
+      other.exec("BEGIN IMMEDIATE");
+      return { ok: true, value: "acted" };
+    });
+    let ended = false;
+    void outcome.finally(() => {
+      ended = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(ended, false, "the call ended while the file was locked");
+    other.exec("COMMIT");
+    assert.deepEqual(await outcome, { status: "charged", value: "acted", creditsUsed: 2 });
+    assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+  });
+
   it("frees the claim of a call that never settled (its process died) once the abandon time has passed", async (t) => {
     const { store, key } = await fileStore(t, { abandonAfterMs: 60_000 });
     const claim = { key: "k-dead", fingerprint: "f", expiresAt: "2999-01-01T00:00:00.000Z" };

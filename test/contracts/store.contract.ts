@@ -1097,12 +1097,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
         });
 
-      it("the sweep releases a reservation older than its bound; its capture then charges nothing and its key is free", async () => {
+      it("runCall: the sweep releases a keyed reservation older than its bound; its capture then charges nothing and its key is free", async () => {
         const key = newKey();
         await store.createKey(key);
         const r = reservation(key.id, { idempotency: claim("swept"), at: "2026-11-02T00:00:00.000Z" });
         const held = heldWork();
-        const call = store.runReservedCall(r, held.work, () => answer);
+        const call = store.runCall(r, held.work, () => answer);
         await held.started;
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:00.000Z"), 0, "not older than the bound");
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
@@ -1112,12 +1112,79 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await assert.rejects(call, CallAbandonedError);
         assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
-        const retry = await store.runReservedCall(
+        const retry = await store.runCall(
           reservation(key.id, { idempotency: claim("swept") }),
           () => ok("retried"),
           () => answer,
         );
         assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+      });
+
+      it("the sweep releases a reservation older than its bound; its capture charges it again, once, past the allowance if need be, and keeps its answer", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, {
+          idempotency: claim("swept-effect"),
+          at: "2026-11-02T00:00:00.000Z",
+          credits: 6,
+        });
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work, () => answer);
+        await held.started;
+        assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        // The released credits are spent meanwhile; the effect is charged all the same.
+        const other = await store.runReservedCall(reservation(key.id, { credits: 6 }), () => ok("other"));
+        assert.equal(other.status, "charged");
+        held.finish("acted");
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 6 });
+        assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 6]);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 12);
+        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.deepEqual([report.calls, report.creditsUsed], [2, 12]);
+        assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
+        // Its key's retry gets its answer, and runs nothing.
+        const retry = await store.runReservedCall(
+          reservation(key.id, { idempotency: claim("swept-effect") }),
+          () => ok("never"),
+          () => answer,
+        );
+        assert.deepEqual(retry, { status: "claimed", existing: { fingerprint: "fp", answer } });
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 12);
+      });
+
+      it("a retry that took over the key of a released call answers for its effect: the late capture charges nothing", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { idempotency: claim("taken-over"), at: "2026-11-02T00:00:00.000Z" });
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work, () => answer);
+        await held.started;
+        assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
+        const retry = await store.runReservedCall(
+          reservation(key.id, { idempotency: claim("taken-over") }),
+          () => ok("retried"),
+          () => answer,
+        );
+        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+        held.finish("too late");
+        await assert.rejects(call, CallAbandonedError);
+        assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+      });
+
+      it("charges a released call without an idempotency key again when its capture comes", async () => {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { at: "2026-11-02T00:00:00.000Z", credits: 3 });
+        const held = heldWork();
+        const call = store.runReservedCall(r, held.work);
+        await held.started;
+        assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
+        held.finish("acted");
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 3]);
+        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
       });
 
       it("never reserves past the allowance under concurrency, and runs no refused call's work", async () => {

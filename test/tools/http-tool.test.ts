@@ -499,7 +499,29 @@ describe("HTTP tools against a real upstream", () => {
     assert.deepEqual(await failure(call(t, {})), [500, "The upstream service did not answer within 100 ms."]);
   });
 
-  it("stops the upstream request when the client goes away", async () => {
+  it("reads an answer that came while the event loop was held past the timeout, instead of timing out", async () => {
+    const t = tool({
+      url: `${server.origin}/echo`,
+      method: "POST",
+      inputSchema: { type: "object" },
+      timeoutMs: 1000,
+    });
+    const held = server.hold();
+    const pending = runToolCall(t, {}, { requestId: "r" });
+    await held.held(1);
+    held.release();
+    // The upstream writes its answer in this turn; then the loop is held past the timeout, so the
+    // timers are due before the answer, already in the socket, is read.
+    await new Promise((resolve) => setImmediate(resolve));
+    const end = performance.now() + 1500;
+    while (performance.now() < end) {
+      // Holding the loop, as a tool that computes too long would.
+    }
+    const ended = await pending;
+    assert.ok(ended.ok, JSON.stringify(ended));
+  });
+
+  it("stops the upstream request of a tool without effects outside when the client goes away", async () => {
     const t = tool({ url: `${server.origin}/slow/5000`, inputSchema: { type: "object" } });
     const clientGone = new AbortController();
     const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -514,6 +536,22 @@ describe("HTTP tools against a real upstream", () => {
     // The upstream sees its request's connection close before it has answered.
     while (server.inFlight() > 0) await tick();
     assert.equal(server.abandoned(), abandoned + 1);
+  });
+
+  it("lets the upstream request of a tool with effects outside run to its answer when the client goes away", async () => {
+    const t = tool({ url: `${server.origin}/echo`, method: "POST", inputSchema: { type: "object" } });
+    assert.equal(t.definition.effects, "external");
+    const clientGone = new AbortController();
+    const abandoned = server.abandoned();
+    const held = server.hold();
+    const pending = runToolCall(t, {}, { requestId: "r", clientGone: () => clientGone.signal });
+    await held.held(1);
+    clientGone.abort();
+    held.release();
+    const ended = await pending;
+    assert.ok(ended.ok, JSON.stringify(ended));
+    assert.equal(ended.value.method, "POST");
+    assert.equal(server.abandoned(), abandoned);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * One run of a tool: what it gets on its context, and the status each way of failing ends the
  * (refunded) call with: 422 for the contract's error, 500 for a throw, a timeout, a non-object or
- * an answer outside the output schema, 499 when the client went away.
+ * an answer outside the output schema, 499 when the client went away (before a tool with effects
+ * outside started, or any time during one without).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -182,6 +183,26 @@ describe("running a tool", () => {
     );
     assert.equal(goneStatus, CLIENT_GONE_STATUS);
     assert.equal(ran, false);
+  });
+
+  it("runs a started tool with effects outside to its end when the client goes away: its effect may have happened", async () => {
+    let signal: AbortSignal | undefined;
+    const finish = Promise.withResolvers<{ n: number }>();
+    const tool = toolWith(
+      (_, context) => {
+        signal = context.signal;
+        return finish.promise;
+      },
+      30_000,
+      "external",
+    );
+    const clientGone = new AbortController();
+    const pending = runToolCall(tool, {}, { requestId: "r", clientGone: () => clientGone.signal });
+    clientGone.abort();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(signal?.aborted, false);
+    finish.resolve({ n: 1 });
+    assert.deepEqual(await pending, { ok: true, value: { n: 1 } });
   });
 
   it("never asks for the client's signal for a tool that answers at once", () => {

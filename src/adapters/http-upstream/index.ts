@@ -25,7 +25,16 @@ async function send(dispatcher: Agent, upstreamRequest: UpstreamRequest): Promis
     ending ??= why;
     controller.abort();
   };
-  const timer = setTimeout(() => end("timeout"), upstreamRequest.timeoutMs);
+  let done = false;
+  // After the loop's poll: a deadline that fired late (the loop was held) first lets the answer
+  // that came meanwhile be read.
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        if (!done) end("timeout");
+      }),
+    upstreamRequest.timeoutMs,
+  );
   const onGone = () => end("aborted");
   gone?.addEventListener("abort", onGone, { once: true });
   try {
@@ -64,6 +73,7 @@ async function send(dispatcher: Agent, upstreamRequest: UpstreamRequest): Promis
     const code = errorCode(error);
     return { kind: "unreachable", reason: reasonOf(code), code };
   } finally {
+    done = true;
     clearTimeout(timer);
     gone?.removeEventListener("abort", onGone);
   }

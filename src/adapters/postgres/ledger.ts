@@ -17,9 +17,12 @@
  * its id to unconfirmed-refunds.ts, which refunds it, charged or not, as soon as the database
  * answers again; a settle that finds its call already refunded by the sweep answers 503 too
  * (CallAbandonedError: the call took longer than the abandon time). So the
- * credits of the 200s a key received are exactly what the ledger holds. Every step is one plpgsql
- * function called with ONE statement in autocommit, so the function body is the whole transaction
- * (no BEGIN/COMMIT round trips).
+ * credits of the 200s a key received are exactly what the ledger holds. The exception is the
+ * capture of a tool with effects outside whose work succeeded: its effect happened, so it is
+ * retried until it commits and charged again if the sweep released it (capture, captures.ts).
+ * Every step is one plpgsql function called with ONE statement in autocommit, so the function body
+ * is the whole transaction (no BEGIN/COMMIT round trips); the one exception is RECHARGE, a plain
+ * statement, so that this rare path needs no migration.
  *
  * Why it cannot overspend: a call is checked (toolrun_refusal) and recorded while its transaction
  * holds the lock of its tool's counter row and its key's balance row, taken before reading them,
@@ -42,6 +45,7 @@ import type {
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
+import { untilCaptured } from "../captures.ts";
 import { storedAnswer } from "../sql-rows.ts";
 import { type CallRow, recordCalls, reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
@@ -58,6 +62,41 @@ const RESERVE_CLAIMED = statement(
 const SETTLE = statement(
   "ledger_settle",
   "SELECT toolrun_settle($1::text, $2::integer, $3::integer, $4::text) AS settled",
+);
+// A capture that found its call released by the sweep while the tool's effect was happening: the
+// call charged again (credits and cap slot held again, past the allowance if need be), and its
+// answer kept under its key, unless a retry with that key has taken the key over since (that
+// retry answers for the effect, whose upstream request carried the same key). Each update reads
+// the one before it, so the rows are locked in the global order (call, counter, balance, claim).
+// `status` is the call's as the statement found it: `charged` when an earlier attempt committed.
+const RECHARGE = statement(
+  "ledger_recharge",
+  `WITH c AS (
+     UPDATE usage_calls u SET status = 'charged', http_status = $2
+     WHERE u.call_id = $1 AND u.status = 'refunded'
+       AND NOT EXISTS (SELECT 1 FROM idempotency_keys k
+                       WHERE k.key_id = u.key_id AND k.idem_key = $3::text AND k.call_id <> $1)
+     RETURNING u.key_id, u.period, u.tool, u.credits
+   ), t AS (
+     UPDATE tool_usage_monthly t SET active_calls = t.active_calls + 1, credits = t.credits + c.credits
+     FROM c WHERE t.key_id = c.key_id AND t.period = c.period AND t.tool = c.tool
+     RETURNING t.key_id
+   ), b AS (
+     UPDATE credit_balances b SET used = b.used + c.credits
+     FROM c, (SELECT count(*) FROM t) AS counted
+     WHERE b.key_id = c.key_id AND b.period = c.period
+     RETURNING b.key_id
+   ), k AS (
+     INSERT INTO idempotency_keys AS k (key_id, idem_key, fingerprint, call_id, answer_status, answer_body, expires_at)
+     SELECT b.key_id, $3::text, $4::text, $1, $5::integer, $6::text, $7::timestamptz FROM b
+     WHERE $3::text IS NOT NULL AND $5::integer IS NOT NULL
+     ON CONFLICT (key_id, idem_key) DO UPDATE
+       SET answer_status = EXCLUDED.answer_status, answer_body = EXCLUDED.answer_body, expires_at = EXCLUDED.expires_at
+       WHERE k.call_id = EXCLUDED.call_id
+     RETURNING 1
+   )
+   SELECT (SELECT count(*) FROM b)::integer AS recharged, (SELECT count(*) FROM k)::integer AS answered,
+          (SELECT u.status FROM usage_calls u WHERE u.call_id = $1) AS status`,
 );
 const REFUND = statement(
   "ledger_refund",
@@ -164,6 +203,27 @@ export async function refund(
   return row?.refunded === true;
 }
 
+/**
+ * The capture of a call of a tool with effects outside, as often as it takes (captures.ts): pending
+ * -> charged, or, when the sweep released it meanwhile, refunded -> charged again (RECHARGE). True
+ * once the call is charged, by this attempt or an earlier one whose answer was lost; false when a
+ * retry with its idempotency key has taken the key over, and answers for the effect.
+ */
+export async function capture(pool: Pool, r: Reservation, answer?: StoredAnswer): Promise<boolean> {
+  if (await settle(pool, r.callId, 200, answer)) return true;
+  const claim = r.idempotency;
+  const [row] = await run<{ recharged: number; status: string | null }>(pool, RECHARGE, [
+    r.callId,
+    200,
+    claim?.key ?? null,
+    claim?.fingerprint ?? null,
+    answer?.status ?? null,
+    answer?.body ?? null,
+    claim?.expiresAt ?? null,
+  ]);
+  return row !== undefined && (row.recharged > 0 || row.status === "charged");
+}
+
 /** Pending or charged -> refunded; false when it was refunded already (or never reserved). */
 export async function refundUnconfirmed(pool: Pool, callId: string): Promise<boolean> {
   const [row] = await run<{ refunded: boolean }>(pool, REFUND_UNCONFIRMED, [callId]);
@@ -182,6 +242,8 @@ const ABANDONED_BATCH = 500;
 async function runReservedCall<T>(
   pool: Pool,
   unconfirmed: UnconfirmedRefunds,
+  /** Set for a tool with effects outside: its capture is retried until it commits (captures.ts). */
+  external: { readonly stopped: () => boolean } | undefined,
   r: Reservation,
   work: () => WorkResult<T> | Promise<WorkResult<T>>,
   answerOf?: AnswerOf<T>,
@@ -230,6 +292,12 @@ async function runReservedCall<T>(
     value: result.value,
     creditsUsed: reserved.creditsUsed,
   };
+  if (external) {
+    // Its effect happened: charged once, however long that takes; never refunded from here.
+    const captured = await untilCaptured(() => capture(pool, r, answer(outcome)), external.stopped);
+    if (!captured) throw new CallAbandonedError();
+    return outcome;
+  }
   let settled: boolean;
   try {
     settled = await settle(pool, r.callId, 200, answer(outcome));
@@ -253,11 +321,16 @@ export interface PostgresLedger extends Required<Ledger> {
 export function createLedger(pool: Pool): PostgresLedger {
   const unconfirmed = createUnconfirmedRefunds((callId) => refundUnconfirmed(pool, callId));
   const runPureCall = createPureCalls(pool, unconfirmed);
+  let stopped = false;
+  const external = { stopped: () => stopped };
   return {
     runCall: (r, work, answerOf) =>
-      r.idempotency ? runReservedCall(pool, unconfirmed, r, work, answerOf) : runPureCall(r, work),
-    runReservedCall: (r, work, answerOf) => runReservedCall(pool, unconfirmed, r, work, answerOf),
-    stopRefunds: () => unconfirmed.stop(),
+      r.idempotency ? runReservedCall(pool, unconfirmed, undefined, r, work, answerOf) : runPureCall(r, work),
+    runReservedCall: (r, work, answerOf) => runReservedCall(pool, unconfirmed, external, r, work, answerOf),
+    stopRefunds: () => {
+      stopped = true;
+      unconfirmed.stop();
+    },
     async creditsUsed(keyId, period) {
       const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
       return row?.used ?? 0;

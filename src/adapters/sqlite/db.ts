@@ -33,6 +33,8 @@ export interface Db {
   dataVersion(): number;
   /** Runs SQL text of several statements (migrations). */
   exec(sql: string): void;
+  /** False once closed. */
+  isOpen(): boolean;
   close(): void;
 }
 
@@ -105,6 +107,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       }),
     dataVersion: () => Number((dataVersion.get() as unknown as [number])[0]),
     exec: (sql) => translated(() => db.exec(sql)),
+    isOpen: () => db.isOpen,
     close() {
       if (db.isOpen) db.close();
     },

@@ -42,6 +42,13 @@ export interface LedgerBooks {
   /** Pending -> charged; false when the call was not pending (the sweep released it). */
   capture(callId: string, httpStatus: number): boolean;
   /**
+   * Refunded -> charged again, its credits and cap slot held again (past the allowance if need
+   * be), its key claimed again for its answer: the capture of a tool's effect that happened while
+   * the sweep released the call. False when it was not refunded, or when a retry with its key has
+   * taken the key over since (that retry answers for the effect).
+   */
+  recharge(r: Reservation, httpStatus: number): boolean;
+  /**
    * Pending -> refunded, its credits and cap slot given back; false when it was not pending
    * (captured, released). Its key's claim is left to the caller (or to expire).
    */
@@ -121,6 +128,14 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
     `UPDATE usage_calls SET status = 'refunded', http_status = ? WHERE call_id = ? AND status = 'pending'
      RETURNING key_id, period, tool, credits`,
   );
+  const rechargeRow = db.statement<{ key_id: string; period: string; tool: string; credits: number }>(
+    `UPDATE usage_calls SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'refunded'
+     RETURNING key_id, period, tool, credits`,
+  );
+  const recount = db.statement(
+    `UPDATE tool_usage_monthly SET active_calls = active_calls + 1, credits = credits + ?
+     WHERE key_id = ? AND period = ? AND tool = ?`,
+  );
   const giveBack = db.statement("UPDATE credit_balances SET used = used - ? WHERE key_id = ? AND period = ?");
   const uncount = db.statement(
     `UPDATE tool_usage_monthly SET active_calls = active_calls - 1, credits = credits - ?
@@ -139,6 +154,11 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
     const row = claimed.get(r.keyId, r.idempotency.key, r.at);
     if (!row || row.call_id === r.callId) return null;
     return { fingerprint: row.fingerprint, answer: storedAnswer(row.answer_status, row.answer_body) };
+  }
+
+  function takeClaim(r: Reservation, claim: IdempotencyClaim): void {
+    const until = new Date(Date.parse(r.at) + abandonAfterMs).toISOString();
+    keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, until);
   }
 
   /**
@@ -176,16 +196,22 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
       record.run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, status, httpStatus, r.at);
     },
     capture: (callId, httpStatus) => capture.run(httpStatus, callId) > 0,
+    recharge(r, httpStatus) {
+      if (claimOf(r)) return false;
+      const row = rechargeRow.get(httpStatus, r.callId);
+      if (!row) return false;
+      hold.run(row.key_id, row.period, row.credits);
+      recount.run(row.credits, row.key_id, row.period, row.tool);
+      if (r.idempotency) takeClaim(r, r.idempotency);
+      return true;
+    },
     releaseCall,
     releaseExpiredClaim(r) {
       if (!r.idempotency || claimOf(r)) return;
       const stale = staleClaim.get(r.keyId, r.idempotency.key);
       if (stale && stale.call_id !== r.callId) releaseCall(stale.call_id, null);
     },
-    takeClaim(r, claim) {
-      const until = new Date(Date.parse(r.at) + abandonAfterMs).toISOString();
-      keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, until);
-    },
+    takeClaim,
     releaseClaim(r) {
       if (r.idempotency) release.run(r.keyId, r.idempotency.key, r.callId);
     },

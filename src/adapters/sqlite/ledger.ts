@@ -38,7 +38,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
   return {
     runCall: (r, work, answerOf) =>
       r.idempotency ? runReservedCall(r, work, answerOf) : runPureCall(r, work),
-    runReservedCall,
+    runReservedCall: (r, work, answerOf) => runReservedCall(r, work, answerOf, true),
     async refundAbandoned(before) {
       let released = 0;
       for (;;) {

@@ -9,9 +9,12 @@
  * The claim holds for the abandon time while the call runs, so that instances sharing the file run
  * the call once. A reservation left pending by a process that died is released by the sweep
  * (refundAbandoned) once it is older than the abandon time; its claim expires at that time too.
+ * The capture of a tool with effects outside whose work succeeded is retried until the file takes
+ * it (another process's lock, a full disk), and charges the call again if the sweep released it.
  */
 import { CallAbandonedError } from "../../ports/errors.ts";
 import type { AnswerOf, CallOutcome, RanOutcome, Reservation, WorkResult } from "../../ports/store.ts";
+import { untilCaptured } from "../captures.ts";
 import type { Db } from "./db.ts";
 import type { LedgerBooks } from "./ledger-statements.ts";
 
@@ -19,6 +22,8 @@ export type RunReservedCall = <T>(
   r: Reservation,
   work: () => WorkResult<T> | Promise<WorkResult<T>>,
   answerOf?: AnswerOf<T>,
+  /** A tool with effects outside: once its work succeeded, it is captured whatever it takes. */
+  external?: boolean,
 ) => Promise<CallOutcome<T>>;
 
 export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall {
@@ -43,10 +48,12 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
     ran: WorkResult<T>,
     reservedCredits: number,
     answerOf: AnswerOf<T> | undefined,
+    external: boolean,
   ): RanOutcome<T> | null {
     let outcome: RanOutcome<T>;
     if (ran.ok) {
-      if (!books.capture(r.callId, 200)) {
+      // An effect that happened is charged even when the sweep released its call meanwhile.
+      if (!books.capture(r.callId, 200) && !(external && books.recharge(r, 200))) {
         books.releaseClaim(r);
         return null;
       }
@@ -80,6 +87,7 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
     r: Reservation,
     work: () => WorkResult<T> | Promise<WorkResult<T>>,
     answerOf?: AnswerOf<T>,
+    external = false,
   ): Promise<CallOutcome<T>> => {
     // Plain reads first: what they refuse or find claimed, the unit would too.
     const plain = books.verdict<T>(r);
@@ -93,7 +101,10 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
       books.releaseClaim(r);
     };
     const ran = await orUndo(async () => work(), undo);
-    const settled = await orUndo(() => db.write(() => settle(r, ran, reserved.creditsUsed, answerOf)), undo);
+    const settleNow = () => db.write(() => settle(r, ran, reserved.creditsUsed, answerOf, external));
+    // The effect of a tool that acts outside happened: its capture waits for the file, however long.
+    const settled =
+      external && ran.ok ? await untilCaptured(settleNow, () => !db.isOpen()) : await orUndo(settleNow, undo);
     // The sweep released it first: the result was never paid for, so it is not given.
     if (settled === null) throw new CallAbandonedError();
     return settled;

@@ -23,7 +23,8 @@ export interface ToolCall {
   /**
    * A signal that aborts if the client goes before its answer: a call waiting for the offload is
    * dropped, and a tool that waits is stopped (its signal fires), unless the call has an
-   * idempotency key: it then runs to its end, and its answer waits for the client's retry.
+   * idempotency key: it then runs to its end, and its answer waits for the client's retry. A tool
+   * with effects outside is only kept from starting: once started it runs to its end, charged.
    */
   readonly clientGone?: () => AbortSignal;
   /** Hears how this call ended, besides `deps.observer` (the transport's request log). */

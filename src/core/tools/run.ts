@@ -4,7 +4,8 @@
  * ends then whether or not the tool heeds it. A tool that answers synchronously gets its result
  * back synchronously, with no timer, promise or signal made for it unless it asks for the signal
  * (nor is the client's signal asked for): the built-in computing tools keep the cost they had.
- * A tool with effects outside does not start for a client already gone.
+ * A tool with effects outside does not start for a client already gone, and once started runs to
+ * its end whatever the client does: its effect may already have happened, and must be charged.
  */
 import type { WorkResult } from "../../ports/store.ts";
 import { isUnprocessableInputError, type ToolContext, UnprocessableInputError } from "../../tools/tool.ts";
@@ -19,7 +20,10 @@ export interface RunOptions {
   readonly idempotencyKey?: string | undefined;
   /** The tool's own secrets, from the configuration (the registry adds them). */
   readonly secrets?: Readonly<Record<string, string>> | undefined;
-  /** A signal that fires when the call's client has gone (the tool's signal fires with it); asked for only by a run that waits. */
+  /**
+   * A signal that fires when the call's client has gone (the tool's signal fires with it); asked
+   * for only by a run that waits. A tool with effects outside is only kept from starting by it.
+   */
   readonly clientGone?: (() => AbortSignal) | undefined;
   /** The caller holds the outputs to `maxOutputBytes` where it writes them as JSON. */
   readonly writesOutputs?: boolean | undefined;
@@ -38,11 +42,8 @@ export function runToolCall(
   options: RunOptions,
 ): ToolRunResult | Promise<ToolRunResult> {
   const { effects, timeoutMs } = tool.definition;
-  let gone: AbortSignal | undefined;
-  if (effects === "external") {
-    gone = options.clientGone?.();
-    if (gone?.aborted) return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: clientWentAway() };
-  }
+  if (effects === "external" && options.clientGone?.().aborted)
+    return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: clientWentAway() };
   const started = performance.now();
   const context = new RunContext(options);
   let value: unknown;
@@ -54,7 +55,8 @@ export function runToolCall(
   const measured = options.writesOutputs !== true;
   if (!isThenable(value)) return checked(tool, value, measured);
 
-  gone ??= options.clientGone?.();
+  // Once a tool with effects outside has started, its request may have acted: it is not stopped.
+  const gone = effects === "external" ? undefined : options.clientGone?.();
   return new Promise<ToolRunResult>((resolve) => {
     let settled = false;
     const finish = (result: ToolRunResult) => {
@@ -65,13 +67,17 @@ export function runToolCall(
       resolve(result);
     };
     const timer = setTimeout(
-      () => {
-        const error = new ToolFailure(
-          tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
-        );
-        RunContext.abort(context, error);
-        finish({ ok: false, httpStatus: 500, error });
-      },
+      // After the loop's poll: a timer that fired late (the loop was held) first lets the answer
+      // that came meanwhile be read, rather than give away an effect that happened.
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          const error = new ToolFailure(
+            tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
+          );
+          RunContext.abort(context, error);
+          finish({ ok: false, httpStatus: 500, error });
+        }),
       Math.max(0, timeoutMs - (performance.now() - started)),
     );
     const onGone = () => {
