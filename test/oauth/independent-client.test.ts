@@ -89,8 +89,10 @@ describe("OAuth as an independent client (oauth4webapi) sees it", () => {
       `Bearer realm="toolrun", resource_metadata="${metadata}"`,
     );
 
-    const unknownKey = await t.key();
-    for (const credential of ["not-a-token-of-ours", `${unknownKey.slice(0, -1)}x`]) {
+    const key = await t.key();
+    // One character changed, never to itself (a key ending in "x" would otherwise be the key).
+    const unknownKey = `${key.slice(0, -1)}${key.endsWith("x") ? "y" : "x"}`;
+    for (const credential of ["not-a-token-of-ours", unknownKey]) {
       const refused = await oauth
         .protectedResourceRequest(
           credential,
