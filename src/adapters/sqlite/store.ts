@@ -7,8 +7,8 @@
 import type { Store } from "../../ports/store.ts";
 import { withCredentialCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
-import { createCaptureStore } from "./captures.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
+import { createCaptureStore } from "./captures.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyChanges } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
