@@ -8,6 +8,7 @@ import { describe, it, type TestContext } from "node:test";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { jobs } from "../../src/housekeeping.ts";
 import { bearer, createTestApp, PUBLIC_URL, type TestApp } from "../helpers/app.ts";
+import { collectLog } from "../helpers/log-lines.ts";
 import { assertProblem } from "../helpers/problem.ts";
 
 const MIB = 1024 * 1024;
@@ -372,6 +373,20 @@ describe("captures over HTTP", () => {
     assert.ok(purge, "housekeeping has a purge of expired captures");
     await purge.run();
     assert.deepEqual(await test.store.listCapturedRequests(made.id, 10, null), []);
+  });
+
+  it("never writes a capture's token to the log", async (t) => {
+    const log = collectLog();
+    const test = await createTestApp({ ...log.options, limiter: createMemoryRateLimiter() }, t);
+    const key = await test.key();
+    const made = await capture(test, key);
+    await test.app.inject({ method: "POST", url: `${made.path}?x=1`, payload: "{}" });
+    await test.app.inject({ method: "GET", url: made.path });
+    const token = made.path.slice("/hooks/".length);
+    assert.ok(!JSON.stringify(log.lines).includes(token));
+    const urls = log.requestLines().map((line) => (line.req as { url: string } | undefined)?.url);
+    assert.ok(urls.includes("/hooks/[redacted]?…"));
+    assert.ok(urls.includes("/hooks/[redacted]"));
   });
 
   it("refuses bad parameters with 400 naming them", async (t) => {
