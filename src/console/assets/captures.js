@@ -42,12 +42,14 @@ function size(bytes) {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
+/** Wires the section; returns what to do when the key changes (look again, with the new key). */
 export function setupCaptures() {
-  if (!document.getElementById("catch")) return;
+  const none = () => {};
+  if (!document.getElementById("catch")) return none;
   const form = byId("tool-form", HTMLFormElement);
   const parts = byId("request-parts", HTMLFieldSetElement);
   const field = form.elements.namedItem(parts.dataset.field ?? "");
-  if (!(field instanceof HTMLTextAreaElement)) return;
+  if (!(field instanceof HTMLTextAreaElement)) return none;
   const payload = field;
   const start = byId("catch-start", HTMLButtonElement);
   const live = byId("catch-live", HTMLElement);
@@ -61,7 +63,9 @@ export function setupCaptures() {
   let capture = stored();
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  let seen = 0;
+  /** The newest request shown: undefined before the first list, null while there is none. */
+  /** @type {string | null | undefined} */
+  let newest;
 
   function show() {
     start.hidden = capture !== null;
@@ -75,7 +79,7 @@ export function setupCaptures() {
   function ended(message) {
     sessionStorage.removeItem(STORAGE_KEY);
     capture = null;
-    seen = 0;
+    newest = undefined;
     list.replaceChildren();
     empty.hidden = false;
     status.textContent = message;
@@ -118,21 +122,30 @@ export function setupCaptures() {
     ]);
     list.replaceChildren(
       requests.length > 0
-        ? table({ labelledBy: "catch-requests-title" }, ["Received", "Method", "Size", ""], rows)
+        ? table({ labelledBy: "catch-requests-title" }, ["Received", "Method", "Size", "Inspect"], rows)
         : "",
     );
-    const fresh = requests.length - seen;
-    if (seen >= 0 && fresh > 0)
-      status.textContent = fresh === 1 ? "1 new request received." : `${fresh} new requests received.`;
-    seen = requests.length;
+    // Only what arrived since the last list is announced (not what a reload finds).
+    if (newest !== undefined) {
+      const at = requests.findIndex((request) => request.id === newest);
+      const fresh = at === -1 ? requests.length : at;
+      if (fresh > 0)
+        status.textContent = fresh === 1 ? "1 new request received." : `${fresh} new requests received.`;
+    }
+    newest = requests[0]?.id ?? null;
   }
 
+  let polling = false;
+  /** One chain of polls at a time: a call while one is on its way waits for that one's timer. */
   async function poll() {
+    if (polling) return;
     clearTimeout(timer);
     const key = currentKey();
     if (capture === null || key === null) return;
     if (document.visibilityState === "visible") {
+      polling = true;
       const outcome = await callApi("GET", `/v1/captures/${capture.id}/requests?limit=20`, key);
+      polling = false;
       if (capture === null) return;
       if (outcome.ok) {
         render(/** @type {Received[]} */ (outcome.data.requests));
@@ -166,7 +179,7 @@ export function setupCaptures() {
     }
     capture = /** @type {Capture} */ (/** @type {unknown} */ (outcome.data));
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify(capture));
-    seen = 0;
+    newest = null;
     show();
     status.textContent = "Capture address created. Waiting for requests…";
     url.focus();
@@ -202,4 +215,5 @@ export function setupCaptures() {
   });
   show();
   void poll();
+  return () => void poll();
 }

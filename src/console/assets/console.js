@@ -13,7 +13,7 @@ if (page === "tool") {
   setupToolPage();
   setupTitleBlock();
   setupRequestParts();
-  setupCaptures();
+  reload = setupCaptures();
 }
 if (page === "account") reload = setupAccountPage();
 setupKeyBar(() => reload());
