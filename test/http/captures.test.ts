@@ -426,5 +426,15 @@ for (const each of storesToTest())
       const fields = assertProblem(bad, 400, "validation_error").fields as Record<string, string>;
       assert.ok(fields.limit);
       assert.ok(fields.extra);
+      for (const id of ["%00", "cap_%00", "key_abc", "cap_a%2Fb"]) {
+        const read = await requests(test, key, id);
+        assert.ok((assertProblem(read, 400, "validation_error").fields as Record<string, string>).id, id);
+        const deleted = await test.app.inject({
+          method: "DELETE",
+          url: `/v1/captures/${id}`,
+          headers: bearer(key),
+        });
+        assert.ok((assertProblem(deleted, 400, "validation_error").fields as Record<string, string>).id, id);
+      }
     });
   });

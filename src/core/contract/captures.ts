@@ -211,13 +211,20 @@ export async function keepHookRequest(
 const timestamp: JsonSchema = { type: "string", format: "date-time" };
 const captureId: JsonSchema = { type: "string", pattern: "^cap_", description: "The capture's id." };
 
+/** An id of the form the service gives: anything else (a NUL byte, say) is a 400 naming `id`. */
+const idParameter: JsonSchema = {
+  type: "string",
+  pattern: "^cap_[0-9A-Za-z]{1,64}$",
+  description: "The capture's id (`cap_…`).",
+};
+
 export const captureIdParameters: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   type: "object",
   additionalProperties: false,
   required: ["id"],
   properties: {
-    id: { type: "string", minLength: 1, maxLength: 100, description: "The capture's id (`cap_…`)." },
+    id: idParameter,
   },
 };
 
@@ -227,7 +234,7 @@ export const capturedRequestsParameters: JsonSchema = {
   additionalProperties: false,
   required: ["id"],
   properties: {
-    id: { type: "string", minLength: 1, maxLength: 100, description: "The capture's id (`cap_…`)." },
+    id: idParameter,
     limit: {
       type: "integer",
       minimum: 1,
