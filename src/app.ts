@@ -40,6 +40,7 @@ import {
   requestLogOptions,
 } from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
+import { captureRoutes, hookEndpoints, registerHook } from "./http/routes/captures.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
@@ -67,7 +68,7 @@ export interface AppOptions {
 export function apiDocument(deps: CoreDeps, options: AppOptions = {}): object {
   const routes = httpRoutes(deps, options, () => ({}));
   const document = openApiDocument(
-    [...routes, mcpEndpoint, mcpStreamRefusal],
+    [...routes, ...hookEndpoints, mcpEndpoint, mcpStreamRefusal],
     deps.registry,
     deps.settings.docsUrl,
   );
@@ -79,6 +80,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
   return [
     ...toolRoutes(deps),
     ...readRoutes(deps),
+    ...captureRoutes(deps),
     ...adminRoutes(deps),
     ...(options.oauth ? [...oauthAdminRoutes(deps), ...protectedResourceRoutes(options.oauth)] : []),
     ...healthRoutes(deps),
@@ -150,6 +152,8 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerConsole(app, deps);
   if (oauth) registerConsentPage(app, deps, oauth.consent);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
+  // After every method Node reads is added above: a capture's address takes them all.
+  registerHook(app, deps);
   return app;
 }
 

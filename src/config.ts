@@ -292,6 +292,13 @@ export const VARIABLES = {
     unit: "seconds",
     doc: "how long the answer of a call sent with an `Idempotency-Key` is kept for its retries; then it is purged and the key may be used again ([retries](retries.md))",
   }),
+  TOOLRUN_CAPTURE_TTL_S: integer({
+    default: 86_400,
+    min: 60,
+    max: 2_592_000,
+    unit: "seconds",
+    doc: 'how long a capture (`POST /v1/captures`, the inspector page\'s "Catch a real delivery") catches requests at its `/hooks/{token}` address; then it answers 404, and the capture with what it caught is purged ([captures](captures.md))',
+  }),
   TOOLRUN_CALL_ABANDON_S: integer({
     default: DEFAULT_CALL_ABANDON_S,
     min: 1,
@@ -410,6 +417,7 @@ export const DEFAULT_DATABASE_PATH = VARIABLES.TOOLRUN_DATABASE.default;
 export const DEFAULT_REQUEST_TIMEOUT_MS = VARIABLES.TOOLRUN_REQUEST_TIMEOUT_MS.default;
 export const DEFAULT_IDEMPOTENCY_TTL_S = VARIABLES.TOOLRUN_IDEMPOTENCY_TTL_S.default;
 export const DEFAULT_ADMIN_RPM = VARIABLES.TOOLRUN_ADMIN_RPM.default;
+export const DEFAULT_CAPTURE_TTL_S = VARIABLES.TOOLRUN_CAPTURE_TTL_S.default;
 
 /** Every variable toolrun reads. */
 export const KNOWN_VARIABLES: readonly string[] = Object.keys(VARIABLES);
@@ -516,6 +524,8 @@ export function loadConfig(env: Env): Config {
       docsUrl: `${publicUrl}/docs`,
       allowedOrigins: [...new Set([new URL(publicUrl).origin, ...read("TOOLRUN_ALLOWED_ORIGINS")])],
       idempotencyTtlS: read("TOOLRUN_IDEMPOTENCY_TTL_S"),
+      publicUrl,
+      captureTtlS: read("TOOLRUN_CAPTURE_TTL_S"),
       adminRpm: read("TOOLRUN_ADMIN_RPM"),
     },
     toolSources: {

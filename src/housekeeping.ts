@@ -1,7 +1,8 @@
 /**
  * Every periodic job of a running server, in one list: what a stopped process left pending, and
- * what can no longer be used. Each instance runs them all; every job is safe to run on several
- * instances at once (the store's statements make them so). Adding a job is one entry in `jobs`.
+ * what can no longer be used (expired answers, OAuth artifacts, captures). Each instance runs them
+ * all; every job is safe to run on several instances at once (the store's statements make them
+ * so). Adding a job is one entry in `jobs`.
  */
 import type { Config } from "./config.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
@@ -11,6 +12,8 @@ import { SchemaNotReadyError } from "./ports/errors.ts";
 const SWEEP_EVERY_MS = 30_000;
 /** How often expired codes, tokens and ended authorizations are removed. */
 const OAUTH_PURGE_EVERY_MS = 10 * 60 * 1000;
+/** How often expired captures and what they caught are removed (reads hide them meanwhile). */
+const CAPTURE_PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** Where a job's failure, and what a job found worth saying, is written (the app's logger). */
 export interface WarningLog {
@@ -54,6 +57,14 @@ export function jobs(
       atStart: true,
       async run() {
         await deps.store.purgeExpiredAnswers(now());
+      },
+    },
+    {
+      name: "purge of expired captures",
+      everyMs: CAPTURE_PURGE_EVERY_MS,
+      atStart: true,
+      async run() {
+        await deps.store.purgeCaptures(now());
       },
     },
     ...(config.oauth

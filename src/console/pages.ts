@@ -5,6 +5,7 @@
 
 import type { Plan } from "../core/kernel/settings.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
+import { catchDelivery } from "./captures.ts";
 import { fieldsOf, renderFields } from "./form.ts";
 import { html, type Markup, withCode } from "./html.ts";
 import { outputTitles } from "./output-titles.ts";
@@ -144,6 +145,7 @@ export function toolPage(ctx: PageContext, tool: RegisteredTool, costs: PlanCost
 <p class="meta">Version ${definition.version} · ${costLine(costs)} · <a href="${ctx.docsUrl}">API reference</a></p>
 <div class="tool-layout ${side ? "side" : "stacked"}">
 <div class="tool-inputs">
+${rawRequestField ? catchDelivery() : ""}
 ${titleBlock ? titleBlockForm(titleBlock) : ""}
 <form id="tool-form" class="tool-form" novalidate aria-label="${definition.name} input">
 ${

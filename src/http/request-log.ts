@@ -51,14 +51,17 @@ export function callLogObserver(request: FastifyRequest): Pick<Observer, "toolCa
 /** Anything shaped like a key (`prefix_` and 32 base62 characters), wherever a client put it. */
 const KEY_LIKE = /[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_[0-9A-Za-z]{32}(?![0-9A-Za-z])/g;
 
+/** A capture's address: its token lets anyone send to the capture. */
+const CAPTURE_TOKEN = /^\/hooks\/[^/?]+/;
+
 /**
  * The logged URL is the path only: a query string may carry a key (`?api_key=`) or anything else a
- * client should not find in our logs, and a key pasted into the path is masked.
+ * client should not find in our logs, and a key pasted into the path, or a capture's token, is masked.
  */
 export function loggedUrl(url: string): string {
   const question = url.indexOf("?");
   const path = question === -1 ? url : `${url.slice(0, question)}?…`;
-  return path.replace(KEY_LIKE, "[redacted]");
+  return path.replace(KEY_LIKE, "[redacted]").replace(CAPTURE_TOKEN, "/hooks/[redacted]");
 }
 
 /** Fastify's logger option with the request serializer that keeps keys out of the log. */

@@ -24,6 +24,7 @@ export interface KeyRotation {
   readonly previousSecretExpiresAt: string | null;
 }
 
+import type { CaptureStore } from "./capture-store.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 
 export interface NewApiKey {
@@ -355,7 +356,14 @@ export interface SwitchStore {
  */
 export type WriteState = "ok" | "locked" | "read_only" | "full";
 
-export interface Store extends KeyStore, AdminKeyStore, AuditLog, Ledger, SwitchStore, OAuthStore {
+export interface Store
+  extends KeyStore,
+    AdminKeyStore,
+    AuditLog,
+    Ledger,
+    SwitchStore,
+    OAuthStore,
+    CaptureStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
-import { DEFAULT_ADMIN_RPM, DEFAULT_IDEMPOTENCY_TTL_S } from "../../src/config.ts";
+import { DEFAULT_ADMIN_RPM, DEFAULT_CAPTURE_TTL_S, DEFAULT_IDEMPOTENCY_TTL_S } from "../../src/config.ts";
 import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { CoreDeps } from "../../src/core/call/deps.ts";
@@ -29,7 +29,8 @@ import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
 import { recordResponses } from "./response-contract.ts";
 
-export const DOCS_URL = "http://toolrun.test/docs";
+export const PUBLIC_URL = "http://toolrun.test";
+export const DOCS_URL = `${PUBLIC_URL}/docs`;
 
 export interface TestAppOptions {
   /** Tool definitions, checked as the built-in ones are (default: the fixture tools). */
@@ -41,6 +42,8 @@ export interface TestAppOptions {
   metering?: boolean;
   /** TOOLRUN_IDEMPOTENCY_TTL_S (default a day). */
   idempotencyTtlS?: number;
+  /** TOOLRUN_CAPTURE_TTL_S (default a day). */
+  captureTtlS?: number;
   /** TOOLRUN_ADMIN_RPM (default 600). */
   adminRpm?: number;
   store?: Store;
@@ -116,6 +119,8 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     docsUrl: DOCS_URL,
     allowedOrigins: ["http://toolrun.test"],
     idempotencyTtlS: options.idempotencyTtlS ?? DEFAULT_IDEMPOTENCY_TTL_S,
+    publicUrl: PUBLIC_URL,
+    captureTtlS: options.captureTtlS ?? DEFAULT_CAPTURE_TTL_S,
     adminRpm: options.adminRpm ?? DEFAULT_ADMIN_RPM,
   };
   const deps = assembleDeps({

@@ -147,6 +147,8 @@ describe("plan names that Object.prototype also has", () => {
     docsUrl: "http://toolrun.test/docs",
     allowedOrigins: [],
     idempotencyTtlS: 86_400,
+    publicUrl: "http://toolrun.test",
+    captureTtlS: 86_400,
     adminKeyPrefix: "tr_admin",
     adminRpm: 600,
   };

@@ -80,8 +80,10 @@ describe("GET /openapi.json", () => {
           .filter((template) => matches(template, url))
           .flatMap((template) => allowed(paths[template] as Json)),
       );
+      // A capture's address takes every method, so it refuses none.
+      if (path === "/hooks/{token}") continue;
       if (methods.has("GET")) methods.add("HEAD");
-      // PUT: no endpoint declares it, so every documented path refuses it.
+      // PUT: no other endpoint declares it, so every other documented path refuses it.
       const res = await t.app.inject({ method: "PUT", url });
       assert.equal(res.statusCode, 405, `PUT ${url}`);
       assert.deepEqual(String(res.headers.allow).split(", ").sort(), [...methods].sort(), url);

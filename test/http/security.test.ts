@@ -13,7 +13,7 @@ import { hashKey } from "../../src/core/kernel/key-format.ts";
 import { bearer, createTestApp, json, type TestApp, untilSuiteEnds } from "../helpers/app.ts";
 
 interface Endpoint {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   url: string;
   payload?: Record<string, unknown>;
 }
@@ -30,7 +30,9 @@ async function keyedEndpoints(): Promise<Endpoint[]> {
         if (!op.security.some((scheme) => "bearer" in scheme)) continue;
         const url = path.replace("{slug}", "echo");
         endpoints.push(
-          method === "post" ? { method: "POST", url, payload: { value: 1 } } : { method: "GET", url },
+          method === "post"
+            ? { method: "POST", url, payload: { value: 1 } }
+            : { method: method === "delete" ? "DELETE" : "GET", url },
         );
       }
     }

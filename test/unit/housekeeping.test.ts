@@ -22,24 +22,26 @@ function fakeStore(calls: string[], fail?: Error): Store {
     refundAbandoned: noted("refundAbandoned"),
     purgeExpiredAnswers: noted("purgeExpiredAnswers"),
     purgeOAuth: noted("purgeOAuth"),
+    purgeCaptures: noted("purgeCaptures"),
   } as unknown as Store;
 }
 
 const oauth = { issuer: "http://x", resource: "http://x/mcp" } as never;
 
 describe("housekeeping", () => {
-  it("lists the abandoned-call sweep and the answer purge, and the OAuth purge when OAuth is on", () => {
+  it("lists the abandoned-call sweep, the answer and capture purges, and the OAuth purge when OAuth is on", () => {
     const deps = { store: fakeStore([]), now: () => NOW };
     const log = { warn() {} };
     assert.deepEqual(
       jobs({ callAbandonS: 120, oauth: null }, deps, log).map((job) => job.name),
-      ["sweep of abandoned calls", "purge of expired idempotent answers"],
+      ["sweep of abandoned calls", "purge of expired idempotent answers", "purge of expired captures"],
     );
     assert.deepEqual(
       jobs({ callAbandonS: 120, oauth }, deps, log).map((job) => [job.name, job.everyMs]),
       [
         ["sweep of abandoned calls", 30_000],
         ["purge of expired idempotent answers", 30_000],
+        ["purge of expired captures", 600_000],
         ["purge of ended OAuth codes and tokens", 600_000],
       ],
     );
@@ -59,9 +61,11 @@ describe("housekeeping", () => {
     assert.deepEqual(calls, [
       "refundAbandoned 2026-11-15T11:58:00.000Z",
       "purgeExpiredAnswers 2026-11-15T12:00:00.000Z",
+      "purgeCaptures 2026-11-15T12:00:00.000Z",
     ]);
     t.mock.timers.tick(600_000);
     assert.equal(calls.filter((call) => call.startsWith("purgeOAuth")).length, 1);
+    assert.equal(calls.filter((call) => call.startsWith("purgeCaptures")).length, 1 + 1);
     assert.equal(calls.filter((call) => call.startsWith("refundAbandoned")).length, 1 + 20);
   });
 
@@ -69,7 +73,11 @@ describe("housekeeping", () => {
     for (const [error, logged] of [
       [
         new Error("disk full"),
-        ["sweep of abandoned calls failed", "purge of expired idempotent answers failed"],
+        [
+          "sweep of abandoned calls failed",
+          "purge of expired idempotent answers failed",
+          "purge of expired captures failed",
+        ],
       ],
       [new SchemaNotReadyError(), []],
     ] as const) {

@@ -51,6 +51,11 @@ export type ToolDescription = Json<"/v1/tool/{slug}">;
 export type Credits = Json<"/v1/me/credits">;
 /** One page of `/v1/me/usage`: the month's totals and a page of the most recent calls. */
 export type UsagePage = Json<"/v1/me/usage">;
+/** A new capture: `url` is where the provider sends its webhooks, shown only this once. */
+export type CreatedCapture = NonNullable<paths["/v1/captures"]["post"]>["responses"][201]["content"]["application/json"];
+export type CaptureList = Json<"/v1/captures">;
+/** One page of the requests a capture caught, newest first; each `raw` is the inspector's `payload`. */
+export type CapturedRequests = Json<"/v1/captures/{id}/requests">;
 export interface CallOptions extends RequestOptions {
     /**
      * The `Idempotency-Key` to send, reused by the client's own retries (default: a fresh random
@@ -93,6 +98,22 @@ export declare function createToolrunClient<Tools extends ToolTypes<Tools> = Bui
         limit?: number;
         cursor?: string;
     }, limits?: RequestOptions) => Promise<UsagePage>;
+    /** A new capture, for this account: paste its `url` into the provider's dashboard. */
+    createCapture(limits?: RequestOptions): Promise<CreatedCapture>;
+    /** This account's live captures, newest first. */
+    listCaptures(limits?: RequestOptions): Promise<CaptureList>;
+    /**
+     * One page of what the capture caught, newest first; pass `next_cursor` as `cursor` for the
+     * next. Inspect one with `callTool("webhook-payload-inspector", { payload: request.raw })`.
+     */
+    getCapturedRequests(id: string, page?: {
+        limit?: number;
+        cursor?: string;
+    }, limits?: RequestOptions): Promise<CapturedRequests>;
+    deleteCapture(id: string, limits?: RequestOptions): Promise<{
+        id: string;
+        deleted: true;
+    }>;
     /**
      * Every page of this month's usage, newest calls first, following `next_cursor` until the last:
      * `for await (const page of toolrun.usagePages({ limit: 100 })) for (const call of page.recent) ...`

@@ -3,8 +3,9 @@
  * into `schema.ts` by openapi-typescript) and its requests go through openapi-fetch. On top it
  * adds what those libraries leave to the caller: retries that honour `Retry-After` (retrying.ts),
  * an `Idempotency-Key` on every tool call that its own retries reuse, per-call abort signals and
- * deadlines (limits.ts), problem documents thrown as `ToolrunError` carrying the stable `code`, and
- * an async iterator over the pages of `/v1/me/usage`.
+ * deadlines (limits.ts), problem documents thrown as `ToolrunError` carrying the stable `code`, an
+ * async iterator over the pages of `/v1/me/usage`, and the captures that catch real webhook
+ * deliveries.
  */
 import createClient from "openapi-fetch";
 import { ToolrunError } from "./errors.js";
@@ -56,6 +57,24 @@ export function createToolrunClient(options) {
         },
         /** One page of usage; pass the previous page's `next_cursor` as `cursor` for the next. */
         getUsage,
+        /** A new capture, for this account: paste its `url` into the provider's dashboard. */
+        createCapture(limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.POST("/v1/captures", { signal })));
+        },
+        /** This account's live captures, newest first. */
+        listCaptures(limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.GET("/v1/captures", { signal })));
+        },
+        /**
+         * One page of what the capture caught, newest first; pass `next_cursor` as `cursor` for the
+         * next. Inspect one with `callTool("webhook-payload-inspector", { payload: request.raw })`.
+         */
+        getCapturedRequests(id, page = {}, limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.GET("/v1/captures/{id}/requests", { params: { path: { id }, query: page }, signal })));
+        },
+        deleteCapture(id, limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.DELETE("/v1/captures/{id}", { params: { path: { id } }, signal })));
+        },
         /**
          * Every page of this month's usage, newest calls first, following `next_cursor` until the last:
          * `for await (const page of toolrun.usagePages({ limit: 100 })) for (const call of page.recent) ...`

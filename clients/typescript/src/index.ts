@@ -3,8 +3,9 @@
  * into `schema.ts` by openapi-typescript) and its requests go through openapi-fetch. On top it
  * adds what those libraries leave to the caller: retries that honour `Retry-After` (retrying.ts),
  * an `Idempotency-Key` on every tool call that its own retries reuse, per-call abort signals and
- * deadlines (limits.ts), problem documents thrown as `ToolrunError` carrying the stable `code`, and
- * an async iterator over the pages of `/v1/me/usage`.
+ * deadlines (limits.ts), problem documents thrown as `ToolrunError` carrying the stable `code`, an
+ * async iterator over the pages of `/v1/me/usage`, and the captures that catch real webhook
+ * deliveries.
  */
 import createClient from "openapi-fetch";
 import { type Problem, ToolrunError } from "./errors.js";
@@ -67,6 +68,13 @@ export type ToolDescription = Json<"/v1/tool/{slug}">;
 export type Credits = Json<"/v1/me/credits">;
 /** One page of `/v1/me/usage`: the month's totals and a page of the most recent calls. */
 export type UsagePage = Json<"/v1/me/usage">;
+/** A new capture: `url` is where the provider sends its webhooks, shown only this once. */
+export type CreatedCapture = NonNullable<
+  paths["/v1/captures"]["post"]
+>["responses"][201]["content"]["application/json"];
+export type CaptureList = Json<"/v1/captures">;
+/** One page of the requests a capture caught, newest first; each `raw` is the inspector's `payload`. */
+export type CapturedRequests = Json<"/v1/captures/{id}/requests">;
 
 export interface CallOptions extends RequestOptions {
   /**
@@ -158,6 +166,32 @@ export function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTool
     },
     /** One page of usage; pass the previous page's `next_cursor` as `cursor` for the next. */
     getUsage,
+    /** A new capture, for this account: paste its `url` into the provider's dashboard. */
+    createCapture(limits: RequestOptions = {}): Promise<CreatedCapture> {
+      return withinLimits(limits, async (signal) => ok(await api.POST("/v1/captures", { signal })));
+    },
+    /** This account's live captures, newest first. */
+    listCaptures(limits: RequestOptions = {}): Promise<CaptureList> {
+      return withinLimits(limits, async (signal) => ok(await api.GET("/v1/captures", { signal })));
+    },
+    /**
+     * One page of what the capture caught, newest first; pass `next_cursor` as `cursor` for the
+     * next. Inspect one with `callTool("webhook-payload-inspector", { payload: request.raw })`.
+     */
+    getCapturedRequests(
+      id: string,
+      page: { limit?: number; cursor?: string } = {},
+      limits: RequestOptions = {},
+    ): Promise<CapturedRequests> {
+      return withinLimits(limits, async (signal) =>
+        ok(await api.GET("/v1/captures/{id}/requests", { params: { path: { id }, query: page }, signal })),
+      );
+    },
+    deleteCapture(id: string, limits: RequestOptions = {}): Promise<{ id: string; deleted: true }> {
+      return withinLimits(limits, async (signal) =>
+        ok(await api.DELETE("/v1/captures/{id}", { params: { path: { id } }, signal })),
+      );
+    },
     /**
      * Every page of this month's usage, newest calls first, following `next_cursor` until the last:
      * `for await (const page of toolrun.usagePages({ limit: 100 })) for (const call of page.recent) ...`

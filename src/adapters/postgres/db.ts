@@ -7,7 +7,8 @@ import type { Pool, PoolClient, QueryConfig, QueryResultRow } from "pg";
 import { isConnectionError, toPortError } from "./errors.ts";
 
 export type Backend = "database" | "rate-limiter";
-type Scalar = string | number | boolean | null;
+/** Bytes go as bytea. */
+type Scalar = string | number | boolean | null | Uint8Array;
 /** A statement's parameters; an array goes as a PostgreSQL array (`$1::text[]`). */
 export type Values = readonly (Scalar | readonly Scalar[])[];
 

@@ -1,7 +1,7 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts and
+ * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts and
  * migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
@@ -13,6 +13,7 @@ import type { Store } from "../../ports/store.ts";
 import { type KeyCacheOptions, withCredentialCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
+import { createCaptureStore } from "./captures.ts";
 import { run, statement, transaction } from "./db.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
@@ -79,6 +80,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
     ...ledger,
+    ...createCaptureStore(pool),
     ...createSwitchStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),

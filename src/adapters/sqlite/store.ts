@@ -1,13 +1,14 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, migrations.ts
+ * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts, migrations.ts
  * and write-probe.ts over one database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
 import { withCredentialCache } from "../key-cache.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
+import { createCaptureStore } from "./captures.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyChanges } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
@@ -32,6 +33,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createAdminKeyStore(db, audited),
     ...createAuditLog(db),
     ...createLedger(db, options),
+    ...createCaptureStore(db),
     ...createSwitchStore(db, audited),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),

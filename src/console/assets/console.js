@@ -1,6 +1,7 @@
 // @ts-check
 /** The console's script: the key bar on every page, then what the page needs. */
 import { setupAccountPage } from "./account.js";
+import { setupCaptures } from "./captures.js";
 import { setupKeyBar } from "./key.js";
 import { setupRequestParts } from "./request-parts.js";
 import { setupTitleBlock } from "./title-block.js";
@@ -12,6 +13,7 @@ if (page === "tool") {
   setupToolPage();
   setupTitleBlock();
   setupRequestParts();
+  reload = setupCaptures();
 }
 if (page === "account") reload = setupAccountPage();
 setupKeyBar(() => reload());

@@ -6,7 +6,7 @@
 import type { JsonSchema } from "../../tools/tool.ts";
 import type { ErrorCode } from "./errors.ts";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** A response header an answer may carry, as the OpenAPI document describes it. */
 export interface ResponseHeader {

@@ -76,6 +76,18 @@ export const errorCatalog = {
     explanation:
       "Admin API: the key has no OAuth authorization with this id (it was revoked, or ended when the key was rotated or revoked). `GET /admin/v1/keys/{id}/authorizations` lists the ones that act for the key. Nothing was changed.",
   },
+  capture_not_found: {
+    status: 404,
+    title: "No capture with that id",
+    explanation:
+      "This account has no live capture with this id: it was deleted, it expired (`TOOLRUN_CAPTURE_TTL_S` after its creation, a day by default), or it belongs to another account. `GET /v1/captures` lists the live ones. Nothing was changed.",
+  },
+  capture_limit_reached: {
+    status: 409,
+    title: "Too many live captures",
+    explanation:
+      "The account already has 5 live captures, the most it may hold at once. Delete one it no longer needs (`DELETE /v1/captures/{id}`; `GET /v1/captures` lists them) or wait until one expires, then create the capture again. Nothing was created.",
+  },
   key_revoked: {
     status: 409,
     title: "The key is revoked",
@@ -110,7 +122,7 @@ export const errorCatalog = {
     status: 413,
     title: "Request body too large",
     explanation:
-      "The request body is larger than the tool accepts (`limits.max_body_bytes` in `GET /v1/tool/{slug}`). Nothing is charged.",
+      "The request body is larger than the tool accepts (`limits.max_body_bytes` in `GET /v1/tool/{slug}`), or, at a capture's `/hooks/{token}` address, larger than 1 MiB (nothing is kept). Nothing is charged.",
   },
   uri_too_long: {
     status: 414,
@@ -134,7 +146,7 @@ export const errorCatalog = {
     status: 429,
     title: "Rate limit exceeded",
     explanation:
-      "The key used every request of its per-minute window (or, at `POST /oauth/register`, the client's address registered every OAuth client of its hour). Wait `retry_after` seconds (also in the `Retry-After` header) and retry. Nothing is charged.",
+      "The key used every request of its per-minute window (or, at `POST /oauth/register`, the client's address registered every OAuth client of its hour; at a capture's `/hooks/{token}` address, the capture took its 60 requests of the minute, and this one was not kept). Wait `retry_after` seconds (also in the `Retry-After` header) and retry. Nothing is charged.",
   },
   too_many_jobs: {
     status: 429,

@@ -34,6 +34,10 @@ export interface ServiceSettings {
   readonly allowedOrigins: readonly string[];
   /** How long an idempotency key's answer is kept (`TOOLRUN_IDEMPOTENCY_TTL_S`). */
   readonly idempotencyTtlS: number;
+  /** The base of the links the service gives (`TOOLRUN_PUBLIC_URL`, no trailing slash): a capture's URL. */
+  readonly publicUrl: string;
+  /** How long a capture catches requests (`TOOLRUN_CAPTURE_TTL_S`). */
+  readonly captureTtlS: number;
   /** Requests per minute each admin key may make of the admin API (`TOOLRUN_ADMIN_RPM`). */
   readonly adminRpm: number;
 }
