@@ -15,17 +15,17 @@ import { isIP } from "node:net";
 import { readConfigFile } from "./config-file.ts";
 import { type ServiceSettings, SetupProblemsError } from "./core/kernel/settings.ts";
 import {
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+  parseRetrySchedule,
+} from "./core/kernel/webhook-events.ts";
+import {
   DEFAULT_ACCESS_TOKEN_TTL_S,
   DEFAULT_REGISTRATIONS_PER_HOUR,
   isLoopbackHost,
   type OAuthSettings,
   oauthSettings,
 } from "./core/oauth/settings.ts";
-import {
-  DEFAULT_WEBHOOK_RETRY_SCHEDULE,
-  DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
-  parseRetrySchedule,
-} from "./core/kernel/webhook-events.ts";
 import { type ComputeLimits, DEFAULT_COMPUTE_LIMITS } from "./ports/compute-offload.ts";
 import {
   DEFAULT_BACKEND_TIMEOUT_MS,

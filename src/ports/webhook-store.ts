@@ -146,10 +146,11 @@ export interface WebhookStore {
   deleteWebhookEndpoint(id: string, audit?: NewAuditEntry): Promise<boolean>;
   /**
    * Writes the events and their deliveries in one transaction of their own (the store's methods
-   * that cause events write them in theirs, with the same statements). Returns how many
-   * deliveries were written: an event no enabled endpoint subscribes to is not written.
+   * that cause events write them in theirs, with the same statements), with `audit` when any
+   * delivery was written. Returns how many deliveries were written: an event no enabled endpoint
+   * subscribes to is not written.
    */
-  appendWebhookEvents(events: readonly NewWebhookEvent[]): Promise<number>;
+  appendWebhookEvents(events: readonly NewWebhookEvent[], audit?: NewAuditEntry): Promise<number>;
   listWebhookDeliveries(query: WebhookDeliveryQuery): Promise<WebhookDeliveryPage>;
   getWebhookDelivery(endpointId: string, deliveryId: string): Promise<WebhookDeliveryRecord | null>;
   /**

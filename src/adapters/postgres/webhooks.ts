@@ -149,8 +149,10 @@ export function createWebhookStore(pool: Pool): WebhookStore {
     async deleteWebhookEndpoint(id, audit) {
       return (await count((db) => run(db, DELETE_ENDPOINT, [id]), audit)) === 1;
     },
-    async appendWebhookEvents(events) {
-      return transaction(pool, (client) => appendEvents(client, events));
+    async appendWebhookEvents(events, audit) {
+      return audit === undefined
+        ? transaction(pool, (client) => appendEvents(client, events))
+        : audited(pool, audit, (client) => appendEvents(client, events));
     },
     async listWebhookDeliveries(query) {
       const below = parseCursor(query.cursor);

@@ -134,8 +134,9 @@ export function createWebhookStore(db: Db, audited: Audited, appendEvents: Appen
     async deleteWebhookEndpoint(id, audit) {
       return audited(() => deleteEndpoint.run(id), audit) === 1;
     },
-    async appendWebhookEvents(events) {
-      return db.transaction(() => appendEvents(events));
+    async appendWebhookEvents(events, audit) {
+      const append = () => appendEvents(events);
+      return audit === undefined ? db.transaction(append) : audited(append, audit);
     },
     async listWebhookDeliveries(query) {
       const below = parseCursor(query.cursor);

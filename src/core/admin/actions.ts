@@ -16,8 +16,8 @@ import {
 import { periodOf } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { issueKey, newKeyId } from "../kernel/key-format.ts";
-import { webhookEvent } from "../kernel/webhook-events.ts";
 import { FREE_PLAN_ID, type ServiceSettings } from "../kernel/settings.ts";
+import { webhookEvent } from "../kernel/webhook-events.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 import type { GrantInput, KeyInput, RotateInput } from "./input.ts";

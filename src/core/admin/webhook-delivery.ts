@@ -176,7 +176,13 @@ function outcomeOf(
     case "too_large": {
       const status = result.status;
       if (status >= 200 && status < 300)
-        return { statusCode: status, error: null, state: "delivered", disableEndpoint: false, retryAfterMs: null };
+        return {
+          statusCode: status,
+          error: null,
+          state: "delivered",
+          disableEndpoint: false,
+          retryAfterMs: null,
+        };
       if (status === 410)
         return {
           statusCode: status,

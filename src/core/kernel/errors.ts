@@ -76,6 +76,18 @@ export const errorCatalog = {
     explanation:
       "Admin API: the key has no OAuth authorization with this id (it was revoked, or ended when the key was rotated or revoked). `GET /admin/v1/keys/{id}/authorizations` lists the ones that act for the key. Nothing was changed.",
   },
+  webhook_not_found: {
+    status: 404,
+    title: "No webhook endpoint with that id",
+    explanation:
+      "Admin API: no webhook endpoint has this id (it may have been deleted). `GET /admin/v1/webhooks` lists them. Nothing was changed.",
+  },
+  webhook_delivery_not_found: {
+    status: 404,
+    title: "No webhook delivery with that id",
+    explanation:
+      "Admin API: the webhook endpoint has no delivery with this id. `GET /admin/v1/webhooks/{id}/deliveries` lists its deliveries, newest first. Nothing was changed.",
+  },
   key_revoked: {
     status: 409,
     title: "The key is revoked",
