@@ -85,7 +85,7 @@ for (const { name, make } of storesToTest()) {
       const read = await s.admin.get(`/webhooks/${created.id}`);
       assert.equal(read.statusCode, 200);
       assert.equal(read.json().secret, undefined);
-      assert.doesNotMatch(read.body, new RegExp(created.secret.slice(6, 20)));
+      assert.ok(!read.body.includes(created.secret.slice(6)), "the secret is never shown again");
       assert.deepEqual(read.json().events, ["key.revoked", "credits.threshold"]);
       assert.equal(read.json().enabled, true);
       const list = await s.admin.get("/webhooks");

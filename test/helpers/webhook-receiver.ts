@@ -29,7 +29,8 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<WebhookReceiver> {
+/** Listens on `port` (a free one by default) of 127.0.0.1. */
+export async function startReceiver(port = 0): Promise<WebhookReceiver> {
   const received: ReceivedDelivery[] = [];
   const script: ScriptedAnswer[] = [];
   const hanging: ServerResponse[] = [];
@@ -51,11 +52,11 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       response.end("ok");
     });
   });
-  server.listen(0, "127.0.0.1");
+  server.listen(port, "127.0.0.1");
   await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
+  const { port: listening } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `http://127.0.0.1:${listening}/hooks`,
     received,
     answer: (...answers) => void script.push(...answers),
     async close() {
