@@ -104,7 +104,8 @@ export function registerWebhooksCommands(program: Command, cli: CliContext): voi
     .option("--json", "print the endpoint as one JSON object")
     .action((id: string, options: EndpointOptions & { enable?: boolean; disable?: boolean }) =>
       withDeps(cli, async (deps) => {
-        if (options.enable && options.disable) throw new CliError("--enable and --disable exclude each other", 2);
+        if (options.enable && options.disable)
+          throw new CliError("--enable and --disable exclude each other", 2);
         const body = endpointBody({
           ...options,
           ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
