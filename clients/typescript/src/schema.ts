@@ -2902,9 +2902,9 @@ export interface operations {
                                 type: "admin_key" | "cli";
                                 id: string;
                             };
-                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`. */
+                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`. */
                             action: string;
-                            /** @description The key id, admin key id or tool slug acted on. */
+                            /** @description The key id, admin key id, tool slug or webhook endpoint id acted on. */
                             target: string;
                             /** @description The admin request's id; null from the CLI. */
                             request_id: string | null;
