@@ -156,16 +156,17 @@ export function createWebhookStore(db: Db, audited: Audited, appendEvents: Appen
       return audited(() => retry.run(at, endpointId, deliveryId), audit) === 1;
     },
     async claimWebhookDeliveries(request) {
-      // A read first, so an idle deliverer never takes the write lock.
+      // A read first, so an idle deliverer never takes the write lock. The writes go through the
+      // write queue, which waits for another process's lock off the event loop.
       if (due.all(request.now, 1).length === 0) return [];
-      return db.transaction(() => {
+      return db.write(() => {
         for (const row of due.all(request.now, request.limit))
           lease.run(request.leaseUntil, request.claim, row.id);
         return claimed.all(request.claim).map((row) => toClaimed(row, request.claim));
       });
     },
     async recordWebhookAttempt(result) {
-      return db.transaction(() => {
+      return db.write(() => {
         const { attempt } = result;
         const settled = settle.run(
           result.state,
@@ -190,7 +191,7 @@ export function createWebhookStore(db: Db, audited: Audited, appendEvents: Appen
       });
     },
     async releaseWebhookClaim(deliveryId, claim) {
-      release.run(deliveryId, claim);
+      await db.write(() => release.run(deliveryId, claim));
     },
   };
 }
