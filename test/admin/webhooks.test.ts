@@ -305,6 +305,29 @@ for (const { name, make } of storesToTest()) {
       assert.match(noConnection?.attempt_log[0]?.error ?? "", /^connection refused \(ECONNREFUSED\)$/);
     });
 
+    it("hands back what it was sending when it stops: due again at once, no attempt counted", async (t) => {
+      const s = await setup(t);
+      const made = await endpoint(s);
+      s.receiver.answer({ status: 0, hang: true });
+      await revokeOne(s);
+      const stopping = s.deliverer();
+      const pass = stopping.deliverDue();
+      while (s.receiver.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await stopping.stop();
+      assert.equal(await pass, 0);
+      assert.equal(await stopping.deliverDue(), 0, "a stopped deliverer sends nothing");
+      let [logged] = await deliveries(s, made.id);
+      assert.equal(logged?.state, "pending");
+      assert.equal(logged?.attempts, 0);
+      assert.equal(await s.deliverer().deliverDue(), 1, "another deliverer takes it at once");
+      [logged] = await deliveries(s, made.id);
+      assert.equal(logged?.state, "delivered");
+      assert.equal(
+        s.receiver.received[0]?.headers["webhook-id"],
+        s.receiver.received[1]?.headers["webhook-id"],
+      );
+    });
+
     it("has two deliverers on one store send each delivery once", async (t) => {
       const s = await setup(t);
       await endpoint(s);
