@@ -45,6 +45,7 @@ import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
+import { webhookRoutes } from "./http/routes/webhooks.ts";
 import { registerTracing } from "./http/tracing.ts";
 import { mcpEndpoint, mcpStreamRefusal, registerMcpEndpoint } from "./mcp/transport.ts";
 
@@ -82,6 +83,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
     ...readRoutes(deps),
     ...captureRoutes(deps),
     ...adminRoutes(deps),
+    ...webhookRoutes(deps),
     ...(options.oauth ? [...oauthAdminRoutes(deps), ...protectedResourceRoutes(options.oauth)] : []),
     ...healthRoutes(deps),
     ...docsRoutes(deps.settings.docsUrl, document),

@@ -15,6 +15,11 @@ import { isIP } from "node:net";
 import { readConfigFile } from "./config-file.ts";
 import { type ServiceSettings, SetupProblemsError } from "./core/kernel/settings.ts";
 import {
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+  parseRetrySchedule,
+} from "./core/kernel/webhook-events.ts";
+import {
   DEFAULT_ACCESS_TOKEN_TTL_S,
   DEFAULT_REGISTRATIONS_PER_HOUR,
   isLoopbackHost,
@@ -87,6 +92,8 @@ export interface Config {
    * overwrites the header).
    */
   readonly trustProxy: boolean | number | readonly string[];
+  /** The delays before each retry of a failed webhook delivery, in milliseconds. */
+  readonly webhookRetryScheduleMs: readonly number[];
 }
 
 /** Why the configuration cannot be used: every bad variable and file member, one line each. */
@@ -398,6 +405,16 @@ export const VARIABLES = {
     },
     parseTrustProxy,
   ),
+  TOOLRUN_WEBHOOK_RETRY_SCHEDULE: declare(
+    {
+      default: DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+      shown: `\`${DEFAULT_WEBHOOK_RETRY_SCHEDULE}\``,
+      accepts:
+        "durations separated by commas, each a whole number and ms, s, m, h or d, at most 7 days each, at most 50 of them",
+      doc: "the delays before each retry of a webhook delivery that failed (any answer but a 2xx or a 410, a timeout of 15 s, no connection), each with up to 10 % of jitter and no shorter than the receiver's `Retry-After`; once they are spent the delivery is given up (`failed` in its endpoint's deliveries). [operations](operations.md#webhooks)",
+    },
+    parseRetrySchedule,
+  ),
   TOOLRUN_SHUTDOWN_TIMEOUT_MS: integer({
     default: 10_000,
     min: 0,
@@ -542,6 +559,7 @@ export function loadConfig(env: Env): Config {
     oauth: oauth.settings,
     oauthOff: oauth.off,
     trustProxy: read("TOOLRUN_TRUST_PROXY"),
+    webhookRetryScheduleMs: read("TOOLRUN_WEBHOOK_RETRY_SCHEDULE"),
   };
   if (problems.length > 0) throw new ConfigError(problems.sort((a, b) => rank(a) - rank(b)));
   return config;

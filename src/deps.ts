@@ -29,8 +29,11 @@ import type { ComputeOffload } from "./ports/compute-offload.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
 import type { Telemetry } from "./ports/telemetry.ts";
+import type { Upstream } from "./ports/upstream.ts";
 
 export interface Deps extends CoreDeps {
+  /** Outward HTTP for webhook deliveries. */
+  readonly upstream: Upstream;
   /** Closes the limiter, the store and the compute pool, and exports the traces still buffered. */
   close(): Promise<void>;
 }
@@ -51,6 +54,8 @@ export interface DepsParts {
   readonly offload?: ComputeOffload;
   /** Traces: the ledger's spans, and each call's outcome on its span. */
   readonly telemetry?: Telemetry;
+  /** Outward HTTP for webhook deliveries (default: undici's, as HTTP tools use). */
+  readonly upstream?: Upstream;
 }
 
 export interface BackendOptions {
@@ -124,6 +129,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
     keyedCalls: createKeyedCallsInFlight(),
+    upstream: parts.upstream ?? createHttpUpstream(),
     ...(observer ? { observer } : {}),
     ...(offload ? { offload } : {}),
     ...(telemetry ? { telemetry } : {}),

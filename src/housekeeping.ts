@@ -1,10 +1,11 @@
 /**
- * Every periodic job of a running server, in one list: what a stopped process left pending, and
- * what can no longer be used (expired answers, OAuth artifacts, captures). Each instance runs them
- * all; every job is safe to run on several instances at once (the store's statements make them
- * so). Adding a job is one entry in `jobs`.
+ * Every periodic job of a running server, in one list: what a stopped process left pending, what
+ * can no longer be used (expired answers, OAuth artifacts, captures), and the webhook deliveries
+ * due. Each instance runs them all; every job is safe to run on several instances at once (the
+ * store's statements make them so). Adding a job is one entry in `jobs`.
  */
 import type { Config } from "./config.ts";
+import type { WebhookDeliverer } from "./core/admin/webhook-delivery.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { SchemaNotReadyError } from "./ports/errors.ts";
 
@@ -14,6 +15,8 @@ const SWEEP_EVERY_MS = 30_000;
 const OAUTH_PURGE_EVERY_MS = 10 * 60 * 1000;
 /** How often expired captures and what they caught are removed (reads hide them meanwhile). */
 const CAPTURE_PURGE_EVERY_MS = 10 * 60 * 1000;
+/** How often each instance looks for webhook deliveries due: the shortest a retry waits, about. */
+export const WEBHOOK_DELIVERY_EVERY_MS = 1000;
 
 /** Where a job's failure, and what a job found worth saying, is written (the app's logger). */
 export interface WarningLog {
@@ -27,14 +30,17 @@ export interface Job {
   /** Runs once as the server starts too, not only after its first interval. */
   readonly atStart: boolean;
   run(): Promise<void>;
+  /** Ends what a run has in flight, for a server that stops (the deliveries being sent). */
+  stop?(): Promise<void>;
 }
 
 /** The jobs of a server with this configuration. */
 export function jobs(
   config: Pick<Config, "callAbandonS" | "oauth">,
-  deps: Pick<CoreDeps, "store" | "now">,
+  deps: Pick<CoreDeps, "store" | "now"> & { readonly webhooks?: WebhookDeliverer },
   log: WarningLog,
 ): Job[] {
+  const { webhooks } = deps;
   const abandonedAfterMs = config.callAbandonS * 1000;
   const sweepEveryMs = Math.min(SWEEP_EVERY_MS, abandonedAfterMs / 2);
   const now = () => deps.now().toISOString();
@@ -79,11 +85,28 @@ export function jobs(
           },
         ]
       : []),
+    ...(webhooks
+      ? [
+          {
+            // Every instance delivers; the store's claims keep two from sending one delivery.
+            name: "delivery of webhooks",
+            everyMs: WEBHOOK_DELIVERY_EVERY_MS,
+            atStart: true,
+            async run() {
+              await webhooks.deliverDue();
+            },
+            stop: () => webhooks.stop(),
+          },
+        ]
+      : []),
   ];
 }
 
-/** Starts every job on its interval (timers that never keep the process alive); stop() ends them. */
-export function startHousekeeping(list: readonly Job[], log: WarningLog): { stop(): void } {
+/**
+ * Starts every job on its interval (timers that never keep the process alive); stop() ends them,
+ * and resolves once the jobs that hold work in flight have ended it.
+ */
+export function startHousekeeping(list: readonly Job[], log: WarningLog): { stop(): Promise<void> } {
   const timers = list.map((job) => {
     const run = () =>
       job.run().catch((error: unknown) => {
@@ -96,8 +119,9 @@ export function startHousekeeping(list: readonly Job[], log: WarningLog): { stop
     return timer;
   });
   return {
-    stop() {
+    async stop() {
       for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled(list.map((job) => job.stop?.()));
     },
   };
 }

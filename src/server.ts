@@ -7,6 +7,7 @@ import pino from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin/actions.ts";
+import { createWebhookDeliverer } from "./core/admin/webhook-delivery.ts";
 import type { Observer } from "./core/call/observer.ts";
 import { createDeps, type Deps, loadConfiguredTools, openTelemetry } from "./deps.ts";
 import { jobs, startHousekeeping } from "./housekeeping.ts";
@@ -74,7 +75,14 @@ export async function startServer(
       await stop();
       throw error;
     });
-  const housekeeping = startHousekeeping(jobs(config, deps, app.log), app.log);
+  const webhooks = createWebhookDeliverer({
+    store: deps.store,
+    upstream: deps.upstream,
+    now: deps.now,
+    scheduleMs: config.webhookRetryScheduleMs,
+    log: app.log,
+  });
+  const housekeeping = startHousekeeping(jobs(config, { ...deps, webhooks }, app.log), app.log);
 
   err(
     `toolrun listening on ${url} (database: ${config.database.kind}${config.redisUrl ? ", rate limits: redis" : ""})`,
@@ -90,7 +98,8 @@ export async function startServer(
     url,
     flushLog: log.flush,
     async close() {
-      housekeeping.stop();
+      // The deliveries in flight are aborted and their claims freed (due again at once), beside the drain.
+      const jobsStopped = housekeeping.stop();
       // Requests in flight may finish; new ones get 503 meanwhile. Past the bound, their
       // connections are closed (a call cut off there is refunded by the next sweep of any instance).
       const cutOff = setTimeout(() => {
@@ -104,6 +113,7 @@ export async function startServer(
         await app.close();
       } finally {
         clearTimeout(cutOff);
+        await jobsStopped;
         await deps.close();
         log.flush();
       }

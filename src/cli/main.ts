@@ -24,6 +24,7 @@ import { registerKeysCommands } from "./keys.ts";
 import { registerMigrateCommands } from "./migrate.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerToolsCommands } from "./tools.ts";
+import { registerWebhooksCommands } from "./webhooks.ts";
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -60,6 +61,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   registerKeysCommands(program, context);
   registerAdminKeysCommands(program, context);
   registerToolsCommands(program, context);
+  registerWebhooksCommands(program, context);
   // Every command reports mistakes the same way, on one line, and exits through us.
   for (const command of [program, ...allCommands(program)]) {
     command

@@ -1,5 +1,6 @@
 /**
- * The storage port: API keys, the credit ledger, the usage record and the operator switches.
+ * The storage port: API keys, the credit ledger, the usage record, the operator switches, OAuth
+ * (oauth-store.ts) and webhooks (webhook-store.ts).
  * Implemented by adapters/sqlite and adapters/postgres; both pass the same contract suite
  * (test/contracts/store.contract.ts). Every money-like change is atomic inside the adapter.
  */
@@ -26,6 +27,7 @@ export interface KeyRotation {
 
 import type { CaptureStore } from "./capture-store.ts";
 import type { OAuthStore } from "./oauth-store.ts";
+import type { NewWebhookEvent, WebhookStore } from "./webhook-store.ts";
 
 export interface NewApiKey {
   readonly id: string;
@@ -91,9 +93,15 @@ export interface KeyStore {
   countKeys(): Promise<number>;
   /**
    * Revokes the key at `at`; the grace of a secret a rotation replaced ends then too. False when
-   * no such key, or it was already revoked.
+   * no such key, or it was already revoked. `events` (`key.revoked`) go to the webhook outbox in
+   * the same transaction, only when the key is revoked.
    */
-  revokeKey(id: string, at: string, audit?: NewAuditEntry): Promise<boolean>;
+  revokeKey(
+    id: string,
+    at: string,
+    audit?: NewAuditEntry,
+    events?: readonly NewWebhookEvent[],
+  ): Promise<boolean>;
   /**
    * Replaces the secret. With `previousSecretExpiresAt`, the replaced secret goes on matching (as
    * `previous`) and any secret an earlier rotation left matching stops at once: one replaced
@@ -363,7 +371,8 @@ export interface Store
     Ledger,
     SwitchStore,
     OAuthStore,
-    CaptureStore {
+    CaptureStore,
+    WebhookStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

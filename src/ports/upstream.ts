@@ -25,7 +25,13 @@ export type UnreachableReason = "refused" | "reset" | "unknown_host" | "other";
 
 export type UpstreamResult =
   /** The whole response; redirects are answers like any other, never followed. */
-  | { readonly kind: "response"; readonly status: number; readonly body: Buffer }
+  | {
+      readonly kind: "response";
+      readonly status: number;
+      readonly body: Buffer;
+      /** The response's `Retry-After`, when it sent one (webhook deliveries honour it). */
+      readonly retryAfter?: string;
+    }
   /** The response's body is larger than `maxResponseBytes`: reading stopped there. */
   | { readonly kind: "too_large"; readonly status: number }
   | { readonly kind: "timeout" }

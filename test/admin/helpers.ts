@@ -13,11 +13,12 @@ export interface AdminClient {
   get(path: string): Promise<LightMyRequestResponse>;
   post(path: string, body?: unknown): Promise<LightMyRequestResponse>;
   patch(path: string, body: unknown): Promise<LightMyRequestResponse>;
+  delete(path: string): Promise<LightMyRequestResponse>;
 }
 
 export async function adminClient(t: TestApp, name = "ops"): Promise<AdminClient> {
   const created = await createAdminKey(t.deps, cliActor("test"), name);
-  const send = (method: "GET" | "POST" | "PATCH", path: string, body?: unknown) =>
+  const send = (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown) =>
     t.app.inject({
       method,
       url: `/admin/v1${path}`,
@@ -30,5 +31,6 @@ export async function adminClient(t: TestApp, name = "ops"): Promise<AdminClient
     get: (path) => send("GET", path),
     post: (path, body) => send("POST", path, body),
     patch: (path, body) => send("PATCH", path, body),
+    delete: (path) => send("DELETE", path),
   };
 }

@@ -28,7 +28,7 @@ describe("webhook-payload-inspector over HTTP", () => {
     assert.equal(res.statusCode, 200, res.body);
     const envelope = res.json();
     assert.equal(envelope.tool, "webhook-payload-inspector");
-    assert.equal(envelope.tool_version, "1.1.0");
+    assert.equal(envelope.tool_version, "1.2.0");
     assert.equal(envelope.credits_used, 5);
     assert.equal(envelope.credits_remaining, 995);
     const rows = new Map(

@@ -69,6 +69,31 @@ describe("housekeeping", () => {
     assert.equal(calls.filter((call) => call.startsWith("refundAbandoned")).length, 1 + 20);
   });
 
+  it("delivers webhooks every second when given a deliverer, and stops it with the rest", async (t) => {
+    t.mock.timers.enable({ apis: ["setInterval"] });
+    const calls: string[] = [];
+    const webhooks = {
+      deliverDue: async () => {
+        calls.push("deliverDue");
+        return 0;
+      },
+      stop: async () => void calls.push("stop"),
+    };
+    const list = jobs(
+      { callAbandonS: 120, oauth: null },
+      { store: fakeStore([]), now: () => NOW, webhooks },
+      {
+        warn() {},
+      },
+    );
+    assert.deepEqual(list.map((job) => [job.name, job.everyMs]).at(-1), ["delivery of webhooks", 1000]);
+    const running = startHousekeeping(list, { warn() {} });
+    t.mock.timers.tick(3000);
+    assert.equal(calls.filter((call) => call === "deliverDue").length, 1 + 3);
+    await running.stop();
+    assert.equal(calls.at(-1), "stop");
+  });
+
   it("logs a failing job by its name, but not before the schema is there", async () => {
     for (const [error, logged] of [
       [

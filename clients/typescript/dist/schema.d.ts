@@ -355,6 +355,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every webhook endpoint, oldest first (never their secrets). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminListWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers a URL to receive the events named in `events`, signed the Standard Webhooks way, and answers its signing secret once, in `secret` (`whsec_...`). Audited as `webhooks.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        post: operations["adminCreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description One webhook endpoint: its URL, events, whether it is enabled (and why not). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminGetWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the endpoint with its deliveries and their log; what was pending is never sent. Audited as `webhooks.delete`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        delete: operations["adminDeleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the members sent (`url`, `events`, `description`, `enabled`); the others stay. Events already written keep going to the endpoints they were written for. Audited as `webhooks.update`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        patch: operations["adminUpdateWebhook"];
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's deliveries
+         * @description Each event written for the endpoint, newest first, with its state (`pending`, `delivered`, `failed` once given up), when it is tried next, and every attempt: when, the status answered (or why none came), how long it took. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a webhook delivery
+         * @description Makes the delivery due now, whatever its state: a pending one is sent at once instead of at its next time, a delivered one is sent again, and one given up gets one more attempt (given up again if it fails). The same `webhook-id`. Sent within a second or so while the endpoint is enabled. Audited as `webhooks.retry`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        post: operations["adminRetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event for this endpoint alone (whatever events it subscribed to), delivered like any other: watch it in the deliveries. `deliveries` is 0 when the endpoint is disabled. Audited as `webhooks.test`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        post: operations["adminTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -586,7 +698,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -3374,9 +3486,9 @@ export interface operations {
                                 type: "admin_key" | "cli";
                                 id: string;
                             };
-                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`. */
+                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`. */
                             action: string;
-                            /** @description The key id, admin key id or tool slug acted on. */
+                            /** @description The key id, admin key id, tool slug or webhook endpoint id acted on. */
                             target: string;
                             /** @description The admin request's id; null from the CLI. */
                             request_id: string | null;
@@ -3409,6 +3521,1070 @@ export interface operations {
             };
             /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List webhook endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        webhooks: {
+                            /** @description `whe_...`: how the admin API and the CLI name the endpoint. */
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string;
+                            /** @description false: nothing is sent to it; its pending deliveries wait. */
+                            enabled: boolean;
+                            /** @description `gone`: the service turned it off because it answered 410. null otherwise. */
+                            disabled_reason: "gone" | null;
+                            /** @description `whsec_...`, the key every delivery is signed with (Standard Webhooks): only in the answer that created the endpoint. */
+                            secret?: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
+                    url: string;
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`; the others may be subscribed to already. */
+                    events: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
+                    /** @description What the endpoint is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a webhook endpoint */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `whe_...`: how the admin API and the CLI name the endpoint. */
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        /** @description false: nothing is sent to it; its pending deliveries wait. */
+                        enabled: boolean;
+                        /** @description `gone`: the service turned it off because it answered 410. null otherwise. */
+                        disabled_reason: "gone" | null;
+                        /** @description `whsec_...`, the key every delivery is signed with (Standard Webhooks): only in the answer that created the endpoint. */
+                        secret: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a webhook endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `whe_...`: how the admin API and the CLI name the endpoint. */
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        /** @description false: nothing is sent to it; its pending deliveries wait. */
+                        enabled: boolean;
+                        /** @description `gone`: the service turned it off because it answered 410. null otherwise. */
+                        disabled_reason: "gone" | null;
+                        /** @description `whsec_...`, the key every delivery is signed with (Standard Webhooks): only in the answer that created the endpoint. */
+                        secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a webhook endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
+                    url?: string;
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`; the others may be subscribed to already. */
+                    events?: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
+                    /** @description What the endpoint is for. */
+                    description?: string;
+                    /** @description false: nothing is sent to it, and its pending deliveries wait; true: they go on (an endpoint turned off by a 410 is turned on again this way). */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a webhook endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `whe_...`: how the admin API and the CLI name the endpoint. */
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        /** @description false: nothing is sent to it; its pending deliveries wait. */
+                        enabled: boolean;
+                        /** @description `gone`: the service turned it off because it answered 410. null otherwise. */
+                        disabled_reason: "gone" | null;
+                        /** @description `whsec_...`, the key every delivery is signed with (Standard Webhooks): only in the answer that created the endpoint. */
+                        secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Most deliveries to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook endpoint's deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        deliveries: {
+                            /** @description `dlv_...`: this event's delivery to this endpoint. */
+                            id: string;
+                            /** @description `evt_...`: the `webhook-id` header, the same on every attempt. */
+                            event_id: string;
+                            event_type: string;
+                            /**
+                             * @description `failed`: given up (the retry schedule is spent, or the endpoint answered 410).
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            /** @description When it is tried next; null once delivered or given up. */
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            delivered_at: string | null;
+                            /** @description Every attempt, oldest first. */
+                            attempt_log: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description null: no answer came. */
+                                status_code: number | null;
+                                /** @description What went wrong; null for a 2xx. */
+                                error: string | null;
+                                duration_ms: number;
+                            }[];
+                        }[];
+                        /** @description Pass as `cursor` for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRetryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                id: string;
+                /** @description The delivery's id (`dlv_...`). */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retry a webhook delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `dlv_...`: this event's delivery to this endpoint. */
+                        id: string;
+                        /** @description `evt_...`: the `webhook-id` header, the same on every attempt. */
+                        event_id: string;
+                        event_type: string;
+                        /**
+                         * @description `failed`: given up (the retry schedule is spent, or the endpoint answered 410).
+                         * @enum {string}
+                         */
+                        state: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        /** @description When it is tried next; null once delivered or given up. */
+                        next_attempt_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        delivered_at: string | null;
+                        /** @description Every attempt, oldest first. */
+                        attempt_log: {
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description null: no answer came. */
+                            status_code: number | null;
+                            /** @description What went wrong; null for a 2xx. */
+                            error: string | null;
+                            duration_ms: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found), [`webhook_delivery_not_found`](/docs/errors/webhook_delivery_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a test event */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `webhook-id` the test delivery carries. */
+                        event_id: string;
+                        /** @constant */
+                        type: "webhook.test";
+                        /** @description 1: the test delivery is queued. */
+                        deliveries: number;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -67,7 +67,13 @@ async function send(dispatcher: Agent, upstreamRequest: UpstreamRequest): Promis
       }
       chunks.push(chunk);
     }
-    return { kind: "response", status, body: Buffer.concat(chunks, size) };
+    const retryAfter = response.headers["retry-after"];
+    return {
+      kind: "response",
+      status,
+      body: Buffer.concat(chunks, size),
+      ...(typeof retryAfter === "string" ? { retryAfter } : {}),
+    };
   } catch (error) {
     if (ending) return { kind: ending };
     const code = errorCode(error);

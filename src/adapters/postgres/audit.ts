@@ -1,12 +1,14 @@
 /**
- * The audit log on PostgreSQL: each entry written in the transaction of the change it records
- * (`audited`, used by the stores that make operator changes), read newest first, paged by keyset
+ * The audit log on PostgreSQL: each entry written in the transaction of the change it records, with
+ * the webhook events the change causes (`audited`, used by the stores that make operator changes), read newest first, paged by keyset
  * on the `audit_log.seq` bigserial. Boundary: the `audit_log` table only.
  */
 import type { Pool } from "pg";
 import type { AuditLog, NewAuditEntry } from "../../ports/store.ts";
+import type { NewWebhookEvent } from "../../ports/webhook-store.ts";
 import { type AuditRow, auditValues, pageSize, parseCursor, toAuditPage } from "../sql-rows.ts";
 import { type Queryable, run, statement, transaction } from "./db.ts";
+import { appendEvents } from "./outbox.ts";
 
 const APPEND = statement(
   "audit_append",
@@ -23,17 +25,22 @@ const PAGE = statement(
 
 /**
  * Runs `change` (which returns how many rows it changed) and, when it changed any, writes `audit`
- * in the same transaction; with no entry, the change alone, as one statement.
+ * and the webhook `events` it causes in the same transaction; with neither, the change alone, as
+ * one statement.
  */
 export async function audited(
   pool: Pool,
   audit: NewAuditEntry | undefined,
   change: (db: Queryable) => Promise<number>,
+  events: readonly NewWebhookEvent[] = [],
 ): Promise<number> {
-  if (audit === undefined) return change(pool);
+  if (audit === undefined && events.length === 0) return change(pool);
   return transaction(pool, async (client) => {
     const changed = await change(client);
-    if (changed > 0) await run(client, APPEND, auditValues(audit));
+    if (changed > 0) {
+      if (audit !== undefined) await run(client, APPEND, auditValues(audit));
+      await appendEvents(client, events);
+    }
     return changed;
   });
 }

@@ -6,6 +6,7 @@
  */
 import type { Pool } from "pg";
 import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey, type NewAuditEntry } from "../../ports/store.ts";
+import type { NewWebhookEvent } from "../../ports/webhook-store.ts";
 import {
   type FoundKeyRow,
   KEY_COLUMNS,
@@ -83,8 +84,13 @@ const GRANT = statement(
 
 export function createKeyStore(pool: Pool): KeyStore {
   /** Runs a change to a key (one statement returning the key's id when it matched) with its audit entry. */
-  async function change(stmt: Statement, values: Values, audit: NewAuditEntry | undefined): Promise<boolean> {
-    return (await audited(pool, audit, async (db) => (await run(db, stmt, values)).length)) === 1;
+  async function change(
+    stmt: Statement,
+    values: Values,
+    audit: NewAuditEntry | undefined,
+    events?: readonly NewWebhookEvent[],
+  ): Promise<boolean> {
+    return (await audited(pool, audit, async (db) => (await run(db, stmt, values)).length, events)) === 1;
   }
 
   return {
@@ -121,7 +127,7 @@ export function createKeyStore(pool: Pool): KeyStore {
       const [row] = await run<{ n: number }>(pool, COUNT, []);
       return row?.n ?? 0;
     },
-    revokeKey: (id, at, audit) => change(REVOKE, [id, at], audit),
+    revokeKey: (id, at, audit, events) => change(REVOKE, [id, at], audit, events),
     rotateKey: (id, rotation, audit) =>
       change(
         ROTATE,

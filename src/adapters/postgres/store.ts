@@ -1,8 +1,8 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts and
- * migrations.ts over one pool.
+ * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts,
+ * webhooks.ts and migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
@@ -27,6 +27,7 @@ import {
   schemaName,
 } from "./pool.ts";
 import { createSwitchStore } from "./switches.ts";
+import { createWebhookStore } from "./webhooks.ts";
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /**
@@ -82,6 +83,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...ledger,
     ...createCaptureStore(pool),
     ...createSwitchStore(pool),
+    ...createWebhookStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
     async ping() {

@@ -1,9 +1,10 @@
 /**
- * The audit log on SQLite: each entry written in the transaction of the change it records
- * (`createAudited`, used by the stores that make operator changes), read newest first, paged by
+ * The audit log on SQLite: each entry written in the transaction of the change it records, with the
+ * webhook events the change causes (`createAudited`, used by the stores that make operator changes), read newest first, paged by
  * keyset on `audit_log.seq`. Boundary: the `audit_log` table only.
  */
 import type { AuditLog, NewAuditEntry } from "../../ports/store.ts";
+import type { NewWebhookEvent } from "../../ports/webhook-store.ts";
 import {
   AUDIT_COLUMNS,
   type AuditRow,
@@ -13,23 +14,31 @@ import {
   toAuditPage,
 } from "../sql-rows.ts";
 import type { Db } from "./db.ts";
+import { type AppendEvents, createAppendEvents } from "./outbox.ts";
 
 const APPEND = `INSERT INTO audit_log (at, actor_type, actor_id, action, target, request_id, details)
   VALUES (?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Runs `change` (which returns how many rows it changed) and, when it changed any, writes `audit`
- * in the same transaction; with no entry, the change alone.
+ * and the webhook `events` it causes in the same transaction; with neither, the change alone.
  */
-export type Audited = (change: () => number, audit: NewAuditEntry | undefined) => number;
+export type Audited = (
+  change: () => number,
+  audit: NewAuditEntry | undefined,
+  events?: readonly NewWebhookEvent[],
+) => number;
 
-export function createAudited(db: Db): Audited {
+export function createAudited(db: Db, appendEvents: AppendEvents = createAppendEvents(db)): Audited {
   const append = db.statement(APPEND);
-  return (change, audit) => {
-    if (audit === undefined) return change();
+  return (change, audit, events = []) => {
+    if (audit === undefined && events.length === 0) return change();
     return db.transaction(() => {
       const changed = change();
-      if (changed > 0) append.run(...auditValues(audit));
+      if (changed > 0) {
+        if (audit !== undefined) append.run(...auditValues(audit));
+        appendEvents(events);
+      }
       return changed;
     });
   };

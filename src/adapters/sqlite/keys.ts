@@ -100,7 +100,8 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
     async countKeys() {
       return countKeys();
     },
-    revokeKey: async (id, at, audit) => change(() => audited(() => revoke.run(at, id), audit)),
+    revokeKey: async (id, at, audit, events) =>
+      change(() => audited(() => revoke.run(at, id), audit, events)),
     rotateKey: async (id, rotation, audit) =>
       change(() =>
         audited(

@@ -1,8 +1,8 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts, migrations.ts
- * and write-probe.ts over one database file (db.ts).
+ * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts,
+ * migrations.ts, webhooks.ts (with outbox.ts) and write-probe.ts over one database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
 import { withCredentialCache } from "../key-cache.ts";
@@ -15,14 +15,17 @@ import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
 import { isMigrated, migrate } from "./migrations.ts";
 import { createOAuthStore } from "./oauth.ts";
+import { createAppendEvents } from "./outbox.ts";
 import { createSwitchStore } from "./switches.ts";
+import { createWebhookStore } from "./webhooks.ts";
 import { createWriteProbe } from "./write-probe.ts";
 
 export type SqliteStoreOptions = OpenOptions & LedgerOptions;
 
 export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = openDb(path, options);
-  const audited = createAudited(db);
+  const appendEvents = createAppendEvents(db);
+  const audited = createAudited(db, appendEvents);
   const ping = db.statement("SELECT 1");
   return {
     ...withCredentialCache(
@@ -35,6 +38,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createLedger(db, options),
     ...createCaptureStore(db),
     ...createSwitchStore(db, audited),
+    ...createWebhookStore(db, audited, appendEvents),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

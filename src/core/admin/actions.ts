@@ -17,6 +17,7 @@ import { periodOf } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { issueKey, newKeyId } from "../kernel/key-format.ts";
 import { FREE_PLAN_ID, type ServiceSettings } from "../kernel/settings.ts";
+import { webhookEvent } from "../kernel/webhook-events.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 import type { GrantInput, KeyInput, RotateInput } from "./input.ts";
@@ -152,10 +153,21 @@ export async function rotateApiKey(
   return { record: await existing(deps.store, id), key: issued.key };
 }
 
+/**
+ * Revokes the key, and writes its `key.revoked` webhook event in the same transaction (the store
+ * writes it only for the endpoints subscribed to it, and only when the key is revoked).
+ */
 export async function revokeApiKey(deps: AdminDeps, by: ActedBy, id: string): Promise<ApiKeyRecord> {
   const now = deps.now();
+  const at = now.toISOString();
   const entry = auditEntry(by, now, "keys.revoke", id, {});
-  if (!(await deps.store.revokeKey(id, now.toISOString(), entry))) await refuseInactive(deps.store, id);
+  const before = await existing(deps.store, id);
+  const event = webhookEvent(
+    "key.revoked",
+    { key_id: id, name: before.name, plan: before.plan, metadata: before.metadata, revoked_at: at },
+    now,
+  );
+  if (!(await deps.store.revokeKey(id, at, entry, [event]))) await refuseInactive(deps.store, id);
   return existing(deps.store, id);
 }
 

@@ -146,9 +146,12 @@ export const auditSchema: JsonSchema = {
           action: {
             type: "string",
             description:
-              "`keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`.",
+              "`keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`.",
           },
-          target: { type: "string", description: "The key id, admin key id or tool slug acted on." },
+          target: {
+            type: "string",
+            description: "The key id, admin key id, tool slug or webhook endpoint id acted on.",
+          },
           request_id: {
             ...nullable({ type: "string" }),
             description: "The admin request's id; null from the CLI.",

@@ -88,6 +88,18 @@ export const errorCatalog = {
     explanation:
       "The account already has 5 live captures, the most it may hold at once. Delete one it no longer needs (`DELETE /v1/captures/{id}`; `GET /v1/captures` lists them) or wait until one expires, then create the capture again. Nothing was created.",
   },
+  webhook_not_found: {
+    status: 404,
+    title: "No webhook endpoint with that id",
+    explanation:
+      "Admin API: no webhook endpoint has this id (it may have been deleted). `GET /admin/v1/webhooks` lists them. Nothing was changed.",
+  },
+  webhook_delivery_not_found: {
+    status: 404,
+    title: "No webhook delivery with that id",
+    explanation:
+      "Admin API: the webhook endpoint has no delivery with this id. `GET /admin/v1/webhooks/{id}/deliveries` lists its deliveries, newest first. Nothing was changed.",
+  },
   key_revoked: {
     status: 409,
     title: "The key is revoked",

@@ -263,7 +263,7 @@ describe("parsing edge cases end to end", () => {
 describe("the tool definition", () => {
   test("metadata", () => {
     assert.equal(webhookPayloadInspector.slug, "webhook-payload-inspector");
-    assert.equal(webhookPayloadInspector.version, "1.1.0");
+    assert.equal(webhookPayloadInspector.version, "1.2.0");
     assert.deepEqual(webhookPayloadInspector.defaults, { weight: 5, maxBodyBytes: 1048576 });
   });
 

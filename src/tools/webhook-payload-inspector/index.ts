@@ -128,7 +128,7 @@ export const webhookPayloadInspector = {
     "debug",
     "inspect",
   ],
-  version: "1.1.0",
+  version: "1.2.0",
   defaults: { weight: 5, maxBodyBytes: 1_048_576 },
   // The formatted body, escaped inside the answer, is up to three times the delivery.
   maxOutputBytes: 16 * 1_048_576,

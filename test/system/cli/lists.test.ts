@@ -174,7 +174,7 @@ describe("toolrun CLI lists", () => {
         },
         {
           slug: "webhook-payload-inspector",
-          tool_version: "1.1.0",
+          tool_version: "1.2.0",
           weight: 7,
           max_body_bytes: 1048576,
           enabled: true,

@@ -17,7 +17,44 @@ export type { Provider } from "./provider-types.ts";
 const EITHER_HEADER_SET = { anyHeader: ["svix-id", "webhook-id"] } as const;
 const EITHER_SIGNALS = [...standardWebhooksSignals("svix"), ...standardWebhooksSignals("webhook")];
 
+/**
+ * The event types toolrun's own webhooks send (docs/operations.md#webhooks). Written out here
+ * because a tool imports nothing of the service's (src/core/kernel/webhook-events.ts holds them).
+ */
+const TOOLRUN_EVENTS = [
+  "credits.threshold",
+  "credits.depleted",
+  "credits.granted",
+  "key.revoked",
+  "webhook.test",
+  "job.succeeded",
+  "job.failed",
+];
+
 const STANDARD_BASED_PROVIDERS: readonly Provider[] = [
+  {
+    id: "toolrun",
+    name: "toolrun",
+    // This project's own deliveries (docs/operations.md#webhooks) follow the specification.
+    checkedAgainst:
+      "https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md",
+    // Its sender's User-Agent, or, behind a proxy that rewrites it, the body's shape: `{type,
+    // timestamp, data}` with one of its event types.
+    detect: [
+      { anyHeader: ["webhook-id"], userAgent: "toolrun-webhooks" },
+      {
+        anyHeader: ["webhook-id"],
+        body: [
+          { path: "type", oneOf: TOOLRUN_EVENTS },
+          { path: "timestamp", exists: true },
+          { path: "data", exists: true },
+        ],
+      },
+    ],
+    event: [{ body: "type" }],
+    signals: standardWebhooksSignals("webhook"),
+    schemes: [STANDARD_WEBHOOKS],
+  },
   {
     id: "clerk",
     name: "Clerk",
