@@ -12,6 +12,7 @@ import {
   updateApiKey,
 } from "../core/admin/actions.ts";
 import {
+  knownTool,
   MAX_CREDITS,
   MAX_GRACE_SECONDS,
   parseGrant,
@@ -30,6 +31,8 @@ interface KeyOptions {
   credits?: number | null;
   expires?: string | null;
   metadata?: Record<string, string>;
+  tools?: string[] | null;
+  access?: string;
   json?: boolean;
 }
 
@@ -46,13 +49,15 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .option("--credits <n>", "the key's own monthly allowance instead of its plan's", wholeNumber)
     .option("--expires <time>", "when the key stops working (RFC 3339, e.g. 2027-01-31T00:00:00Z)")
     .option("--metadata <name=value>", "a label of your own; repeat for several", label, {})
+    .option("--tools <slugs>", "the only tools the key may see and call, comma-separated", toolList)
+    .option("--access <full|read>", "read: the free reads only, no tool call (default full)")
     .option(
       "--json",
       'print one JSON object {"id","key","plan","name","monthly_allowance",...} and nothing else',
     )
     .action((options: KeyOptions) =>
       withDeps(cli, async (deps) => {
-        const input = parseKeyCreate(keyBody(options), deps.settings);
+        const input = parseKeyCreate(keyBody(options), deps.settings, knownTool(deps));
         const created = await createApiKey(deps, cli.actor(), input);
         if (options.json)
           cli.out(JSON.stringify(keyView(created.record, deps.settings, deps.now(), created.key)));
@@ -105,7 +110,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 
   keys
     .command("update")
-    .description("change a key's plan, name, own allowance, expiry or metadata")
+    .description("change a key's plan, name, own allowance, expiry, metadata, tools or access")
     .argument("<id>", "the key's id (key_...)")
     .option("--plan <plan>", "move the key to another configured plan")
     .option("--name <text>", "rename the key")
@@ -116,10 +121,12 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     )
     .option("--expires <time|never>", "when the key stops working (RFC 3339), or `never`", expiryOrNever)
     .option("--metadata <name=value>", "replace the key's labels with these; repeat for several", label)
+    .option("--tools <slugs|all>", "the only tools the key may use, comma-separated, or `all`", toolsOrAll)
+    .option("--access <full|read>", "read: the free reads only, no tool call; full: its tools too")
     .option("--json", "print the key as one JSON object")
     .action((id: string, options: KeyOptions) =>
       withDeps(cli, async (deps) => {
-        const change = parseKeyUpdate(keyBody(options), deps.settings);
+        const change = parseKeyUpdate(keyBody(options), deps.settings, knownTool(deps));
         const record = await updateApiKey(deps, cli.actor(), id, change);
         if (options.json) cli.out(JSON.stringify(keyView(record, deps.settings, deps.now())));
         else cli.out(`Updated key ${id}.`);
@@ -198,7 +205,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .argument("<plan>", "the plan's id")
     .action((id: string, plan: string) =>
       withDeps(cli, async (deps) => {
-        await updateApiKey(deps, cli.actor(), id, parseKeyUpdate({ plan }, deps.settings));
+        await updateApiKey(deps, cli.actor(), id, parseKeyUpdate({ plan }, deps.settings, knownTool(deps)));
         cli.out(`Key ${id} is now on plan ${plan}.`);
       }),
     );
@@ -214,7 +221,18 @@ function keyBody(options: KeyOptions): Record<string, unknown> {
   if (options.credits !== undefined) body.monthly_allowance = options.credits;
   if (options.expires !== undefined) body.expires_at = options.expires;
   if (options.metadata !== undefined) body.metadata = options.metadata;
+  if (options.tools !== undefined) body.tools = options.tools;
+  if (options.access !== undefined) body.access = options.access;
   return body;
+}
+
+/** `--tools a,b`: the slugs as written (the admin API's checks name what is wrong with them). */
+function toolList(raw: string): string[] {
+  return raw.split(",").map((slug) => slug.trim());
+}
+
+function toolsOrAll(raw: string): string[] | null {
+  return raw === "all" ? null : toolList(raw);
 }
 
 function wholeNumber(raw: string): number {

@@ -35,6 +35,8 @@ export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
     createdAt: "2026-11-01T00:00:00.000Z",
     expiresAt: null,
     metadata: {},
+    tools: null,
+    access: "full",
     ...overrides,
   };
 }
