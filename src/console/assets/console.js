@@ -3,6 +3,7 @@
 import { setupAccountPage } from "./account.js";
 import { setupKeyBar } from "./key.js";
 import { setupRequestParts } from "./request-parts.js";
+import { setupScope } from "./scope.js";
 import { setupTitleBlock } from "./title-block.js";
 import { setupToolPage } from "./tool.js";
 
@@ -14,4 +15,5 @@ if (page === "tool") {
   setupRequestParts();
 }
 if (page === "account") reload = setupAccountPage();
+if (page === "tools" || page === "tool") reload = setupScope();
 setupKeyBar(() => reload());
