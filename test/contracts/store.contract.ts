@@ -253,6 +253,27 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(found?.grantedPeriod, null);
       });
 
+      it("keeps a key's tools and access, and changes each alone, back to every tool too", async () => {
+        const key = newKey({ tools: ["echo", "heavy-text"], access: "read" });
+        await store.createKey(key);
+        const found = await store.findKeyByHash(key.secretHash);
+        assert.deepEqual([found?.tools, found?.access], [["echo", "heavy-text"], "read"]);
+        assert.equal(await store.updateKey(key.id, { access: "full" }), true);
+        assert.deepEqual(
+          [(await store.getKey(key.id))?.tools, (await store.getKey(key.id))?.access],
+          [["echo", "heavy-text"], "full"],
+        );
+        assert.equal(await store.updateKey(key.id, { tools: null, name: "wide" }), true);
+        const wide = await store.getKey(key.id);
+        assert.deepEqual([wide?.tools, wide?.access, wide?.name], [null, "full", "wide"]);
+        const plain = newKey();
+        await store.createKey(plain);
+        assert.deepEqual(
+          [(await store.getKey(plain.id))?.tools, (await store.getKey(plain.id))?.access],
+          [null, "full"],
+        );
+      });
+
       it("pages through keys oldest first, each key once", async () => {
         const created = [0, 1, 2, 3, 4].map((i) =>
           newKey({
