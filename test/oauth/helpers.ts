@@ -199,9 +199,10 @@ export class Person {
     authorizationUrl: string | URL,
     key: string,
     decision: "Approve" | "Deny" = "Approve",
+    uncheck: readonly string[] = [],
   ): Promise<URL> {
     const { html } = await this.openConsent(authorizationUrl);
-    return this.answer(html, key, decision);
+    return this.answer(html, key, decision, this.origin, uncheck);
   }
 }
 
