@@ -126,6 +126,15 @@ describe("scoped keys in the admin API", () => {
     assert.equal(created.statusCode, 201, created.body);
     assert.deepEqual([created.json().tools, created.json().access], [["echo"], "read"]);
     assert.deepEqual((await admin.get(`/keys/${created.json().id}`)).json().tools, ["echo"]);
+    const audit = (await admin.get(`/audit?target=${created.json().id}`)).json().entries;
+    assert.deepEqual(
+      audit.map((entry: { action: string; details: Record<string, unknown> }) => [
+        entry.action,
+        entry.details.tools,
+        entry.details.access,
+      ]),
+      [["keys.create", ["echo"], "read"]],
+    );
 
     const unknown = assertProblem(
       await admin.post("/keys", { plan: "free", tools: ["echo", "nope"] }),

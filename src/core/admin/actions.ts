@@ -46,8 +46,9 @@ export async function createApiKey(deps: AdminDeps, by: ActedBy, input: KeyInput
       monthly_allowance: input.monthlyAllowance,
       expires_at: input.expiresAt,
       metadata: input.metadata,
-      tools: input.tools,
-      access: input.access,
+      // A scope is recorded when one is set; a key without one may use every tool, fully.
+      ...(input.tools !== null && { tools: input.tools }),
+      ...(input.access !== "full" && { access: input.access }),
     }),
   );
   return { record: await existing(deps.store, stored.id), key: secret };
