@@ -31,7 +31,8 @@ interface KeyOptions {
   credits?: number | null;
   expires?: string | null;
   metadata?: Record<string, string>;
-  tools?: string[] | null;
+  /** `all` (update only): every tool again. */
+  tools?: string[] | "all";
   access?: string;
   json?: boolean;
 }
@@ -221,7 +222,7 @@ function keyBody(options: KeyOptions): Record<string, unknown> {
   if (options.credits !== undefined) body.monthly_allowance = options.credits;
   if (options.expires !== undefined) body.expires_at = options.expires;
   if (options.metadata !== undefined) body.metadata = options.metadata;
-  if (options.tools !== undefined) body.tools = options.tools;
+  if (options.tools !== undefined) body.tools = options.tools === "all" ? null : options.tools;
   if (options.access !== undefined) body.access = options.access;
   return body;
 }
@@ -231,8 +232,9 @@ function toolList(raw: string): string[] {
   return raw.split(",").map((slug) => slug.trim());
 }
 
-function toolsOrAll(raw: string): string[] | null {
-  return raw === "all" ? null : toolList(raw);
+/** `--tools all` stays the word: commander turns a parser's null into an empty string. */
+function toolsOrAll(raw: string): string[] | "all" {
+  return raw === "all" ? "all" : toolList(raw);
 }
 
 function wholeNumber(raw: string): number {
