@@ -166,7 +166,7 @@ function toolChoice(
   chosen: ReadonlySet<string> | null,
   problem: string | null,
 ): Markup {
-  return html`<fieldset class="field tool-choice"${problem === null ? "" : html` aria-describedby="tools-error"`}>
+  return html`<fieldset class="group tool-choice"${problem === null ? "" : html` aria-describedby="tools-error"`}>
 <legend>Tools it may use</legend>
 <input type="hidden" name="tools_offered" value="1">
 <p class="help">Uncheck the tools this app should not call. It can only ever use tools the key may use, and narrowing the key later narrows this approval too.</p>

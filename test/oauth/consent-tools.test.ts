@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/client";
+import { listAuthorizations } from "../../src/core/oauth/authorizations.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { connect } from "../mcp/helpers.ts";
 import { type OAuthApp, Person, readForm, startOAuthApp } from "./helpers.ts";
@@ -78,6 +79,12 @@ describe("OAuth consent narrowed to some tools", () => {
     } finally {
       await client.close();
     }
+    const shown = await listAuthorizations(t.deps, (await t.recordOf(key)).id);
+    assert.deepEqual(
+      shown.authorizations.map((a) => a.tools),
+      [["echo"]],
+      "the admin listing shows the narrowing",
+    );
     const used = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) });
     assert.equal(used.json().credits_used, 3, "the echo call, on the key's account");
 
