@@ -63,12 +63,10 @@ describe("the console with a key limited to some tools, in Chromium", { skip: mi
 
   it("runs the key's own tool from its page as any key does", async () => {
     const w = await c.open(`/tools/${WALL}`, { key: limited });
-    // The page's script has asked the key's catalog once the run button is there to press.
-    await w.page.getByRole("button", { name: "Run", exact: true }).waitFor();
-    await w.page
-      .getByRole("button", { name: /^Fill with|example/i })
-      .first()
-      .click();
+    // The page's script has had the key's catalog once the page is quiet.
+    await w.page.waitForLoadState("networkidle");
+    // The first example's button (each is named by its example's title).
+    await w.page.locator("button.example").first().click();
     await w.page.getByRole("button", { name: "Run", exact: true }).click();
     await w.page.locator("#results:not([hidden]), #problem:not([hidden])").first().waitFor();
     assert.equal(await w.page.locator("#problem").isHidden(), true);
