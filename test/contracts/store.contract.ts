@@ -110,6 +110,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           grantedPeriod: null,
           previousDisplayPrefix: null,
           previousSecretExpiresAt: null,
+          tools: null,
+          access: "full",
         });
         assert.deepEqual(await store.getKey(key.id), record);
         assert.equal(await store.findKeyByHash("no-such-hash"), null);
