@@ -315,14 +315,15 @@ async function offeredTools(deps: CoreDeps): Promise<OfferedTool[]> {
 }
 
 /**
- * The tools the form chose: null (no narrowing) when every offered box is checked, or the form
- * has none (a client's form from before the boxes); else the checked ones this service has.
+ * The tools the form chose: null (no narrowing) when every offered box is checked (so when none
+ * was offered), or the form has none (a client's form from before the boxes); else the checked
+ * ones this service has.
  */
 function chosenTools(form: URLSearchParams, offered: readonly OfferedTool[]): { tools: string[] | null } {
   if (form.get("tools_offered") === null) return { tools: null };
   const checked = new Set(form.getAll("tools"));
   const tools = offered.filter((tool) => checked.has(tool.slug)).map((tool) => tool.slug);
-  return { tools: tools.length === offered.length && offered.length > 0 ? null : tools };
+  return { tools: tools.length === offered.length ? null : tools };
 }
 
 /** Why the chosen tools cannot make an authorization: none checked, or none the key may use. */
