@@ -28,8 +28,10 @@ import { formatTable } from "./table.ts";
 interface KeyOptions {
   plan?: string;
   name?: string;
-  credits?: number | null;
-  expires?: string | null;
+  /** `plan` (update only): back to the plan's allowance. */
+  credits?: number | "plan";
+  /** `never` (update only): no expiry. */
+  expires?: string;
   metadata?: Record<string, string>;
   /** `all` (update only): every tool again. */
   tools?: string[] | "all";
@@ -120,7 +122,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
       "the key's own monthly allowance, or `plan` for its plan's",
       allowanceOrPlan,
     )
-    .option("--expires <time|never>", "when the key stops working (RFC 3339), or `never`", expiryOrNever)
+    .option("--expires <time|never>", "when the key stops working (RFC 3339), or `never`")
     .option("--metadata <name=value>", "replace the key's labels with these; repeat for several", label)
     .option("--tools <slugs|all>", "the only tools the key may use, comma-separated, or `all`", toolsOrAll)
     .option("--access <full|read>", "read: the free reads only, no tool call; full: its tools too")
@@ -219,8 +221,9 @@ function keyBody(options: KeyOptions): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (options.plan !== undefined) body.plan = options.plan;
   if (options.name !== undefined) body.name = options.name;
-  if (options.credits !== undefined) body.monthly_allowance = options.credits;
-  if (options.expires !== undefined) body.expires_at = options.expires;
+  if (options.credits !== undefined)
+    body.monthly_allowance = options.credits === "plan" ? null : options.credits;
+  if (options.expires !== undefined) body.expires_at = options.expires === "never" ? null : options.expires;
   if (options.metadata !== undefined) body.metadata = options.metadata;
   if (options.tools !== undefined) body.tools = options.tools === "all" ? null : options.tools;
   if (options.access !== undefined) body.access = options.access;
@@ -232,7 +235,7 @@ function toolList(raw: string): string[] {
   return raw.split(",").map((slug) => slug.trim());
 }
 
-/** `--tools all` stays the word: commander turns a parser's null into an empty string. */
+/** `--tools all` stays the word until keyBody, as `--credits plan` does. */
 function toolsOrAll(raw: string): string[] | "all" {
   return raw === "all" ? "all" : toolList(raw);
 }
@@ -260,12 +263,9 @@ function graceSeconds(raw: string): number {
   return seconds;
 }
 
-function allowanceOrPlan(raw: string): number | null {
-  return raw === "plan" ? null : wholeNumber(raw);
-}
-
-function expiryOrNever(raw: string): string | null {
-  return raw === "never" ? null : raw;
+// The words stay words until keyBody: commander stores a parser's null as an empty string.
+function allowanceOrPlan(raw: string): number | "plan" {
+  return raw === "plan" ? "plan" : wholeNumber(raw);
 }
 
 function label(raw: string, previous: Record<string, string> | undefined): Record<string, string> {

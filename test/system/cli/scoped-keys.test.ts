@@ -2,7 +2,8 @@
  * `toolrun keys create --tools a,b --access read` and `toolrun keys update` the same: the key's
  * view shows its scope, a running server holds the key to it (a tool outside its list is the 404
  * of an unknown slug; a read-only key's call is 403 `key_read_only`), an unknown slug is refused
- * naming `tools` and makes no key, and `--tools all` gives every tool back.
+ * naming `tools` and makes no key, and `--tools all` gives every tool back, as `--credits plan`
+ * and `--expires never` give the plan's allowance and no expiry back.
  */
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
@@ -74,6 +75,24 @@ describe("toolrun keys --tools --access", () => {
     const wholeView = JSON.parse(whole.stdout) as { tools: null; access: string };
     assert.deepEqual([wholeView.tools, wholeView.access], [null, "full"]);
     assert.equal((await call(created.key, WALL)).status, 200);
+  });
+
+  it("takes the words of keys update: --credits plan and --expires never", async () => {
+    const created = await runCli(
+      ["keys", "create", "--plan", "free", "--credits", "50", "--expires", "2030-01-01T00:00:00Z", "--json"],
+      env,
+    );
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const back = await runCli(
+      ["keys", "update", id, "--credits", "plan", "--expires", "never", "--json"],
+      env,
+    );
+    assert.equal(back.code, 0, back.stderr);
+    const view = JSON.parse(back.stdout) as {
+      own_monthly_allowance: number | null;
+      expires_at: string | null;
+    };
+    assert.deepEqual([view.own_monthly_allowance, view.expires_at], [null, null]);
   });
 
   it("refuses an unknown slug naming tools, and an access that is neither full nor read, making no key", async () => {
