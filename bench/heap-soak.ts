@@ -38,6 +38,8 @@ try {
     monthlyAllowance: 2_000_000_000,
     expiresAt: null,
     metadata: {},
+    tools: null,
+    access: "full",
   });
   const request = {
     method: "POST" as const,

@@ -91,6 +91,8 @@ async function measure(offloaded: boolean) {
       monthlyAllowance: null,
       expiresAt: null,
       metadata: {},
+      tools: null,
+      access: "full",
     });
     await runClient(url, key, WARM_UP_CALLS);
     const delay = monitorEventLoopDelay({ resolution: 1 });

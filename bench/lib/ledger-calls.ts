@@ -13,6 +13,8 @@ export function floorKey(id: string): NewApiKey {
     createdAt: new Date().toISOString(),
     expiresAt: null,
     metadata: {},
+    tools: null,
+    access: "full",
   };
 }
 

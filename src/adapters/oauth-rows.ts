@@ -38,7 +38,7 @@ export function unusedClientsBefore(now: string): string {
 
 /** What an authorization's listing selects from `a`, in AuthorizationRow's shape. */
 export const AUTHORIZATION_COLUMNS =
-  "a.id, a.key_id, a.client_id, a.client_name, a.payload, a.created_at, a.expires_at";
+  "a.id, a.key_id, a.client_id, a.client_name, a.payload, a.created_at, a.expires_at, a.tools";
 
 export interface AuthorizationRow {
   id: string;
@@ -48,6 +48,16 @@ export interface AuthorizationRow {
   payload: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+  tools: string | null;
+}
+
+/** A list of tool slugs as the `tools` columns hold it: JSON text, NULL for no narrowing. */
+export function toolsText(tools: readonly string[] | null): string | null {
+  return tools === null ? null : JSON.stringify(tools);
+}
+
+function toolsOf(text: string | null): string[] | null {
+  return text === null ? null : (JSON.parse(text) as string[]);
 }
 
 export function toAuthorization(row: AuthorizationRow): OAuthAuthorizationRecord {
@@ -59,6 +69,7 @@ export function toAuthorization(row: AuthorizationRow): OAuthAuthorizationRecord
     payload: row.payload,
     createdAt: iso(row.created_at),
     expiresAt: iso(row.expires_at),
+    tools: toolsOf(row.tools),
   };
 }
 
@@ -73,7 +84,7 @@ export function toArtifact(row: ArtifactRow): StoredOAuthArtifact {
 
 /** What an access token's lookup selects: the token `t`, its authorization `a` and the key `k`. */
 export const TOKEN_HOLDER_COLUMNS = `t.payload AS t_payload, t.expires_at AS t_expires_at, a.id AS a_id,
-  a.expires_at AS a_expires_at, ${KEY_COLUMNS.split(", ")
+  a.expires_at AS a_expires_at, a.tools AS a_tools, ${KEY_COLUMNS.split(", ")
     .map((column) => `k.${column}`)
     .join(", ")}`;
 
@@ -82,6 +93,7 @@ export type TokenHolderRow = KeyRow & {
   t_expires_at: Timestamp;
   a_id: string;
   a_expires_at: Timestamp;
+  a_tools: string | null;
 };
 
 export function toTokenHolder(row: TokenHolderRow): OAuthTokenHolder {
@@ -90,6 +102,7 @@ export function toTokenHolder(row: TokenHolderRow): OAuthTokenHolder {
     expiresAt: iso(row.t_expires_at),
     authorizationId: row.a_id,
     authorizationExpiresAt: iso(row.a_expires_at),
+    authorizationTools: toolsOf(row.a_tools),
     key: toKeyRecord(row),
   };
 }

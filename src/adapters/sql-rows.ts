@@ -26,7 +26,7 @@ export function iso(at: Timestamp): string {
 }
 
 export const KEY_COLUMNS =
-  "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at, expires_at, metadata, granted_credits, granted_period, previous_display_prefix, previous_secret_expires_at";
+  "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at, expires_at, metadata, granted_credits, granted_period, previous_display_prefix, previous_secret_expires_at, tools, access";
 
 export interface KeyRow {
   id: string;
@@ -42,6 +42,9 @@ export interface KeyRow {
   granted_period: string | null;
   previous_display_prefix: string | null;
   previous_secret_expires_at: Timestamp | null;
+  /** JSON array of slugs; NULL for every tool. */
+  tools: string | null;
+  access: string;
 }
 
 export function toKeyRecord(row: KeyRow): ApiKeyRecord {
@@ -60,6 +63,8 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     previousDisplayPrefix: row.previous_display_prefix,
     previousSecretExpiresAt:
       row.previous_secret_expires_at === null ? null : iso(row.previous_secret_expires_at),
+    tools: row.tools === null ? null : (JSON.parse(row.tools) as string[]),
+    access: row.access === "read" ? "read" : "full",
   };
 }
 
@@ -93,6 +98,8 @@ export function keyInsertValues(key: NewApiKey): (string | number | null)[] {
     key.createdAt,
     key.expiresAt,
     JSON.stringify(key.metadata),
+    key.tools === null ? null : JSON.stringify(key.tools),
+    key.access,
   ];
 }
 
@@ -109,6 +116,8 @@ export function keyChangeValues(change: KeyChange): (string | number | boolean |
     ...member(change.monthlyAllowance !== undefined, change.monthlyAllowance ?? null),
     ...member(change.metadata !== undefined, change.metadata ? JSON.stringify(change.metadata) : null),
     ...member(change.expiresAt !== undefined, change.expiresAt ?? null),
+    ...member(change.tools !== undefined, change.tools ? JSON.stringify(change.tools) : null),
+    ...member(change.access !== undefined, change.access ?? null),
   ];
 }
 

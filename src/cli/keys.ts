@@ -12,6 +12,7 @@ import {
   updateApiKey,
 } from "../core/admin/actions.ts";
 import {
+  knownTool,
   MAX_CREDITS,
   MAX_GRACE_SECONDS,
   parseGrant,
@@ -27,9 +28,14 @@ import { formatTable } from "./table.ts";
 interface KeyOptions {
   plan?: string;
   name?: string;
-  credits?: number | null;
-  expires?: string | null;
+  /** `plan` (update only): back to the plan's allowance. */
+  credits?: number | "plan";
+  /** `never` (update only): no expiry. */
+  expires?: string;
   metadata?: Record<string, string>;
+  /** `all` (update only): every tool again. */
+  tools?: string[] | "all";
+  access?: string;
   json?: boolean;
 }
 
@@ -46,13 +52,15 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .option("--credits <n>", "the key's own monthly allowance instead of its plan's", wholeNumber)
     .option("--expires <time>", "when the key stops working (RFC 3339, e.g. 2027-01-31T00:00:00Z)")
     .option("--metadata <name=value>", "a label of your own; repeat for several", label, {})
+    .option("--tools <slugs>", "the only tools the key may see and call, comma-separated", toolList)
+    .option("--access <full|read>", "read: the free reads only, no tool call (default full)")
     .option(
       "--json",
       'print one JSON object {"id","key","plan","name","monthly_allowance",...} and nothing else',
     )
     .action((options: KeyOptions) =>
       withDeps(cli, async (deps) => {
-        const input = parseKeyCreate(keyBody(options), deps.settings);
+        const input = parseKeyCreate(keyBody(options), deps.settings, knownTool(deps));
         const created = await createApiKey(deps, cli.actor(), input);
         if (options.json)
           cli.out(JSON.stringify(keyView(created.record, deps.settings, deps.now(), created.key)));
@@ -105,7 +113,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 
   keys
     .command("update")
-    .description("change a key's plan, name, own allowance, expiry or metadata")
+    .description("change a key's plan, name, own allowance, expiry, metadata, tools or access")
     .argument("<id>", "the key's id (key_...)")
     .option("--plan <plan>", "move the key to another configured plan")
     .option("--name <text>", "rename the key")
@@ -114,12 +122,14 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
       "the key's own monthly allowance, or `plan` for its plan's",
       allowanceOrPlan,
     )
-    .option("--expires <time|never>", "when the key stops working (RFC 3339), or `never`", expiryOrNever)
+    .option("--expires <time|never>", "when the key stops working (RFC 3339), or `never`")
     .option("--metadata <name=value>", "replace the key's labels with these; repeat for several", label)
+    .option("--tools <slugs|all>", "the only tools the key may use, comma-separated, or `all`", toolsOrAll)
+    .option("--access <full|read>", "read: the free reads only, no tool call; full: its tools too")
     .option("--json", "print the key as one JSON object")
     .action((id: string, options: KeyOptions) =>
       withDeps(cli, async (deps) => {
-        const change = parseKeyUpdate(keyBody(options), deps.settings);
+        const change = parseKeyUpdate(keyBody(options), deps.settings, knownTool(deps));
         const record = await updateApiKey(deps, cli.actor(), id, change);
         if (options.json) cli.out(JSON.stringify(keyView(record, deps.settings, deps.now())));
         else cli.out(`Updated key ${id}.`);
@@ -198,7 +208,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
     .argument("<plan>", "the plan's id")
     .action((id: string, plan: string) =>
       withDeps(cli, async (deps) => {
-        await updateApiKey(deps, cli.actor(), id, parseKeyUpdate({ plan }, deps.settings));
+        await updateApiKey(deps, cli.actor(), id, parseKeyUpdate({ plan }, deps.settings, knownTool(deps)));
         cli.out(`Key ${id} is now on plan ${plan}.`);
       }),
     );
@@ -211,10 +221,23 @@ function keyBody(options: KeyOptions): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (options.plan !== undefined) body.plan = options.plan;
   if (options.name !== undefined) body.name = options.name;
-  if (options.credits !== undefined) body.monthly_allowance = options.credits;
-  if (options.expires !== undefined) body.expires_at = options.expires;
+  if (options.credits !== undefined)
+    body.monthly_allowance = options.credits === "plan" ? null : options.credits;
+  if (options.expires !== undefined) body.expires_at = options.expires === "never" ? null : options.expires;
   if (options.metadata !== undefined) body.metadata = options.metadata;
+  if (options.tools !== undefined) body.tools = options.tools === "all" ? null : options.tools;
+  if (options.access !== undefined) body.access = options.access;
   return body;
+}
+
+/** `--tools a,b`: the slugs as written (the admin API's checks name what is wrong with them). */
+function toolList(raw: string): string[] {
+  return raw.split(",").map((slug) => slug.trim());
+}
+
+/** `--tools all` stays the word until keyBody, as `--credits plan` does. */
+function toolsOrAll(raw: string): string[] | "all" {
+  return raw === "all" ? "all" : toolList(raw);
 }
 
 function wholeNumber(raw: string): number {
@@ -240,12 +263,9 @@ function graceSeconds(raw: string): number {
   return seconds;
 }
 
-function allowanceOrPlan(raw: string): number | null {
-  return raw === "plan" ? null : wholeNumber(raw);
-}
-
-function expiryOrNever(raw: string): string | null {
-  return raw === "never" ? null : raw;
+// The words stay words until keyBody: commander stores a parser's null as an empty string.
+function allowanceOrPlan(raw: string): number | "plan" {
+  return raw === "plan" ? "plan" : wholeNumber(raw);
 }
 
 function label(raw: string, previous: Record<string, string> | undefined): Record<string, string> {

@@ -1,7 +1,8 @@
 /**
  * The consent page of an OAuth sign-in (`/oauth/consent/{uid}`), part of the console: the client's
  * name (as text) and where the browser goes back to, a field labelled `API key` for the key whose
- * account will pay, and the buttons `Approve` and `Deny`. It works without script: the form posts
+ * account will pay, a box per tool to narrow what the app may use (all checked at first), and the
+ * buttons `Approve` and `Deny`. It works without script: the form posts
  * to the same path.
  *
  * The form carries a CSRF token bound to a cookie of this sign-in (an HMAC, under a key every
@@ -16,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { hasExpired } from "../core/call/keys.ts";
+import { narrowKey } from "../core/call/scope.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { DISPLAY_SECRET_CHARS, hashKey } from "../core/kernel/key-format.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
@@ -61,7 +63,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
     operationId: "oauthConsentDecision",
     parameters: uidParameter,
     summary: "OAuth: the consent page's answer",
-    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
+    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`, and \`tools\` once per checked tool with \`tools_offered\`; without \`tools_offered\` the approval is for every tool the key may use). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
     tag: "OAuth",
     keyed: false,
     requestBody: {
@@ -73,6 +75,12 @@ export const consentEndpoints: readonly EndpointSpec[] = [
           csrf: { type: "string" },
           api_key: { type: "string" },
           decision: { type: "string", enum: ["approve", "deny"] },
+          tools_offered: { type: "string", description: "Set by the page: the form carries its tool boxes." },
+          tools: {
+            type: "array",
+            items: { type: "string" },
+            description: "The slug of each checked tool (a repeated field).",
+          },
         },
       },
     },
@@ -81,7 +89,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
       {
         status: 400,
         description:
-          "The key was not accepted (one message for every key that cannot sign in), or the sign-in is no longer waiting.",
+          "The key was not accepted (one message for every key that cannot sign in), no tool was checked or none the key may use, or the sign-in is no longer waiting.",
         contentType: "text/html",
       },
       {
@@ -142,7 +150,50 @@ ${main}
 </html>`;
 }
 
-function consentPage(pending: PendingConsent, csrf: string, problem: string | null): Markup {
+/** A tool the page offers to include: its slug (the box's value) and name (its label). */
+interface OfferedTool {
+  readonly slug: string;
+  readonly name: string;
+}
+
+/**
+ * One box per tool, all checked at first (and as the person left them when the page comes back):
+ * the authorization may use the checked ones the key may use. `tools_offered` tells a submission
+ * of this form (no box checked) from a client's older form without boxes (every tool).
+ */
+function toolChoice(
+  tools: readonly OfferedTool[],
+  chosen: ReadonlySet<string> | null,
+  problem: string | null,
+): Markup {
+  return html`<fieldset class="group tool-choice"${problem === null ? "" : html` aria-describedby="tools-error"`}>
+<legend>Tools it may use</legend>
+<input type="hidden" name="tools_offered" value="1">
+<p class="help">Uncheck the tools this app should not call. It can only ever use tools the key may use, and narrowing the key later narrows this approval too.</p>
+${tools.map(
+  (tool) =>
+    html`<div class="check"><input type="checkbox" id="tool-${tool.slug}" name="tools" value="${tool.slug}"${chosen === null || chosen.has(tool.slug) ? " checked" : ""}> <label for="tool-${tool.slug}">${tool.name}</label></div>
+`,
+)}${problem === null ? "" : html`<p id="tools-error" class="field-error" role="alert">${problem}</p>`}
+</fieldset>`;
+}
+
+/** What the page shows again after a refusal: the boxes as they were, and the message of either field. */
+interface Shown {
+  readonly keyProblem: string | null;
+  readonly toolsProblem: string | null;
+  readonly chosen: ReadonlySet<string> | null;
+}
+
+const FRESH: Shown = { keyProblem: null, toolsProblem: null, chosen: null };
+
+function consentPage(
+  pending: PendingConsent,
+  csrf: string,
+  tools: readonly OfferedTool[],
+  shown: Shown,
+): Markup {
+  const problem = shown.keyProblem;
   const described = problem === null ? "api-key-help" : "api-key-help api-key-error";
   return page(
     `Allow ${pending.clientName}`,
@@ -157,6 +208,7 @@ function consentPage(pending: PendingConsent, csrf: string, problem: string | nu
 <p id="api-key-help" class="help">The account that will pay. It is checked and then forgotten: toolrun keeps only the approval, which ends when the key is rotated or revoked.</p>
 ${problem === null ? "" : html`<p id="api-key-error" class="field-error" role="alert">${problem}</p>`}
 </div>
+${toolChoice(tools, shown.chosen, shown.toolsProblem)}
 <div class="actions">
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
@@ -248,6 +300,41 @@ async function keyFor(
   return { record };
 }
 
+/** The tools the page offers: those callable over the API, as the console lists them. */
+async function offeredTools(deps: CoreDeps): Promise<OfferedTool[]> {
+  const tools = deps.registry.all();
+  const shown = await Promise.all(
+    tools.map((tool) =>
+      deps.switches.of(tool).then(
+        (s) => s.api,
+        () => tool.apiByDefault,
+      ),
+    ),
+  );
+  return tools.filter((_, i) => shown[i]).map((tool) => ({ slug: tool.slug, name: tool.definition.name }));
+}
+
+/**
+ * The tools the form chose: null (no narrowing) when every offered box is checked (so when none
+ * was offered), or the form has none (a client's form from before the boxes); else the checked
+ * ones this service has.
+ */
+function chosenTools(form: URLSearchParams, offered: readonly OfferedTool[]): { tools: string[] | null } {
+  if (form.get("tools_offered") === null) return { tools: null };
+  const checked = new Set(form.getAll("tools"));
+  const tools = offered.filter((tool) => checked.has(tool.slug)).map((tool) => tool.slug);
+  return { tools: tools.length === offered.length ? null : tools };
+}
+
+/** Why the chosen tools cannot make an authorization: none checked, or none the key may use. */
+function toolsRefusal(choice: { tools: readonly string[] | null }, key: ApiKeyRecord): string | null {
+  if (choice.tools === null) return null;
+  if (choice.tools.length === 0) return "Check at least one tool: an approval with no tool could do nothing.";
+  if (narrowKey(key, choice.tools).tools?.length === 0)
+    return "This API key may use none of the checked tools. Check one it may use.";
+  return null;
+}
+
 /** The typed key's non-secret display prefix, when it has the shape of a key. */
 function displayPrefixOf(deps: CoreDeps, typed: string): string | null {
   return deps.keyPattern.test(typed)
@@ -269,22 +356,18 @@ export function registerConsentPage(
     reply: FastifyReply,
     pending: PendingConsent,
     status: number,
-    problem: string | null,
+    shown: Shown,
   ): Promise<FastifyReply> {
     const nonce = randomBytes(24).toString("base64url");
     reply.header("set-cookie", cookieFor(request.params.uid, nonce));
-    return send(
-      reply,
-      status,
-      pending,
-      consentPage(pending, csrfToken(await flow.csrfKey(), nonce, pending.uid), problem),
-    );
+    const csrf = csrfToken(await flow.csrfKey(), nonce, pending.uid);
+    return send(reply, status, pending, consentPage(pending, csrf, await offeredTools(deps), shown));
   }
 
   app.get<{ Params: { uid: string } }>(path, async (request, reply) => {
     const pending = await flow.pending(request.raw, reply.raw, request.params.uid);
     if (pending === null) return send(reply, 400, null, gonePage());
-    return showForm(request, reply, pending, 200, null);
+    return showForm(request, reply, pending, 200, FRESH);
   });
 
   app.post<{ Params: { uid: string } }>(path, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
@@ -297,6 +380,10 @@ export function registerConsentPage(
     const pending = await flow.pending(request.raw, reply.raw, uid);
     if (pending === null) return send(reply, 400, null, gonePage());
 
+    const choice = chosenTools(form, await offeredTools(deps));
+    const chosen = choice.tools === null ? null : new Set(choice.tools);
+    const refuse = (status: number, problem: Omit<Shown, "chosen">) =>
+      showForm(request, reply, pending, status, { ...problem, chosen });
     let next: string | null;
     if (form.get("decision") === "deny") {
       next = await flow.deny(request.raw, reply.raw, uid);
@@ -311,18 +398,17 @@ export function registerConsentPage(
         );
         if (full !== null) {
           reply.headers({ ...full.headers, "retry-after": String(full.resetSeconds) });
-          return showForm(
-            request,
-            reply,
-            pending,
-            429,
-            `Too many API keys were tried here in the last minute. Wait ${full.resetSeconds} s, then try again.`,
-          );
+          return refuse(429, {
+            keyProblem: `Too many API keys were tried here in the last minute. Wait ${full.resetSeconds} s, then try again.`,
+            toolsProblem: null,
+          });
         }
       }
       const found = await keyFor(deps, typed);
-      if ("problem" in found) return showForm(request, reply, pending, 400, found.problem);
-      next = await flow.approve(request.raw, reply.raw, uid, found.record, hashKey(typed));
+      if ("problem" in found) return refuse(400, { keyProblem: found.problem, toolsProblem: null });
+      const toolsProblem = toolsRefusal(choice, found.record);
+      if (toolsProblem !== null) return refuse(400, { keyProblem: null, toolsProblem });
+      next = await flow.approve(request.raw, reply.raw, uid, found.record, hashKey(typed), choice.tools);
     }
     if (next === null) return send(reply, 400, null, gonePage());
     // The form is answered: its cookie goes.

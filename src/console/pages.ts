@@ -117,8 +117,9 @@ export function toolsPage(
 ): string {
   const main = html`<h1>Tools</h1>
 <p>Each tool runs as a charged call with your API key, the same call a program makes to <code>POST /v1/tool/{slug}</code>.</p>
+<p id="scope-note" class="meta" role="status" hidden></p>
 <ul class="tool-list">${tools.map(
-    (tool) => html`<li class="card">
+    (tool) => html`<li class="card" data-slug="${tool.slug}">
 <h2><a href="/tools/${tool.slug}">${tool.definition.name}</a></h2>
 <p>${withCode(tool.definition.description)}</p>
 <p class="meta">${costLine(costs(tool))}</p>
@@ -143,7 +144,8 @@ export function toolPage(ctx: PageContext, tool: RegisteredTool, costs: PlanCost
   const main = html`${titleBlock ? titleBlockSheet(titleBlock) : ""}<h1>${definition.name}</h1>
 <p class="lead">${withCode(definition.description)}</p>
 <p class="meta">Version ${definition.version} · ${costLine(costs)} · <a href="${ctx.docsUrl}">API reference</a></p>
-<div class="tool-layout ${side ? "side" : "stacked"}">
+<p id="scope-refusal" class="problem" role="alert" hidden>The API key in this tab may not use this tool: it is limited to other tools. <a href="/">See the tools it may use</a>.</p>
+<div id="tool-layout" class="tool-layout ${side ? "side" : "stacked"}">
 <div class="tool-inputs">
 ${rawRequestField ? catchDelivery() : ""}
 ${titleBlock ? titleBlockForm(titleBlock) : ""}

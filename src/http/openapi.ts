@@ -111,7 +111,8 @@ function toolCall(call: EndpointSpec, tool: RegisteredTool): EndpointSpec {
         ...(call.answers[0]?.headers && { headers: call.answers[0].headers }),
       },
     ],
-    errors: call.errors.filter((code) => code !== "tool_not_found"),
+    // A tool's own path still answers 404 `tool_not_found` to a key limited to other tools.
+    errors: call.errors,
   };
 }
 

@@ -20,15 +20,15 @@ declare module "fastify" {
   // Declared, not left to an untyped config: a plugin that declares its own route config (the
   // bench peer's @fastify/rate-limit) makes TypeScript check every route's config against it.
   interface FastifyContextConfig {
-    beforeSlot?: (request: FastifyRequest) => void;
+    beforeSlot?: (request: FastifyRequest, key: ApiKeyRecord) => void;
   }
 }
 
 export interface HttpRoute extends EndpointSpec {
   readonly handler: RouteHandlerMethod;
   readonly bodyLimit?: number;
-  /** The route's own check that must not cost a slot (an unknown slug's 404). */
-  readonly beforeSlot?: (request: FastifyRequest) => void;
+  /** The route's own check that must not cost a slot (an unknown slug's 404, or one the key may not use). */
+  readonly beforeSlot?: (request: FastifyRequest, key: ApiKeyRecord) => void;
 }
 
 export function keyOf(request: FastifyRequest): ApiKeyRecord {
@@ -58,7 +58,7 @@ export function registerRoutes(
   app.register(async (keyed) => {
     keyed.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
       const { beforeSlot } = request.routeOptions.config;
-      const admitted = await door.admit(request.headers.authorization, () => beforeSlot?.(request));
+      const admitted = await door.admit(request.headers.authorization, (key) => beforeSlot?.(request, key));
       request.apiKey = admitted.key;
       reply.headers(admitted.headers);
     });

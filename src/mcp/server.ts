@@ -52,7 +52,7 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
       deps.telemetry,
       {
         ...messageOf(ctx),
-        tool: isToolName(deps, request.params.name) ? request.params.name : undefined,
+        tool: isToolName(deps, call.key, request.params.name) ? request.params.name : undefined,
         meta: request.params._meta,
       },
       () => callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),

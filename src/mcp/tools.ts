@@ -27,6 +27,7 @@ import {
 } from "../core/call/idempotency.ts";
 import { invokeTool } from "../core/call/invoke.ts";
 import type { Observer } from "../core/call/observer.ts";
+import { keyMayUse, toolsForKey } from "../core/call/scope.ts";
 import { type FailureLog, type ProblemContext, problemFor } from "../core/contract/error-mapper.ts";
 import { type FreeRead, freeReads } from "../core/contract/reads.ts";
 import { envelopeSchema } from "../core/contract/schemas.ts";
@@ -92,7 +93,7 @@ const readDefinitions: readonly Tool[] = [...reads.values()].map((read) => ({
 export async function listTools(deps: CoreDeps, key: ApiKeyRecord): Promise<Tool[]> {
   const plan = planOf(key, deps.settings);
   const rows = await Promise.all(
-    deps.registry.all().map(async (tool) => ({ tool, switches: await deps.switches.of(tool) })),
+    toolsForKey(deps.registry, key).map(async (tool) => ({ tool, switches: await deps.switches.of(tool) })),
   );
   // A tool without API surface is not offered; a disabled one is, and answers tool_disabled.
   const paid = rows
@@ -131,9 +132,12 @@ function apiToolDefinition(tool: RegisteredTool, credits: number): Tool {
   };
 }
 
-/** Whether `name` is one of the MCP tools: an API tool or a free read. */
-export function isToolName(deps: CoreDeps, name: string): boolean {
-  return reads.has(name) || deps.registry.get(name) !== undefined;
+/**
+ * Whether `name` is one of the key's MCP tools: a free read, or an API tool it may use (one
+ * outside a scoped key's tools is unknown to it, as a slug no tool has).
+ */
+export function isToolName(deps: CoreDeps, key: ApiKeyRecord, name: string): boolean {
+  return reads.has(name) || (deps.registry.get(name) !== undefined && keyMayUse(key, name));
 }
 
 export async function callTool(
@@ -144,7 +148,7 @@ export async function callTool(
   meta?: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const read = reads.get(name);
-  if (!isToolName(deps, name)) {
+  if (!isToolName(deps, call.key, name)) {
     // Not a tool that ran and failed: the request names nothing we have (a protocol error).
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list lists them.");
   }

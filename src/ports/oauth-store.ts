@@ -56,6 +56,8 @@ export interface OAuthAuthorizationRecord {
   readonly payload: string;
   readonly createdAt: string;
   readonly expiresAt: string;
+  /** The tools the person narrowed it to at consent; null for every tool its key may use. */
+  readonly tools: readonly string[] | null;
 }
 
 /** An access token found by its hash, with the live authorization and key it acts for. */
@@ -65,6 +67,8 @@ export interface OAuthTokenHolder {
   readonly expiresAt: string;
   readonly authorizationId: string;
   readonly authorizationExpiresAt: string;
+  /** The authorization's own tools (null: the key's); the token may use only those its key may too. */
+  readonly authorizationTools: readonly string[] | null;
   /** The key as it is now (plan, revocation, expiry): the token acts as this account. */
   readonly key: ApiKeyRecord;
 }
@@ -85,13 +89,15 @@ export interface OAuthStore {
   findOAuthAuthorization(id: string, now: string): Promise<string | null>;
   /**
    * Ties an authorization to the secret its key has now (SHA-256, as stored with the key) and
-   * records the client's name shown at consent. False when no such authorization of that key.
+   * records the client's name shown at consent and the tools the person narrowed it to (null, or
+   * absent: every tool the key may use). False when no such authorization of that key.
    */
   bindOAuthAuthorization(
     id: string,
     keyId: string,
     keySecretHash: string,
     clientName: string,
+    tools?: readonly string[] | null,
   ): Promise<boolean>;
   /**
    * The key's authorizations that still act for it (bound to its current secret, key not revoked,

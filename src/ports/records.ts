@@ -31,7 +31,15 @@ export interface ApiKeyRecord {
    * so nothing changes in the store when the grace ends); null when no replaced secret works.
    */
   readonly previousSecretExpiresAt: string | null;
+  /** The tools the key may see and call (slugs); null for every tool. */
+  readonly tools: readonly string[] | null;
+  /** `read`: the free reads only, never a tool call; `full`: everything its tools allow. */
+  readonly access: KeyAccess;
 }
+
+/** What a key may do with the tools it sees: `full`, or `read` (free reads, no tool call). */
+export type KeyAccess = "full" | "read";
+export const KEY_ACCESS: readonly KeyAccess[] = ["full", "read"];
 
 /** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
 export interface Actor {

@@ -4,9 +4,10 @@
  * Implemented by adapters/sqlite and adapters/postgres; both pass the same contract suite
  * (test/contracts/store.contract.ts). Every money-like change is atomic inside the adapter.
  */
-import type { Actor, ApiKeyRecord, NewAuditEntry } from "./records.ts";
+import type { Actor, ApiKeyRecord, KeyAccess, NewAuditEntry } from "./records.ts";
 
-export type { Actor, ApiKeyRecord, NewAuditEntry };
+export { KEY_ACCESS } from "./records.ts";
+export type { Actor, ApiKeyRecord, KeyAccess, NewAuditEntry };
 
 /** A key found by the hash of a secret, and which of its secrets that was. */
 export interface FoundKey extends ApiKeyRecord {
@@ -39,6 +40,9 @@ export interface NewApiKey {
   readonly createdAt: string;
   readonly expiresAt: string | null;
   readonly metadata: Readonly<Record<string, string>>;
+  /** null: every tool. */
+  readonly tools: readonly string[] | null;
+  readonly access: KeyAccess;
 }
 
 /** Members of a key an operator may change; absent ones stay as they are. */
@@ -50,6 +54,9 @@ export interface KeyChange {
   readonly metadata?: Readonly<Record<string, string>>;
   /** null: never expires. */
   readonly expiresAt?: string | null;
+  /** null: every tool. */
+  readonly tools?: readonly string[] | null;
+  readonly access?: KeyAccess;
 }
 
 /** Keys are listed oldest first; a page starts after the last key of the previous one. */

@@ -41,6 +41,8 @@ describe("admin API: keys", () => {
         revoked_at: null,
         previous_prefix: null,
         previous_secret_expires_at: null,
+        tools: null,
+        access: "full",
       },
     );
     const read = await admin.get(`/keys/${key.id}`);

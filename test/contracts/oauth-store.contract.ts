@@ -66,6 +66,30 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
       return { key, grantId, token };
     }
 
+    it("keeps the tools an authorization was narrowed to, with the key's own as they are now", async (t) => {
+      const [store] = (await stores(t)) as [Store];
+      const { key, grantId, token } = await authorized(store);
+      const whole = await store.findOAuthAccessToken(token.idHash);
+      assert.deepEqual(
+        [whole?.authorizationTools, whole?.key.tools, whole?.key.access],
+        [null, null, "full"],
+      );
+      assert.equal(
+        await store.bindOAuthAuthorization(grantId, key.id, key.secretHash, "Test client", ["echo"]),
+        true,
+      );
+      await store.updateKey(key.id, { tools: ["echo", "heavy-text"], access: "read" });
+      const narrowed = await store.findOAuthAccessToken(token.idHash);
+      assert.deepEqual(
+        [narrowed?.authorizationTools, narrowed?.key.tools, narrowed?.key.access],
+        [["echo"], ["echo", "heavy-text"], "read"],
+      );
+      assert.deepEqual(
+        (await store.listOAuthAuthorizations(key.id, NOW)).map((a) => a.tools),
+        [["echo"]],
+      );
+    });
+
     it("keeps a registered client's metadata under its id", async (t) => {
       const [store] = (await stores(t)) as [Store];
       await store.saveOAuthClient("client-1", '{"client_name":"One"}', NOW);

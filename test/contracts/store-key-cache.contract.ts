@@ -134,6 +134,34 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
       assert.equal((await cached.findKeyByHash(`${key.secretHash}-2`))?.id, key.id);
     });
 
+    it("forgets a key's tools and access changed elsewhere, and a token's key with them", async () => {
+      const key = newKey();
+      await fixture.elsewhere.createKey(key);
+      await fixture.ready();
+      assert.equal((await cached.findKeyByHash(key.secretHash))?.tools, null);
+      assert.equal((await cached.findKeyByHash(key.secretHash))?.access, "full");
+
+      assert.equal(await fixture.elsewhere.updateKey(key.id, { tools: ["echo"], access: "read" }), true);
+      await fixture.changeSeen();
+      const scoped = await cached.findKeyByHash(key.secretHash);
+      assert.deepEqual([scoped?.tools, scoped?.access], [["echo"], "read"]);
+
+      assert.equal(await fixture.elsewhere.updateKey(key.id, { tools: null, access: "full" }), true);
+      await fixture.changeSeen();
+      const widened = await cached.findKeyByHash(key.secretHash);
+      assert.deepEqual([widened?.tools, widened?.access], [null, "full"]);
+
+      const held = await authorized(fixture.elsewhere, ["echo", "heavy-text"]);
+      await fixture.ready();
+      await fixture.changeSeen();
+      const before = await cached.findOAuthAccessToken(held.token);
+      assert.deepEqual([before?.authorizationTools, before?.key.tools], [["echo", "heavy-text"], null]);
+      assert.equal(await fixture.elsewhere.updateKey(held.keyId, { tools: ["echo"] }), true);
+      await fixture.changeSeen();
+      const after = await cached.findOAuthAccessToken(held.token);
+      assert.deepEqual([after?.authorizationTools, after?.key.tools], [["echo", "heavy-text"], ["echo"]]);
+    });
+
     it("sees changes made through itself at once, without waiting for the signal", async () => {
       const key = newKey({ plan: "builder" });
       await fixture.elsewhere.createKey(key);
@@ -214,8 +242,11 @@ interface Held {
   readonly token: string;
 }
 
-/** A key with one authorization bound to its secret, and an access token under it, made `elsewhere`. */
-async function authorized(store: Store): Promise<Held> {
+/**
+ * A key with one authorization bound to its secret (narrowed to `tools`, when given), and an access
+ * token under it, made `elsewhere`.
+ */
+async function authorized(store: Store, tools: readonly string[] | null = null): Promise<Held> {
   const key = newKey();
   await store.createKey(key);
   const grantId = `grant-${randomUUID()}`;
@@ -227,7 +258,10 @@ async function authorized(store: Store): Promise<Held> {
     createdAt: "2026-11-15T12:00:00.000Z",
     expiresAt: "2027-11-15T12:00:00.000Z",
   });
-  assert.equal(await store.bindOAuthAuthorization(grantId, key.id, key.secretHash, "Test client"), true);
+  assert.equal(
+    await store.bindOAuthAuthorization(grantId, key.id, key.secretHash, "Test client", tools),
+    true,
+  );
   const token = `hash-${randomUUID()}`;
   await store.saveOAuthArtifact({
     model: "AccessToken",

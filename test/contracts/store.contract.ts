@@ -35,6 +35,8 @@ export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
     createdAt: "2026-11-01T00:00:00.000Z",
     expiresAt: null,
     metadata: {},
+    tools: null,
+    access: "full",
     ...overrides,
   };
 }
@@ -108,6 +110,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           grantedPeriod: null,
           previousDisplayPrefix: null,
           previousSecretExpiresAt: null,
+          tools: null,
+          access: "full",
         });
         assert.deepEqual(await store.getKey(key.id), record);
         assert.equal(await store.findKeyByHash("no-such-hash"), null);
@@ -249,6 +253,27 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual(found?.metadata, { a: "1", "b.c": "x y" });
         assert.equal(found?.grantedCredits, 0);
         assert.equal(found?.grantedPeriod, null);
+      });
+
+      it("keeps a key's tools and access, and changes each alone, back to every tool too", async () => {
+        const key = newKey({ tools: ["echo", "heavy-text"], access: "read" });
+        await store.createKey(key);
+        const found = await store.findKeyByHash(key.secretHash);
+        assert.deepEqual([found?.tools, found?.access], [["echo", "heavy-text"], "read"]);
+        assert.equal(await store.updateKey(key.id, { access: "full" }), true);
+        assert.deepEqual(
+          [(await store.getKey(key.id))?.tools, (await store.getKey(key.id))?.access],
+          [["echo", "heavy-text"], "full"],
+        );
+        assert.equal(await store.updateKey(key.id, { tools: null, name: "wide" }), true);
+        const wide = await store.getKey(key.id);
+        assert.deepEqual([wide?.tools, wide?.access, wide?.name], [null, "full", "wide"]);
+        const plain = newKey();
+        await store.createKey(plain);
+        assert.deepEqual(
+          [(await store.getKey(plain.id))?.tools, (await store.getKey(plain.id))?.access],
+          [null, "full"],
+        );
       });
 
       it("pages through keys oldest first, each key once", async () => {

@@ -64,13 +64,19 @@ export interface TestClock {
   advance(ms: number): void;
 }
 
+/** What a test key may see and do: its tools (absent for every tool) and its access. */
+export interface KeyScope {
+  readonly tools?: readonly string[] | null;
+  readonly access?: "full" | "read";
+}
+
 export interface TestApp {
   app: FastifyInstance;
   deps: CoreDeps;
   store: Store;
   clock: TestClock;
   /** Creates a key and returns the full secret. */
-  key(plan?: string, credits?: number | null): Promise<string>;
+  key(plan?: string, credits?: number | null, scope?: KeyScope): Promise<string>;
   /** The stored record of a key `key()` made. */
   recordOf(key: string): Promise<ApiKeyRecord>;
   /** Closes the app and its store now (a test that reads the database file after); idempotent. */
@@ -152,7 +158,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     deps,
     store,
     clock,
-    async key(plan = "free", credits = null) {
+    async key(plan = "free", credits = null, scope: KeyScope = {}) {
       return (
         await createApiKey(deps, cliActor("test"), {
           plan,
@@ -160,6 +166,8 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
           monthlyAllowance: credits,
           expiresAt: null,
           metadata: {},
+          tools: scope.tools ?? null,
+          access: scope.access ?? "full",
         })
       ).key;
     },

@@ -31,6 +31,7 @@ describe("GET /v1/me/credits and /v1/me/usage", () => {
       period_start: "2026-11-01T00:00:00.000Z",
       period_end: "2026-12-01T00:00:00.000Z",
       metering: true,
+      key: { id: (await t.recordOf(key)).id, tools: null, access: "full" },
     });
     t.clock.set("2026-12-01T00:00:00.000Z");
     const december = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) });

@@ -155,7 +155,7 @@ describe("plan names that Object.prototype also has", () => {
   for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`"${plan}" is no plan: a key cannot be created on it`, () => {
       assert.throws(
-        () => parseKeyCreate({ plan, name: "x" }, settings),
+        () => parseKeyCreate({ plan, name: "x" }, settings, () => true),
         (error: unknown) =>
           error instanceof ApiError &&
           error.code === "validation_error" &&
@@ -180,6 +180,8 @@ describe("plan names that Object.prototype also has", () => {
       grantedPeriod: null,
       previousDisplayPrefix: null,
       previousSecretExpiresAt: null,
+      tools: null,
+      access: "full" as const,
     };
     assert.deepEqual(planOf(key, settings), DEFAULT_PLANS.free);
   });

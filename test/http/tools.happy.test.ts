@@ -108,7 +108,12 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
     assert.equal(res.json().credits_remaining, null);
     const credits = await off.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(k) });
     assert.deepEqual(
-      { ...credits.json<Record<string, unknown>>(), period_start: undefined, period_end: undefined },
+      {
+        ...credits.json<Record<string, unknown>>(),
+        period_start: undefined,
+        period_end: undefined,
+        key: undefined,
+      },
       {
         plan: "free",
         monthly_allowance: null,
@@ -117,6 +122,7 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
         metering: false,
         period_start: undefined,
         period_end: undefined,
+        key: undefined,
       },
     );
     const usage = await off.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(k) });

@@ -103,7 +103,11 @@ export class Person {
   /** One request, no redirect followed. */
   async request(
     url: string,
-    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+    init: {
+      method?: string;
+      form?: Record<string, string> | URLSearchParams;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     const target = new URL(url, this.origin);
     const headers: Record<string, string> = { ...init.headers };
@@ -155,13 +159,14 @@ export class Person {
    * Reads the consent form like a person: the field labelled `API key`, the button named
    * `Approve` or `Deny`; submits it; follows on until the browser leaves for the client.
    */
-  async answer(html: string, key: string, decision: "Approve" | "Deny", via = this.origin): Promise<URL> {
-    const form = readForm(html);
-    const fields: Record<string, string> = { ...form.hidden, [form.fieldLabelled("API key")]: key };
-    const button = form.button(decision);
-    fields[button.name] = button.value;
-    const action = new URL(form.action, via).href;
-    const landed = await this.follow(await this.request(action, { method: "POST", form: fields }));
+  async answer(
+    html: string,
+    key: string,
+    decision: "Approve" | "Deny",
+    via = this.origin,
+    uncheck: readonly string[] = [],
+  ): Promise<URL> {
+    const landed = await this.follow(await this.submit(html, key, decision, via, uncheck));
     if ("page" in landed) {
       throw new Error(
         `the consent form answered ${landed.page.status}: ${(await landed.page.text()).slice(0, 600)}`,
@@ -170,14 +175,34 @@ export class Person {
     return landed.left;
   }
 
+  /**
+   * Fills the consent form as a browser sends it (its hidden fields, the key, each checked box but
+   * those labelled in `uncheck`) and presses the button; the answer, no redirect followed.
+   */
+  submit(
+    html: string,
+    key: string,
+    decision: "Approve" | "Deny",
+    via = this.origin,
+    uncheck: readonly string[] = [],
+  ): Promise<Response> {
+    const form = readForm(html);
+    const fields = new URLSearchParams({ ...form.hidden, [form.fieldLabelled("API key")]: key });
+    for (const box of form.checked()) if (!uncheck.includes(box.label)) fields.append(box.name, box.value);
+    const button = form.button(decision);
+    fields.append(button.name, button.value);
+    return this.request(new URL(form.action, via).href, { method: "POST", form: fields });
+  }
+
   /** The whole person's part: open, type the key, press the button; the URL the client receives. */
   async consent(
     authorizationUrl: string | URL,
     key: string,
     decision: "Approve" | "Deny" = "Approve",
+    uncheck: readonly string[] = [],
   ): Promise<URL> {
     const { html } = await this.openConsent(authorizationUrl);
-    return this.answer(html, key, decision);
+    return this.answer(html, key, decision, this.origin, uncheck);
   }
 }
 
@@ -197,6 +222,14 @@ export function readForm(html: string) {
       const name = new RegExp(`<input id="${id}" name="([^"]+)"`).exec(html)?.[1];
       assert.ok(name, `the field labelled "${label}" has a name`);
       return name;
+    },
+    /** The checkboxes checked as the page came, with their labels. */
+    checked(): { name: string; value: string; label: string }[] {
+      return [
+        ...html.matchAll(
+          /<input type="checkbox" id="([^"]+)" name="([^"]+)" value="([^"]*)" checked> <label for="\1">([^<]*)<\/label>/g,
+        ),
+      ].map((m) => ({ name: m[2] ?? "", value: m[3] ?? "", label: m[4] ?? "" }));
     },
     button(text: string): { name: string; value: string } {
       const match = new RegExp(

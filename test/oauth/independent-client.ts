@@ -122,12 +122,15 @@ export class IndependentClient {
     });
   }
 
-  /** Discovery, registration, a person approving with `key`, the code exchange: a signed-in client. */
-  async signIn(person: Person, key: string): Promise<Signed> {
+  /**
+   * Discovery, registration, a person approving with `key` (the tool boxes labelled in `uncheck`
+   * unchecked), the code exchange: a signed-in client.
+   */
+  async signIn(person: Person, key: string, uncheck: readonly string[] = []): Promise<Signed> {
     if (this.as === undefined) await this.discover();
     const client = await this.register();
     const { url, verifier, state } = await this.authorizationUrl(client);
-    const redirect = await person.consent(url, key);
+    const redirect = await person.consent(url, key, "Approve", uncheck);
     const callback = oauth.validateAuthResponse(this.as, client, redirect, state);
     const response = await this.exchange(client, callback, verifier);
     const tokens = await oauth.processAuthorizationCodeResponse(this.as, client, response.clone());

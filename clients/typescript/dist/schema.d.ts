@@ -72,7 +72,7 @@ export interface paths {
         };
         /**
          * Credits left
-         * @description This key's plan, monthly allowance, credits used and left in the current month (UTC), and whether metering is on. Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `get_credits`.
+         * @description This key's plan, monthly allowance, credits used and left in the current month (UTC), whether metering is on, and the key's scope (its tools and access). Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `get_credits`.
          */
         get: operations["getCredits"];
         put?: never;
@@ -698,7 +698,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -921,7 +921,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed), [`key_read_only`](/docs/errors/key_read_only). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1295,6 +1295,18 @@ export interface operations {
                         /** Format: date-time */
                         period_end: string;
                         metering: boolean;
+                        /** @description The key asking and its scope (over OAuth: the key as the authorization acts, narrowed to the tools approved at consent). */
+                        key: {
+                            /** @description The key's id (`key_...`). */
+                            id: string;
+                            /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                            tools: string[] | null;
+                            /**
+                             * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                             * @enum {string}
+                             */
+                            access: "full" | "read";
+                        };
                     };
                 };
             };
@@ -2033,6 +2045,13 @@ export interface operations {
                             previous_prefix: string | null;
                             /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                             previous_secret_expires_at: string | null;
+                            /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                            tools: string[] | null;
+                            /**
+                             * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                             * @enum {string}
+                             */
+                            access: "full" | "read";
                         }[];
                         /** @description Pass as `cursor` for the next page. */
                         next_cursor: string | null;
@@ -2139,6 +2158,13 @@ export interface operations {
                     };
                     /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
+                    /** @description The slugs of the only tools the key may see and call (every other answers 404 `tool_not_found` to it, as an unknown slug); null or absent for every tool. Each must be a tool this service has. */
+                    tools?: string[] | null;
+                    /**
+                     * @description `full` (the default): the key may call its tools. `read`: only the free reads (catalog, search, schemas, its credits and usage); a tool call answers 403 `key_read_only`.
+                     * @enum {string}
+                     */
+                    access?: "full" | "read";
                 };
             };
         };
@@ -2177,6 +2203,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2304,6 +2337,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2428,6 +2468,13 @@ export interface operations {
                     };
                     /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
+                    /** @description The slugs of the only tools the key may see and call (every other answers 404 `tool_not_found` to it, as an unknown slug); null or absent for every tool. Each must be a tool this service has. */
+                    tools?: string[] | null;
+                    /**
+                     * @description `full` (the default): the key may call its tools. `read`: only the free reads (catalog, search, schemas, its credits and usage); a tool call answers 403 `key_read_only`.
+                     * @enum {string}
+                     */
+                    access?: "full" | "read";
                 };
             };
         };
@@ -2466,6 +2513,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2627,6 +2681,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2781,6 +2842,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2944,6 +3012,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -3088,6 +3163,18 @@ export interface operations {
                             /** Format: date-time */
                             period_end: string;
                             metering: boolean;
+                            /** @description The key asking and its scope (over OAuth: the key as the authorization acts, narrowed to the tools approved at consent). */
+                            key: {
+                                /** @description The key's id (`key_...`). */
+                                id: string;
+                                /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                                tools: string[] | null;
+                                /**
+                                 * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                                 * @enum {string}
+                                 */
+                                access: "full" | "read";
+                            };
                         };
                         /** @description What `GET /v1/me/usage` answers the key. */
                         usage: {
@@ -6235,8 +6322,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed), [`key_read_only`](/docs/errors/key_read_only). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6556,8 +6652,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed), [`key_read_only`](/docs/errors/key_read_only). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Credits left
-         * @description This key's plan, monthly allowance, credits used and left in the current month (UTC), and whether metering is on. Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `get_credits`.
+         * @description This key's plan, monthly allowance, credits used and left in the current month (UTC), whether metering is on, and the key's scope (its tools and access). Free: costs no credits (it does take a rate-limit slot). Over MCP: the tool `get_credits`.
          */
         get: operations["getCredits"];
         put?: never;
@@ -699,7 +699,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -922,7 +922,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed), [`key_read_only`](/docs/errors/key_read_only). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1296,6 +1296,18 @@ export interface operations {
                         /** Format: date-time */
                         period_end: string;
                         metering: boolean;
+                        /** @description The key asking and its scope (over OAuth: the key as the authorization acts, narrowed to the tools approved at consent). */
+                        key: {
+                            /** @description The key's id (`key_...`). */
+                            id: string;
+                            /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                            tools: string[] | null;
+                            /**
+                             * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                             * @enum {string}
+                             */
+                            access: "full" | "read";
+                        };
                     };
                 };
             };
@@ -2034,6 +2046,13 @@ export interface operations {
                             previous_prefix: string | null;
                             /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                             previous_secret_expires_at: string | null;
+                            /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                            tools: string[] | null;
+                            /**
+                             * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                             * @enum {string}
+                             */
+                            access: "full" | "read";
                         }[];
                         /** @description Pass as `cursor` for the next page. */
                         next_cursor: string | null;
@@ -2140,6 +2159,13 @@ export interface operations {
                     };
                     /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
+                    /** @description The slugs of the only tools the key may see and call (every other answers 404 `tool_not_found` to it, as an unknown slug); null or absent for every tool. Each must be a tool this service has. */
+                    tools?: string[] | null;
+                    /**
+                     * @description `full` (the default): the key may call its tools. `read`: only the free reads (catalog, search, schemas, its credits and usage); a tool call answers 403 `key_read_only`.
+                     * @enum {string}
+                     */
+                    access?: "full" | "read";
                 };
             };
         };
@@ -2178,6 +2204,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2305,6 +2338,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2429,6 +2469,13 @@ export interface operations {
                     };
                     /** @description RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                     expires_at?: string | null;
+                    /** @description The slugs of the only tools the key may see and call (every other answers 404 `tool_not_found` to it, as an unknown slug); null or absent for every tool. Each must be a tool this service has. */
+                    tools?: string[] | null;
+                    /**
+                     * @description `full` (the default): the key may call its tools. `read`: only the free reads (catalog, search, schemas, its credits and usage); a tool call answers 403 `key_read_only`.
+                     * @enum {string}
+                     */
+                    access?: "full" | "read";
                 };
             };
         };
@@ -2467,6 +2514,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2628,6 +2682,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2782,6 +2843,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -2945,6 +3013,13 @@ export interface operations {
                         previous_prefix: string | null;
                         /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
                         previous_secret_expires_at: string | null;
+                        /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                        tools: string[] | null;
+                        /**
+                         * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                         * @enum {string}
+                         */
+                        access: "full" | "read";
                     };
                 };
             };
@@ -3089,6 +3164,18 @@ export interface operations {
                             /** Format: date-time */
                             period_end: string;
                             metering: boolean;
+                            /** @description The key asking and its scope (over OAuth: the key as the authorization acts, narrowed to the tools approved at consent). */
+                            key: {
+                                /** @description The key's id (`key_...`). */
+                                id: string;
+                                /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                                tools: string[] | null;
+                                /**
+                                 * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                                 * @enum {string}
+                                 */
+                                access: "full" | "read";
+                            };
                         };
                         /** @description What `GET /v1/me/usage` answers the key. */
                         usage: {
@@ -6236,8 +6323,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed), [`key_read_only`](/docs/errors/key_read_only). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6557,8 +6653,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed). */
+            /** @description A problem: [`tool_not_allowed`](/docs/errors/tool_not_allowed), [`key_read_only`](/docs/errors/key_read_only). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`tool_not_found`](/docs/errors/tool_not_found). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

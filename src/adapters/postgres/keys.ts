@@ -21,13 +21,13 @@ import { run, type Statement, statement, transaction, type Values } from "./db.t
 
 const INSERT = statement(
   "key_insert",
-  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata, tools, access)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 );
 const INSERT_FIRST = statement(
   "key_insert_first",
-  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
-   SELECT $1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata, tools, access)
+   SELECT $1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9, $10, $11 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
    RETURNING id`,
 );
 // An OR of two indexed columns: a BitmapOr of both indexes.
@@ -69,8 +69,10 @@ const UPDATE = statement(
      plan = CASE WHEN $3 THEN $4::text ELSE plan END,
      monthly_allowance = CASE WHEN $5 THEN $6::bigint ELSE monthly_allowance END,
      metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
-     expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END
-   WHERE id = $11 AND revoked_at IS NULL RETURNING id`,
+     expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END,
+     tools = CASE WHEN $11 THEN $12::text ELSE tools END,
+     access = CASE WHEN $13 THEN $14::text ELSE access END
+   WHERE id = $15 AND revoked_at IS NULL RETURNING id`,
 );
 const GRANT = statement(
   "key_grant",

@@ -15,6 +15,7 @@ import {
   type TokenHolderRow,
   toArtifact,
   toAuthorization,
+  toolsText,
   toTokenHolder,
   unboundBefore,
   unusedClientsBefore,
@@ -40,7 +41,7 @@ const AUTHORIZATION = statement(
 );
 const BIND = statement(
   "oauth_authorization_bind",
-  `UPDATE oauth_authorizations SET key_secret_hash = $1, client_name = $2
+  `UPDATE oauth_authorizations SET key_secret_hash = $1, client_name = $2, tools = $5
    WHERE id = $3 AND key_id = $4 RETURNING id`,
 );
 const LIST_LIVE = statement(
@@ -148,8 +149,8 @@ export function createOAuthStore(pool: Pool): OAuthStore {
       const rows = await run<{ payload: string }>(pool, AUTHORIZATION, [id, now]);
       return rows[0]?.payload ?? null;
     },
-    async bindOAuthAuthorization(id, keyId, keySecretHash, clientName) {
-      return (await run(pool, BIND, [keySecretHash, clientName, id, keyId])).length === 1;
+    async bindOAuthAuthorization(id, keyId, keySecretHash, clientName, tools = null) {
+      return (await run(pool, BIND, [keySecretHash, clientName, id, keyId, toolsText(tools)])).length === 1;
     },
     async listOAuthAuthorizations(keyId, now) {
       return (await run<AuthorizationRow>(pool, LIST_LIVE, [keyId, now])).map(toAuthorization);

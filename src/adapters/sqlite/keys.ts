@@ -19,8 +19,8 @@ import type { Db } from "./db.ts";
 
 export function createKeyStore(db: Db, audited: Audited): KeyStore {
   const insert = db.statement(
-    `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata, tools, access)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // An OR of two indexed columns: SQLite searches each index and unites the rows.
   const byHash = db.statement<FoundKeyRow>(
@@ -56,7 +56,9 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
        plan = CASE WHEN ? THEN ? ELSE plan END,
        monthly_allowance = CASE WHEN ? THEN ? ELSE monthly_allowance END,
        metadata = CASE WHEN ? THEN ? ELSE metadata END,
-       expires_at = CASE WHEN ? THEN ? ELSE expires_at END
+       expires_at = CASE WHEN ? THEN ? ELSE expires_at END,
+       tools = CASE WHEN ? THEN ? ELSE tools END,
+       access = CASE WHEN ? THEN ? ELSE access END
      WHERE id = ? AND revoked_at IS NULL`,
   );
   const grant = db.statement(

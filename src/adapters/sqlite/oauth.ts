@@ -16,6 +16,7 @@ import {
   type TokenHolderRow,
   toArtifact,
   toAuthorization,
+  toolsText,
   toTokenHolder,
   unboundBefore,
   unusedClientsBefore,
@@ -36,7 +37,7 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
      WHERE a.id = ? AND a.expires_at > ?`,
   );
   const bind = db.statement(
-    "UPDATE oauth_authorizations SET key_secret_hash = ?, client_name = ? WHERE id = ? AND key_id = ?",
+    "UPDATE oauth_authorizations SET key_secret_hash = ?, client_name = ?, tools = ? WHERE id = ? AND key_id = ?",
   );
   const listLive = db.statement<AuthorizationRow>(
     `SELECT ${AUTHORIZATION_COLUMNS}
@@ -111,8 +112,8 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
     async findOAuthAuthorization(id, now) {
       return authorization.get(id, now)?.payload ?? null;
     },
-    async bindOAuthAuthorization(id, keyId, keySecretHash, clientName) {
-      return bind.run(keySecretHash, clientName, id, keyId) === 1;
+    async bindOAuthAuthorization(id, keyId, keySecretHash, clientName, tools = null) {
+      return bind.run(keySecretHash, clientName, toolsText(tools), id, keyId) === 1;
     },
     async listOAuthAuthorizations(keyId, now) {
       return listLive.all(keyId, now).map(toAuthorization);

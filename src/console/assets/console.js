@@ -4,6 +4,7 @@ import { setupAccountPage } from "./account.js";
 import { setupCaptures } from "./captures.js";
 import { setupKeyBar } from "./key.js";
 import { setupRequestParts } from "./request-parts.js";
+import { setupScope } from "./scope.js";
 import { setupTitleBlock } from "./title-block.js";
 import { setupToolPage } from "./tool.js";
 
@@ -16,4 +17,5 @@ if (page === "tool") {
   reload = setupCaptures();
 }
 if (page === "account") reload = setupAccountPage();
+if (page === "tools" || page === "tool") reload = setupScope();
 setupKeyBar(() => reload());

@@ -47,6 +47,9 @@ export async function createApiKey(deps: AdminDeps, by: ActedBy, input: KeyInput
       monthly_allowance: input.monthlyAllowance,
       expires_at: input.expiresAt,
       metadata: input.metadata,
+      // A scope is recorded when one is set; a key without one may use every tool, fully.
+      ...(input.tools !== null && { tools: input.tools }),
+      ...(input.access !== "full" && { access: input.access }),
     }),
   );
   return { record: await existing(deps.store, stored.id), key: secret };
@@ -63,7 +66,15 @@ export async function createBootstrapKey(
 ): Promise<CreatedKey | null> {
   const { stored, secret } = newApiKey(
     settings,
-    { plan: FREE_PLAN_ID, name: "bootstrap", monthlyAllowance: null, expiresAt: null, metadata: {} },
+    {
+      plan: FREE_PLAN_ID,
+      name: "bootstrap",
+      monthlyAllowance: null,
+      expiresAt: null,
+      metadata: {},
+      tools: null,
+      access: "full",
+    },
     now,
   );
   if (!(await store.createFirstKey(stored))) return null;
@@ -88,6 +99,8 @@ function newApiKey(
       createdAt: now.toISOString(),
       expiresAt: input.expiresAt,
       metadata: input.metadata,
+      tools: input.tools,
+      access: input.access,
     },
     secret: issued.key,
   };
@@ -100,7 +113,11 @@ export async function existing(store: Pick<Store, "getKey">, id: string): Promis
   return record;
 }
 
-/** A change to a key's plan, name, own allowance, metadata or expiry (`change` already parsed); 409 for a revoked key. */
+/**
+ * A change to a key's plan, name, own allowance, metadata, expiry, tools or access (`change` already
+ * parsed); 409 for a revoked key. A change of tools or access reaches every instance like any key
+ * change: the key caches forget the key at once.
+ */
 export async function updateApiKey(
   deps: AdminDeps,
   by: ActedBy,
@@ -119,6 +136,8 @@ function changeDetails(change: KeyChange): Record<string, unknown> {
   if (change.monthlyAllowance !== undefined) details.monthly_allowance = change.monthlyAllowance;
   if (change.metadata !== undefined) details.metadata = change.metadata;
   if (change.expiresAt !== undefined) details.expires_at = change.expiresAt;
+  if (change.tools !== undefined) details.tools = change.tools;
+  if (change.access !== undefined) details.access = change.access;
   return details;
 }
 

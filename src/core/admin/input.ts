@@ -3,11 +3,15 @@
  * publishes them in the OpenAPI document) and as the typed input the core functions take. The CLI
  * passes its options through the same parsers, so a bad value gets the same message either way.
  */
-import type { KeyChange } from "../../ports/store.ts";
+import { KEY_ACCESS, type KeyAccess, type KeyChange } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import { lazyInputValidator } from "../kernel/validation.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+
+/** The most tools one key may be limited to (more than any service offers in practice). */
+export const MAX_KEY_TOOLS = 500;
 
 /** The largest own allowance, or single grant, an operator may set (within the stores' MAX_ALLOWANCE). */
 export const MAX_CREDITS = 1_000_000_000;
@@ -78,6 +82,21 @@ const keyProperties: Record<string, JsonSchema> = {
     pattern: TIMESTAMP_PATTERN,
     description:
       "RFC 3339 date-time from which the key answers 401 `invalid_api_key` (expired); null for never. A time in the past expires the key at once. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.",
+  },
+  tools: {
+    type: ["array", "null"],
+    minItems: 1,
+    maxItems: MAX_KEY_TOOLS,
+    uniqueItems: true,
+    items: { type: "string", minLength: 1, maxLength: 100 },
+    description:
+      "The slugs of the only tools the key may see and call (every other answers 404 `tool_not_found` to it, as an unknown slug); null or absent for every tool. Each must be a tool this service has.",
+  },
+  access: {
+    type: "string",
+    enum: [...KEY_ACCESS],
+    description:
+      "`full` (the default): the key may call its tools. `read`: only the free reads (catalog, search, schemas, its credits and usage); a tool call answers 403 `key_read_only`.",
   },
 };
 
@@ -151,6 +170,16 @@ export interface KeyInput {
   readonly monthlyAllowance: number | null;
   readonly expiresAt: string | null;
   readonly metadata: Readonly<Record<string, string>>;
+  /** null: every tool. */
+  readonly tools: readonly string[] | null;
+  readonly access: KeyAccess;
+}
+
+/** Whether a slug names a tool this service has (the registry's answer). */
+export type KnownTool = (slug: string) => boolean;
+
+export function knownTool(deps: { readonly registry: ToolRegistry }): KnownTool {
+  return (slug) => deps.registry.get(slug) !== undefined;
 }
 
 export interface RotateInput {
@@ -186,7 +215,7 @@ const checkRotate = parser(rotateSchema, "rotation");
 const checkSwitch = parser(switchSchema, "switch change");
 const checkAdminKey = parser(adminKeyCreateSchema, "new admin key");
 
-export function parseKeyCreate(body: unknown, settings: ServiceSettings): KeyInput {
+export function parseKeyCreate(body: unknown, settings: ServiceSettings, known: KnownTool): KeyInput {
   const input = checkCreate(body);
   return {
     plan: knownPlan(input.plan as string, settings),
@@ -194,10 +223,12 @@ export function parseKeyCreate(body: unknown, settings: ServiceSettings): KeyInp
     monthlyAllowance: (input.monthly_allowance as number | null | undefined) ?? null,
     expiresAt: timestamp(input.expires_at),
     metadata: (input.metadata as Record<string, string> | undefined) ?? {},
+    tools: knownTools(input.tools, known),
+    access: (input.access as KeyAccess | undefined) ?? "full",
   };
 }
 
-export function parseKeyUpdate(body: unknown, settings: ServiceSettings): KeyChange {
+export function parseKeyUpdate(body: unknown, settings: ServiceSettings, known: KnownTool): KeyChange {
   const input = checkUpdate(body);
   const change: { -readonly [K in keyof KeyChange]: KeyChange[K] } = {};
   if (input.plan !== undefined) change.plan = knownPlan(input.plan as string, settings);
@@ -206,7 +237,22 @@ export function parseKeyUpdate(body: unknown, settings: ServiceSettings): KeyCha
     change.monthlyAllowance = input.monthly_allowance as number | null;
   if (input.metadata !== undefined) change.metadata = input.metadata as Record<string, string>;
   if (input.expires_at !== undefined) change.expiresAt = timestamp(input.expires_at);
+  if (input.tools !== undefined) change.tools = knownTools(input.tools, known);
+  if (input.access !== undefined) change.access = input.access as KeyAccess;
   return change;
+}
+
+/** A key's tools (the schema checked their form): 400 naming `tools` for a slug no tool has. */
+function knownTools(value: unknown, known: KnownTool): readonly string[] | null {
+  if (value === undefined || value === null) return null;
+  const slugs = value as string[];
+  const unknown = slugs.filter((slug) => !known(slug));
+  if (unknown.length > 0) {
+    throw invalid(`No tool has the slug ${unknown.map((slug) => `"${slug}"`).join(", ")}.`, {
+      tools: `must name tools this service has; unknown: ${unknown.join(", ")}`,
+    });
+  }
+  return [...slugs];
 }
 
 export function parseGrant(body: unknown): GrantInput {

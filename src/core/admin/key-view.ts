@@ -2,7 +2,7 @@
  * A customer key as the admin API and `toolrun keys ... --json` show it: never its secret (except
  * `key`, once, when it is made or rotated), with its allowance as a call this month is priced.
  */
-import type { ApiKeyRecord, KeyStore } from "../../ports/store.ts";
+import type { ApiKeyRecord, KeyAccess, KeyStore } from "../../ports/store.ts";
 import { hasExpired, previousSecretWorks } from "../call/keys.ts";
 import { decodeCursor, encodeCursor, invalidCursor } from "../contract/cursor.ts";
 import { baseAllowance, grantedIn, periodOf, planOf } from "../kernel/credits.ts";
@@ -31,6 +31,9 @@ export interface KeyView {
   previous_prefix: string | null;
   /** Until when that replaced secret works (the rotation's grace); null when none works now. */
   previous_secret_expires_at: string | null;
+  /** The only tools the key may use; null for every tool. */
+  tools: string[] | null;
+  access: KeyAccess;
 }
 
 export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Date, key?: string): KeyView {
@@ -54,6 +57,8 @@ export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Da
     revoked_at: record.revokedAt,
     previous_prefix: previous ? record.previousDisplayPrefix : null,
     previous_secret_expires_at: previous ? record.previousSecretExpiresAt : null,
+    tools: record.tools === null ? null : [...record.tools],
+    access: record.access,
   };
 }
 

@@ -5,7 +5,14 @@
  */
 import type { JsonSchema } from "../../tools/tool.ts";
 import { USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "../contract/account.ts";
-import { creditsOutputSchema, nullable, SCHEMA_DIALECT, usageOutputSchema } from "../contract/schemas.ts";
+import {
+  creditsOutputSchema,
+  keyAccessSchema,
+  keyToolsSchema,
+  nullable,
+  SCHEMA_DIALECT,
+  usageOutputSchema,
+} from "../contract/schemas.ts";
 
 const count: JsonSchema = { type: "integer", minimum: 0 };
 const timestamp: JsonSchema = { type: "string", format: "date-time" };
@@ -47,6 +54,8 @@ const keyProperties: Record<string, JsonSchema> = {
     description:
       "Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired).",
   },
+  tools: keyToolsSchema,
+  access: keyAccessSchema,
 };
 
 const keyRequired = [
@@ -64,6 +73,8 @@ const keyRequired = [
   "revoked_at",
   "previous_prefix",
   "previous_secret_expires_at",
+  "tools",
+  "access",
 ];
 
 const keyItem: JsonSchema = { type: "object", required: keyRequired, properties: keyProperties };

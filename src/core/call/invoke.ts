@@ -1,6 +1,6 @@
 /**
  * The one path every tool call takes, from HTTP and from MCP, in the order its checks are answered:
- * the tool (404), the body's size (413) and JSON (400), the operator's switches (503, 403), the
+ * the tool as the key sees it (404), the key's access (403 `key_read_only`), the body's size (413) and JSON (400), the operator's switches (503, 403), the
  * fields (400), then one metered call through the ledger: the idempotency key claimed if one was
  * sent, the credits (402), the run, and the charge or the refund (with the answer kept for the
  * key's retries). A tool that only computes runs, then is charged; one with effects outside is
@@ -24,10 +24,12 @@ import {
   storeAnswer,
 } from "./idempotency.ts";
 import type { ToolCallOutcome } from "./observer.ts";
+import { checkMayCall, resolveForKey } from "./scope.ts";
 import type { CallBody, ToolCall } from "./tool-call.ts";
 
 export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAnswer> {
-  const tool = deps.registry.resolve(call.slug);
+  const tool = resolveForKey(deps.registry, call.key, call.slug);
+  checkMayCall(call.key, tool);
   checkSize(tool, call.body);
   const keyed = call.idempotencyKey !== undefined;
   const compute = computeOf(deps, tool, call, {

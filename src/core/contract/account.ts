@@ -1,7 +1,7 @@
 /**
  * The free reads of a key's own account: its credits this month and what it spent them on.
  */
-import type { ApiKeyRecord } from "../../ports/store.ts";
+import type { ApiKeyRecord, KeyAccess } from "../../ports/store.ts";
 import type { CoreDeps } from "../call/deps.ts";
 import { monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -14,6 +14,8 @@ export interface CreditsView {
   period_start: string;
   period_end: string;
   metering: boolean;
+  /** The key asking, and its scope: the tools it may use (null for every tool) and its access. */
+  key: { id: string; tools: string[] | null; access: KeyAccess };
 }
 
 export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<CreditsView> {
@@ -29,6 +31,7 @@ export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<Cre
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
     metering: deps.settings.metering,
+    key: { id: key.id, tools: key.tools === null ? null : [...key.tools], access: key.access },
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * The free reads of the tool catalog: list, search and one tool's contract, priced for the
- * calling key.
+ * calling key, of the tools it may use (call/scope.ts).
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { JsonSchema, ToolExample } from "../../tools/tool.ts";
 import type { CoreDeps } from "../call/deps.ts";
+import { resolveForKey, toolsForKey } from "../call/scope.ts";
 import { callCost, planOf } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
@@ -40,7 +41,7 @@ async function entry(deps: CoreDeps, key: ApiKeyRecord, tool: RegisteredTool): P
 }
 
 export async function listTools(deps: CoreDeps, key: ApiKeyRecord): Promise<CatalogEntry[]> {
-  return Promise.all(deps.registry.all().map((tool) => entry(deps, key, tool)));
+  return Promise.all(toolsForKey(deps.registry, key).map((tool) => entry(deps, key, tool)));
 }
 
 export const SEARCH_LIMIT_MAX = 50;
@@ -60,8 +61,7 @@ export async function searchTools(
       extras: { fields: { q: "is required" } },
     });
   }
-  const scored = deps.registry
-    .all()
+  const scored = toolsForKey(deps.registry, key)
     .map((tool) => ({ tool, score: relevance(tool, terms) }))
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.tool.slug.localeCompare(b.tool.slug))
@@ -96,7 +96,7 @@ function words(text: string): string[] {
 }
 
 export async function describeTool(deps: CoreDeps, key: ApiKeyRecord, slug: string): Promise<ToolContract> {
-  const tool = deps.registry.resolve(slug);
+  const tool = resolveForKey(deps.registry, key, slug);
   const row = await entry(deps, key, tool);
   return {
     ...row,

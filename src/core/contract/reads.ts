@@ -7,6 +7,7 @@
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import type { CoreDeps } from "../call/deps.ts";
+import { resolveForKey } from "../call/scope.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { lazyInputValidator } from "../kernel/validation.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "./account.ts";
@@ -37,7 +38,7 @@ export interface FreeRead {
   readonly parameters: JsonSchema;
   readonly response: JsonSchema;
   /** A check that must not cost a rate-limit slot (an unknown slug's 404), run on the raw arguments. */
-  readonly beforeSlot?: (deps: CoreDeps, args: Args) => void;
+  readonly beforeSlot?: (deps: CoreDeps, key: ApiKeyRecord, args: Args) => void;
   /** Validates the arguments (400 `validation_error` naming each bad one), then reads. */
   call(deps: CoreDeps, key: ApiKeyRecord, args: Args): Promise<object>;
 }
@@ -121,8 +122,8 @@ export const freeReads: readonly FreeRead[] = [
     properties: { slug: { type: "string", minLength: 1, description: "The tool's slug." } },
     required: ["slug"],
     response: contractOutputSchema,
-    beforeSlot: (deps, args) => {
-      if (typeof args.slug === "string") deps.registry.resolve(args.slug);
+    beforeSlot: (deps, key, args) => {
+      if (typeof args.slug === "string") resolveForKey(deps.registry, key, args.slug);
     },
     run: async (deps, key, args) => describeTool(deps, key, args.slug as string),
   }),
@@ -130,7 +131,7 @@ export const freeReads: readonly FreeRead[] = [
     id: "getCredits",
     title: "Credits left",
     description:
-      "This key's plan, monthly allowance, credits used and left in the current month (UTC), and whether metering is on.",
+      "This key's plan, monthly allowance, credits used and left in the current month (UTC), whether metering is on, and the key's scope (its tools and access).",
     path: "/v1/me/credits",
     mcpName: "get_credits",
     properties: {},

@@ -90,6 +90,19 @@ export const contractOutputSchema: JsonSchema = {
 
 const timestamp: JsonSchema = { type: "string", format: "date-time" };
 
+/** A key's tools as every answer shows them. */
+export const keyToolsSchema: JsonSchema = {
+  ...nullable({ type: "array", items: { type: "string" } }),
+  description: "The slugs of the only tools the key may see and call; null when it may use every tool.",
+};
+
+export const keyAccessSchema: JsonSchema = {
+  type: "string",
+  enum: ["full", "read"],
+  description:
+    "`full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.",
+};
+
 export const creditsOutputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   type: "object",
@@ -101,6 +114,7 @@ export const creditsOutputSchema: JsonSchema = {
     "period_start",
     "period_end",
     "metering",
+    "key",
   ],
   properties: {
     plan: { type: "string" },
@@ -110,6 +124,17 @@ export const creditsOutputSchema: JsonSchema = {
     period_start: timestamp,
     period_end: timestamp,
     metering: { type: "boolean" },
+    key: {
+      type: "object",
+      required: ["id", "tools", "access"],
+      properties: {
+        id: { type: "string", description: "The key's id (`key_...`)." },
+        tools: keyToolsSchema,
+        access: keyAccessSchema,
+      },
+      description:
+        "The key asking and its scope (over OAuth: the key as the authorization acts, narrowed to the tools approved at consent).",
+    },
   },
 };
 

@@ -47,6 +47,12 @@ export const errorCatalog = {
     explanation:
       "The tool exists but the operator has not made it callable through the API. Nothing is charged.",
   },
+  key_read_only: {
+    status: 403,
+    title: "This API key is read-only",
+    explanation:
+      "The key's access is `read`: it may make every free read (the catalog, search, a tool's schema, its credits and usage, and the free MCP tools) but no tool call. Use a key with full access, or ask the operator to give this one full access (`toolrun keys update ID --access full`). It took a rate-limit slot; nothing is charged.",
+  },
   origin_not_allowed: {
     status: 403,
     title: "Origin not allowed",
@@ -57,7 +63,7 @@ export const errorCatalog = {
     status: 404,
     title: "No tool with that slug",
     explanation:
-      "No tool is registered under this slug. `GET /v1/tools/list` gives the catalog. Nothing is charged and no rate-limit slot is taken.",
+      "No tool is registered under this slug, or the key is limited to other tools (to such a key a tool outside its list does not exist). `GET /v1/tools/list` gives the catalog this key sees. Nothing is charged and no rate-limit slot is taken.",
   },
   not_found: {
     status: 404,

@@ -2,11 +2,13 @@
  * An OAuth access token as the MCP endpoint sees it: looked up by its SHA-256 together with the
  * authorization and the key it acts for, then checked here for expiry and audience. A token that
  * passes acts as its key's account exactly (the key record returned is the key as it is now:
- * plan, grants, expiry), so credits, rate-limit slots, usage and idempotency scope are the key's.
+ * plan, grants, expiry), so credits, rate-limit slots, usage and idempotency scope are the key's;
+ * its tools are the key's narrowed to those the person approved at consent.
  */
 import type { OAuthStore } from "../../ports/oauth-store.ts";
 import { type CredentialVerifier, refusal, type Verification } from "../call/credentials.ts";
 import { hasExpired } from "../call/keys.ts";
+import { narrowKey } from "../call/scope.ts";
 import { hashKey } from "../kernel/key-format.ts";
 import { OAUTH_HINT } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";
@@ -48,7 +50,7 @@ export function accessTokenVerifier(
         return refuse(`The access token was issued for another resource, not ${settings.resource}.`);
       if (hasExpired(holder.key, now))
         return refuse(`The API key this access token acts for expired at ${holder.key.expiresAt}.`);
-      return { ok: true, key: holder.key };
+      return { ok: true, key: narrowKey(holder.key, holder.authorizationTools) };
     },
   };
 }

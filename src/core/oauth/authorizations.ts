@@ -21,6 +21,8 @@ export interface AuthorizationView {
   client_name: string | null;
   resource: string[];
   scope: string;
+  /** The tools the person narrowed it to at consent; null for every tool its key may use. */
+  tools: string[] | null;
   created_at: string;
   expires_at: string;
 }
@@ -61,6 +63,7 @@ function view(record: OAuthAuthorizationRecord): AuthorizationView {
     client_name: record.clientName,
     resource: Object.keys(resources),
     scope: [...scopes].join(" "),
+    tools: record.tools === null ? null : [...record.tools],
     created_at: record.createdAt,
     expires_at: record.expiresAt,
   };
@@ -98,7 +101,7 @@ const timestamp: JsonSchema = { type: "string", format: "date-time" };
 
 const authorizationItem: JsonSchema = {
   type: "object",
-  required: ["id", "client_id", "client_name", "resource", "scope", "created_at", "expires_at"],
+  required: ["id", "client_id", "client_name", "resource", "scope", "tools", "created_at", "expires_at"],
   properties: {
     id: { type: "string", pattern: "^authz_", description: "The authorization's id, for revoking it." },
     client_id: {
@@ -112,6 +115,11 @@ const authorizationItem: JsonSchema = {
       description: "The protected resources (the MCP endpoint).",
     },
     scope: { type: "string", description: "The scopes approved, space-separated." },
+    tools: {
+      ...nullable({ type: "array", items: { type: "string" } }),
+      description:
+        "The tools the person narrowed it to on the consent page (it uses those its key may use too); null for every tool the key may use.",
+    },
     created_at: timestamp,
     expires_at: {
       ...timestamp,

@@ -26,10 +26,18 @@ export interface ConsentFlow<Req, Res> {
   pending(req: Req, res: Res, uid: string): Promise<PendingConsent | null>;
   /**
    * Approves the sign-in as `key`, binding the authorization to the secret the person typed
-   * (`keySecretHash`); returns where the browser goes next, or null when the sign-in is no
-   * longer waiting (it expired, or was answered in another tab).
+   * (`keySecretHash`) and narrowing it to `tools` (null: every tool the key may use); returns
+   * where the browser goes next, or null when the sign-in is no longer waiting (it expired, or
+   * was answered in another tab).
    */
-  approve(req: Req, res: Res, uid: string, key: ApiKeyRecord, keySecretHash: string): Promise<string | null>;
+  approve(
+    req: Req,
+    res: Res,
+    uid: string,
+    key: ApiKeyRecord,
+    keySecretHash: string,
+    tools: readonly string[] | null,
+  ): Promise<string | null>;
   /** Denies it (`access_denied` back to the client); where the browser goes next, or null as above. */
   deny(req: Req, res: Res, uid: string): Promise<string | null>;
   /** The key that signs consent forms' CSRF tokens, the same on every instance. */

@@ -45,6 +45,11 @@ export interface ToolRegistry {
   readonly maxBodyBytes: number;
 }
 
+/** 404 `tool_not_found`: the one answer for a slug no tool has (and, to a scoped key, one it may not use). */
+export function toolNotFound(): ApiError {
+  return new ApiError("tool_not_found", "No tool has this slug. GET /v1/tools/list lists them.");
+}
+
 export function createToolRegistry(
   tools: readonly LoadedTool[],
   settings: Readonly<Record<string, ToolSettings>>,
@@ -74,8 +79,7 @@ export function createToolRegistry(
     get: (slug) => bySlug.get(slug),
     resolve(slug) {
       const tool = bySlug.get(slug);
-      if (!tool)
-        throw new ApiError("tool_not_found", "No tool has this slug. GET /v1/tools/list lists them.");
+      if (!tool) throw toolNotFound();
       return tool;
     },
     all: () => all,

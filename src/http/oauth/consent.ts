@@ -58,7 +58,7 @@ export function createConsentFlow(
       const current = await interaction(req, res, uid);
       return current === null ? null : describe(current.provider, uid, current.found.params);
     },
-    async approve(req, res, uid, key, keySecretHash) {
+    async approve(req, res, uid, key, keySecretHash, tools) {
       const current = await interaction(req, res, uid);
       const pending = current && (await describe(current.provider, uid, current.found.params));
       if (current === null || pending === null) return null;
@@ -69,7 +69,7 @@ export function createConsentFlow(
       // The one resource; the library already refused any other the client named.
       grant.addResourceScope(settings.resource, scope);
       const grantId = await grant.save();
-      await store.bindOAuthAuthorization(grantId, key.id, keySecretHash, pending.clientName);
+      await store.bindOAuthAuthorization(grantId, key.id, keySecretHash, pending.clientName, tools);
       return provider.interactionResult(
         req,
         res,

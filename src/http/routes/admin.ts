@@ -20,6 +20,7 @@ import {
   grantSchema,
   keyCreateSchema,
   keyUpdateSchema,
+  knownTool,
   parseGrant,
   parseKeyCreate,
   parseKeyUpdate,
@@ -157,7 +158,7 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       response: keyWithSecretSchema,
       errors: [],
       run: async ({ by, body }) => {
-        const created = await createApiKey(deps, by, parseKeyCreate(body, deps.settings));
+        const created = await createApiKey(deps, by, parseKeyCreate(body, deps.settings, knownTool(deps)));
         return view(created.record, created.key);
       },
     }),
@@ -195,7 +196,7 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       response: keySchema,
       errors: ["key_not_found", "key_revoked"],
       run: async ({ by, args, body }) =>
-        view(await updateApiKey(deps, by, id(args), parseKeyUpdate(body, deps.settings))),
+        view(await updateApiKey(deps, by, id(args), parseKeyUpdate(body, deps.settings, knownTool(deps)))),
     }),
     adminRoute({
       method: "POST",

@@ -29,7 +29,7 @@ export function readRoutes(deps: CoreDeps): HttpRoute[] {
       answers: [{ status: 200, description: read.title, contentType: JSON_TYPE, schema: read.response }],
       errors,
       ...(beforeSlot && {
-        beforeSlot: (request) => beforeSlot(deps, request.params as Record<string, unknown>),
+        beforeSlot: (request, key) => beforeSlot(deps, key, request.params as Record<string, unknown>),
       }),
       handler: async (request) =>
         read.call(deps, keyOf(request), {

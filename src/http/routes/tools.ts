@@ -11,6 +11,7 @@ import {
   replayedHeader,
 } from "../../core/call/idempotency.ts";
 import { invokeTool } from "../../core/call/invoke.ts";
+import { resolveForKey } from "../../core/call/scope.ts";
 import { envelopeSchema } from "../../core/contract/schemas.ts";
 import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
@@ -21,6 +22,7 @@ const TOOL_CALL_ERRORS = [
   "insufficient_credits",
   "vendor_api_tier_limit_exceeded",
   "tool_not_allowed",
+  "key_read_only",
   "tool_not_found",
   "payload_too_large",
   "unprocessable_input",
@@ -62,8 +64,8 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
       ],
       errors: TOOL_CALL_ERRORS,
       // Every tool's own path in the document inherits these declarations, the header's included.
-      beforeSlot: (request) => {
-        deps.registry.resolve((request.params as { slug: string }).slug);
+      beforeSlot: (request, key) => {
+        resolveForKey(deps.registry, key, (request.params as { slug: string }).slug);
       },
       handler: async (request, reply) => {
         const { slug } = request.params as { slug: string };

@@ -48,8 +48,8 @@ export interface Site {
 
 export interface Console extends Site {
   readonly server: ServerProcess;
-  /** A new key on this plan, made with `toolrun keys create`. */
-  createKey(plan: string): Promise<string>;
+  /** A new key on this plan, made with `toolrun keys create` and any more of its options. */
+  createKey(plan: string, options?: readonly string[]): Promise<string>;
 }
 
 export interface WatchedPage {
@@ -86,8 +86,11 @@ export async function startConsole(config: object = {}, more: Record<string, str
   return {
     ...site,
     server,
-    async createKey(plan) {
-      const created = await runCli(["keys", "create", "--plan", plan, "--name", plan, "--json"], env);
+    async createKey(plan, options = []) {
+      const created = await runCli(
+        ["keys", "create", "--plan", plan, "--name", plan, ...options, "--json"],
+        env,
+      );
       return (JSON.parse(created.stdout) as { key: string }).key;
     },
   };
