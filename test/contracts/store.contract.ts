@@ -11,6 +11,7 @@ import {
   type AuditPage,
   type KeyRotation,
   MAX_GRANTED_CREDITS,
+  type NewAccount,
   type NewApiKey,
   type NewAuditEntry,
   type Reservation,
@@ -23,18 +24,45 @@ export interface StoreFixture {
   cleanup(): Promise<void>;
 }
 
-export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
-  const id = overrides.id ?? `key_${randomUUID().slice(0, 8)}`;
+/** The one-key account of a key: the mapping migration 0006 gives existing keys (key_X -> acc_X). */
+export function accountOf(keyId: string): string {
+  return keyId.startsWith("key_") ? `acc_${keyId.slice(4)}` : `acc_${keyId}`;
+}
+
+/** A key's members, and its one-key account's plan and allowance (ignored when `accountId` names an existing account). */
+export type TestKey = Partial<Omit<NewApiKey, "newAccount">> & {
+  readonly plan?: string;
+  readonly monthlyAllowance?: number | null;
+};
+
+/** A new key: with its own one-key account (`accountOf` its id), unless `accountId` is given. */
+export function newKey(overrides: TestKey = {}): NewApiKey {
+  const { plan = "free", monthlyAllowance = null, ...key } = overrides;
+  const id = key.id ?? `key_${randomUUID().slice(0, 8)}`;
   return {
     id,
     name: "test",
-    plan: "free",
     secretHash: `hash-${randomUUID()}`,
     displayPrefix: "tr_live_abcd",
-    monthlyAllowance: null,
     createdAt: "2026-11-01T00:00:00.000Z",
     expiresAt: null,
     metadata: {},
+    ...(key.accountId === undefined
+      ? { accountId: accountOf(id), newAccount: { plan, monthlyAllowance } }
+      : { accountId: key.accountId }),
+    ...key,
+  };
+}
+
+/** A new account of its own. */
+export function newAccount(overrides: Partial<NewAccount> = {}): NewAccount {
+  return {
+    id: `acc_${randomUUID().slice(0, 8)}`,
+    name: "team",
+    plan: "free",
+    monthlyAllowance: null,
+    metadata: {},
+    createdAt: "2026-11-01T00:00:00.000Z",
     ...overrides,
   };
 }
@@ -48,10 +76,12 @@ export function rotation(
   return { secretHash, displayPrefix, previousSecretExpiresAt };
 }
 
+/** A reservation of `keyId`, charging its one-key account unless `accountId` says otherwise. */
 export function reservation(keyId: string, overrides: Partial<Reservation> = {}): Reservation {
   return {
     callId: randomUUID(),
     requestId: "req_test",
+    accountId: accountOf(keyId),
     keyId,
     tool: "calc",
     period: "2026-11",
@@ -96,6 +126,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(matched, "current");
         assert.deepEqual(record, {
           id: key.id,
+          accountId: key.accountId,
           name: "alice",
           plan: "builder",
           displayPrefix: key.displayPrefix,
@@ -215,7 +246,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("changes only the members an update names", async () => {
         const key = newKey({ name: "before", monthlyAllowance: 300, metadata: { customer: "c1" } });
         await store.createKey(key);
-        assert.equal(await store.updateKey(key.id, { plan: "builder" }), true);
+        assert.equal(await store.updateAccount(key.accountId, { plan: "builder" }), true);
         const planned = await store.getKey(key.id);
         assert.equal(planned?.plan, "builder");
         assert.equal(planned?.name, "before");
@@ -224,12 +255,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(
           await store.updateKey(key.id, {
             name: "after",
-            monthlyAllowance: null,
             metadata: { customer: "c2", tier: "gold" },
             expiresAt: "2026-12-01T00:00:00.000Z",
           }),
           true,
         );
+        assert.equal(await store.updateAccount(key.accountId, { monthlyAllowance: null }), true);
         const changed = await store.findKeyByHash(key.secretHash);
         assert.equal(changed?.name, "after");
         assert.equal(changed?.plan, "builder");
@@ -238,7 +269,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(changed?.expiresAt, "2026-12-01T00:00:00.000Z");
         assert.equal(await store.updateKey(key.id, { expiresAt: null }), true);
         assert.equal((await store.getKey(key.id))?.expiresAt, null);
-        assert.equal(await store.updateKey("missing", { plan: "builder" }), false);
+        assert.equal(await store.updateKey("missing", { name: "x" }), false);
+        assert.equal(await store.updateAccount("missing", { plan: "builder" }), false);
       });
 
       it("keeps a new key's expiry and metadata", async () => {
@@ -281,33 +313,31 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("add up within a period and start again in a new one", async () => {
         const key = newKey();
         await store.createKey(key);
-        assert.equal(await store.grantCredits(key.id, "2026-11", 100), true);
-        assert.equal(await store.grantCredits(key.id, "2026-11", 50), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 100), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 50), true);
         let found: ApiKeyRecord | null = await store.findKeyByHash(key.secretHash);
         assert.equal(found?.grantedCredits, 150);
         assert.equal(found?.grantedPeriod, "2026-11");
-        assert.equal(await store.grantCredits(key.id, "2026-12", 7), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-12", 7), true);
         found = await store.getKey(key.id);
         assert.equal(found?.grantedCredits, 7);
         assert.equal(found?.grantedPeriod, "2026-12");
       });
 
-      it("are refused for a missing or revoked key, and past the period's maximum", async () => {
+      it("are refused for a missing account, and past the period's maximum", async () => {
         const key = newKey();
         await store.createKey(key);
-        assert.equal(await store.grantCredits("missing", "2026-11", 1), false);
-        assert.equal(await store.grantCredits(key.id, "2026-11", MAX_GRANTED_CREDITS), true);
-        assert.equal(await store.grantCredits(key.id, "2026-11", 1), false);
+        assert.equal(await store.grantAccountCredits("missing", "2026-11", 1), false);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", MAX_GRANTED_CREDITS), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 1), false);
         assert.equal((await store.getKey(key.id))?.grantedCredits, MAX_GRANTED_CREDITS);
-        await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z");
-        assert.equal(await store.grantCredits(key.id, "2026-12", 1), false);
       });
 
       it("lose no credit when many land at once", async () => {
         const key = newKey();
         await store.createKey(key);
         const results = await Promise.all(
-          Array.from({ length: 40 }, () => store.grantCredits(key.id, "2026-11", 3)),
+          Array.from({ length: 40 }, () => store.grantAccountCredits(key.accountId, "2026-11", 3)),
         );
         assert.ok(results.every(Boolean));
         assert.equal((await store.getKey(key.id))?.grantedCredits, 120);
@@ -439,12 +469,23 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           await store.revokeKey(key.id, "2026-11-10T00:00:00.000Z", entry(key.id, { step: "revoke" })),
           true,
         );
-        // Revoked already, and no active key to grant to: nothing changes, nothing is recorded.
+        // Revoked already, and no account to grant to: nothing changes, nothing is recorded.
         assert.equal(
           await store.revokeKey(key.id, "2026-11-11T00:00:00.000Z", entry(key.id, { step: "again" })),
           false,
         );
-        assert.equal(await store.grantCredits(key.id, "2026-11", 5, entry(key.id, { step: "grant" })), false);
+        assert.equal(
+          await store.grantAccountCredits("acc_missing", "2026-11", 5, entry(key.id, { step: "grant" })),
+          false,
+        );
+        assert.equal(
+          await store.updateAccount("acc_missing", { plan: "builder" }, entry(key.id, { step: "update" })),
+          false,
+        );
+        assert.equal(
+          await store.createKey(newKey({ accountId: "acc_missing" }), entry(key.id, { step: "orphan" })),
+          false,
+        );
         assert.deepEqual(await entriesFor(key.id), [{ step: "revoke" }, { step: "create" }]);
         const admin = `adm_${randomUUID().slice(0, 8)}`;
         await store.createAdminKey(
@@ -483,7 +524,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
               ),
           ],
           ["update", () => store.updateKey(key.id, { name: "changed" }, unwritable(key.id))],
-          ["grant", () => store.grantCredits(key.id, "2026-11", 5, unwritable(key.id))],
+          ["grant", () => store.grantAccountCredits(key.accountId, "2026-11", 5, unwritable(key.id))],
         ];
         for (const [name, attempt] of attempts) await assert.rejects(attempt(), TypeError, name);
         const after = await store.findKeyByHash(key.secretHash);
@@ -546,8 +587,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await charge(reservation(key.id, { credits: 10, period: "2026-10" }));
         const november = await charge(reservation(key.id, { credits: 10, period: "2026-11" }));
         assert.equal(november.status, "charged");
-        assert.equal(await store.creditsUsed(key.id, "2026-10"), 10);
-        assert.equal(await store.creditsUsed(key.id, "2026-12"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-10"), 10);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-12"), 0);
       });
 
       it("reports usage by tool and pages through recent calls newest first", async () => {
@@ -565,7 +606,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           calls.push(r);
           await charge(r);
         }
-        const first = await store.usage({ keyId: key.id, period: "2026-11", limit: 2, cursor: null });
+        const first = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 2,
+          cursor: null,
+        });
         assert.equal(first.creditsUsed, 13);
         assert.equal(first.calls, 5);
         assert.deepEqual(
@@ -581,7 +627,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.ok(first.nextCursor);
         const second = await store.usage({
-          keyId: key.id,
+          accountId: key.accountId,
           period: "2026-11",
           limit: 2,
           cursor: first.nextCursor,
@@ -591,7 +637,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           ["req_2", "req_1"],
         );
         const third = await store.usage({
-          keyId: key.id,
+          accountId: key.accountId,
           period: "2026-11",
           limit: 2,
           cursor: second.nextCursor,
@@ -601,7 +647,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           ["req_0"],
         );
         assert.equal(third.nextCursor, null);
-        const other = await store.usage({ keyId: key.id, period: "2026-10", limit: 2, cursor: null });
+        const other = await store.usage({
+          accountId: key.accountId,
+          period: "2026-10",
+          limit: 2,
+          cursor: null,
+        });
         assert.deepEqual(other, { creditsUsed: 0, calls: 0, byTool: [], recent: [], nextCursor: null });
       });
 
@@ -621,7 +672,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         let pages = 0;
         do {
           const page: UsageReport = await store.usage({
-            keyId: key.id,
+            accountId: key.accountId,
             period: "2026-11",
             limit: 100,
             cursor,
@@ -640,13 +691,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await store.createKey(key);
         for (const cursor of ["9999999999999999999", "9223372036854775808", "-1", "1e3", "abc", ""]) {
           await assert.rejects(
-            store.usage({ keyId: key.id, period: "2026-11", limit: 2, cursor }),
+            store.usage({ accountId: key.accountId, period: "2026-11", limit: 2, cursor }),
             InvalidCursorError,
             `cursor ${JSON.stringify(cursor)}`,
           );
         }
         const last = await store.usage({
-          keyId: key.id,
+          accountId: key.accountId,
           period: "2026-11",
           limit: 2,
           cursor: "9223372036854775807",
@@ -664,15 +715,20 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const r = reservation(key.id, { credits: 4, at: "2020-01-01T00:00:00.000Z" });
         const outcome = await store.runCall(r, () => ok({ answer: 42 }));
         assert.deepEqual(outcome, { status: "charged", value: { answer: 42 }, creditsUsed: 4 });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(
           report.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
           [[r.callId, "charged", 200, 4]],
         );
         // Nothing is left pending for the sweeper.
         assert.equal(await store.refundAbandoned("2020-01-02T00:00:00.000Z"), 0);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
       });
 
       it("refunds a call whose work fails, recording the failure's status at no cost", async () => {
@@ -683,8 +739,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const r = reservation(key.id, { credits: 5 });
         const outcome = await store.runCall(r, () => ({ ok: false, httpStatus: 422, error: failure }));
         assert.deepEqual(outcome, { status: "refunded", httpStatus: 422, error: failure, creditsUsed: 3 });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         const call = report.recent.find((c) => c.callId === r.callId);
         assert.deepEqual([call?.status, call?.httpStatus, call?.credits], ["refunded", 422, 0]);
         assert.equal(report.calls, 2);
@@ -713,7 +774,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           creditsUsed: 7,
         });
         assert.equal(runs, 2);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.calls, 2);
         assert.equal(report.creditsUsed, 7);
       });
@@ -758,8 +824,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           value: 4,
           creditsUsed: 4_294_967_296,
         });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4_294_967_296);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4_294_967_296);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.creditsUsed, 4_294_967_296);
         assert.deepEqual(report.byTool, [{ tool: "big", calls: 3, credits: 4_294_967_296 }]);
         assert.deepEqual(
@@ -790,8 +861,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           outcomes.filter((o) => o.status === "refused").map((o) => o.creditsUsed),
           Array.from({ length: 27 }, () => 99),
         );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.equal(report.calls, 33);
         assert.equal(report.creditsUsed, 99);
       });
@@ -835,7 +911,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.deepEqual(after, { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       for (const way of ["runCall", "runReservedCall"] as const)
@@ -853,14 +929,19 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             ),
             (error) => error === stopped,
           );
-          assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+          assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
           const retry = await store[way](
             reservation(key.id, { idempotency: claim("not-run") }),
             () => ({ ok: true, value: "ran" }),
             () => answer,
           );
           assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
-          const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+          const report = await store.usage({
+            accountId: key.accountId,
+            period: "2026-11",
+            limit: 10,
+            cursor: null,
+          });
           assert.deepEqual(
             report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
             ["charged"],
@@ -882,15 +963,25 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => answer,
         );
         await started.promise;
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
-        const during = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
+        const during = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(
           during.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
           [[r.callId, "pending", null, 4]],
         );
         running.resolve({ ok: true, value: "done" });
         assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
-        const after = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const after = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(
           after.recent.map((c) => [c.status, c.httpStatus, c.credits]),
           [["charged", 200, 4]],
@@ -915,7 +1006,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.equal(outcomes.filter((o) => o.status === "charged").length, 33);
         assert.equal(runs, 33);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
       });
 
       it("frees the key of a call the books refuse, keeping no claim", async () => {
@@ -945,7 +1036,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       });
       const answer = { status: 200, body: '{"stored":true}' };
       const statusOf = async (keyId: string, callId: string) => {
-        const report = await store.usage({ keyId, period: "2026-11", limit: 100, cursor: null });
+        const report = await store.usage({
+          accountId: accountOf(keyId),
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         const call = report.recent.find((c) => c.callId === callId);
         return [call?.status, call?.httpStatus, call?.credits];
       };
@@ -970,7 +1066,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const held = heldWork();
         const call = store.runReservedCall(r, held.work);
         await held.started;
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         assert.deepEqual(await statusOf(key.id, r.callId), ["pending", null, 4]);
         // The cap slot is held too: another call of the tool is refused before its work runs.
         let ran = false;
@@ -986,7 +1082,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         held.finish("done");
         assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 4]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
       });
 
@@ -1008,7 +1104,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           creditsUsed: 6,
         });
         assert.equal(runs, 1);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.calls, 1);
       });
 
@@ -1023,12 +1124,17 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0 },
         );
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", 500, 0]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         assert.equal(
           (await store.runReservedCall(reservation(key.id, capped), () => ok(1))).status,
           "charged",
         );
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual([report.calls, report.creditsUsed], [2, 3]);
       });
 
@@ -1054,7 +1160,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       it("keeps a failed call's answer under its key, refunded", async () => {
@@ -1076,7 +1182,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "claimed",
           existing: { fingerprint: "fp", answer: refusedAnswer },
         });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
       });
 
       for (const way of ["runCall", "runReservedCall"] as const)
@@ -1107,10 +1213,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:00.000Z"), 0, "not older than the bound");
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 0, "released once");
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         held.finish("too late");
         await assert.rejects(call, CallAbandonedError);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
         const retry = await store.runReservedCall(
           reservation(key.id, { idempotency: claim("swept") }),
@@ -1135,8 +1241,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const charged = outcomes.filter((o) => o.status === "charged");
         assert.equal(charged.length, 33);
         assert.equal(runs, 33);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.deepEqual([report.calls, report.creditsUsed], [33, 99]);
       });
     });

@@ -150,6 +150,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     async key(plan = "free", credits = null) {
       return (
         await createApiKey(deps, cliActor("test"), {
+          accountId: null,
           plan,
           name: "test",
           monthlyAllowance: credits,

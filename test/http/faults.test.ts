@@ -167,6 +167,7 @@ describe("plan names that Object.prototype also has", () => {
     const key = {
       id: "k",
       name: "",
+      accountId: "acc_x",
       plan: "constructor",
       displayPrefix: "tr_live_x",
       monthlyAllowance: null,

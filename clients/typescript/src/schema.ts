@@ -487,7 +487,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "authorization_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -1312,6 +1312,8 @@ export interface operations {
                         keys: {
                             /** @description `key_...`: how the admin API and the CLI name the key. */
                             id: string;
+                            /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                            account_id: string;
                             /** @description The full key: only in the answer that created or rotated it. */
                             key?: string;
                             /** @description The key's non-secret beginning, to recognise it by. */
@@ -1431,8 +1433,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The account the key is a credential of: it spends that account's balance and shares its window. Absent: the key gets a one-key account of its own, from `plan` (then required) and `monthly_allowance`. With it, `plan` and `monthly_allowance` are the account's and must be absent. */
+                    account_id?: string;
                     /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
-                    plan: string;
+                    plan?: string;
                     /** @description A name to recognise the key by. */
                     name?: string;
                     /** @description The key's own monthly allowance instead of its plan's; null for the plan's. */
@@ -1456,6 +1460,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -1583,6 +1589,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -1745,6 +1753,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -1906,6 +1916,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2060,6 +2072,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2223,6 +2237,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2790,9 +2806,9 @@ export interface operations {
                                 type: "admin_key" | "cli";
                                 id: string;
                             };
-                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`. */
+                            /** @description `accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`. */
                             action: string;
-                            /** @description The key id, admin key id or tool slug acted on. */
+                            /** @description The account id, key id, admin key id or tool slug acted on (a plan, allowance or grant changed through a key targets its account). */
                             target: string;
                             /** @description The admin request's id; null from the CLI. */
                             request_id: string | null;

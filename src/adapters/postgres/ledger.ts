@@ -52,8 +52,8 @@ import { usageReport } from "./usage.ts";
 const RESERVE_CLAIMED = statement(
   "ledger_reserve_claimed",
   `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
-     $1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::integer,
-     $9::timestamptz, $10::text, $11::text, $12::timestamptz)`,
+     $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::integer,
+     $10::timestamptz, $11::text, $12::text, $13::timestamptz)`,
 );
 const SETTLE = statement(
   "ledger_settle",
@@ -67,7 +67,10 @@ const PURGE = statement(
   "ledger_purge_answers",
   "DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING 1",
 );
-const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
+const USED = statement(
+  "ledger_used",
+  "SELECT used FROM credit_balances WHERE account_id = $1 AND period = $2",
+);
 const REFUND_UNCONFIRMED = statement(
   "ledger_refund_unconfirmed",
   "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
@@ -258,8 +261,8 @@ export function createLedger(pool: Pool): PostgresLedger {
       r.idempotency ? runReservedCall(pool, unconfirmed, r, work, answerOf) : runPureCall(r, work),
     runReservedCall: (r, work, answerOf) => runReservedCall(pool, unconfirmed, r, work, answerOf),
     stopRefunds: () => unconfirmed.stop(),
-    async creditsUsed(keyId, period) {
-      const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
+    async creditsUsed(accountId, period) {
+      const [row] = await run<{ used: number }>(pool, USED, [accountId, period]);
       return row?.used ?? 0;
     },
     usage: (query) => usageReport(pool, query),

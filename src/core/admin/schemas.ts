@@ -15,6 +15,11 @@ export const ADMIN_LIST_LIMIT_MAX = 200;
 
 const keyProperties: Record<string, JsonSchema> = {
   id: { type: "string", description: "`key_...`: how the admin API and the CLI name the key." },
+  account_id: {
+    type: "string",
+    description:
+      "`acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys.",
+  },
   key: { type: "string", description: "The full key: only in the answer that created or rotated it." },
   prefix: { type: "string", description: "The key's non-secret beginning, to recognise it by." },
   name: { type: "string" },
@@ -51,6 +56,7 @@ const keyProperties: Record<string, JsonSchema> = {
 
 const keyRequired = [
   "id",
+  "account_id",
   "prefix",
   "name",
   "plan",
@@ -146,9 +152,13 @@ export const auditSchema: JsonSchema = {
           action: {
             type: "string",
             description:
-              "`keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`.",
+              "`accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`.",
           },
-          target: { type: "string", description: "The key id, admin key id or tool slug acted on." },
+          target: {
+            type: "string",
+            description:
+              "The account id, key id, admin key id or tool slug acted on (a plan, allowance or grant changed through a key targets its account).",
+          },
           request_id: {
             ...nullable({ type: "string" }),
             description: "The admin request's id; null from the CLI.",

@@ -19,7 +19,7 @@ export interface CreditsView {
 export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<CreditsView> {
   const period = periodOf(deps.now());
   const plan = planOf(key, deps.settings);
-  const used = await deps.store.creditsUsed(key.id, period.id);
+  const used = await deps.store.creditsUsed(key.accountId, period.id);
   const allowance = deps.settings.metering ? monthlyAllowance(key, plan, period) : null;
   return {
     plan: plan.id,
@@ -59,7 +59,7 @@ export async function getUsage(
 ): Promise<UsageView> {
   const period = periodOf(deps.now());
   const report = await deps.store.usage({
-    keyId: key.id,
+    accountId: key.accountId,
     period: period.id,
     limit: page.limit,
     cursor: page.cursor === null ? null : decodeCursor(USAGE_CURSOR, page.cursor),
