@@ -40,6 +40,7 @@ import {
   requestLogOptions,
 } from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
+import { adminAccountRoutes } from "./http/routes/admin-accounts.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { readRoutes } from "./http/routes/reads.ts";
@@ -80,6 +81,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
     ...toolRoutes(deps),
     ...readRoutes(deps),
     ...adminRoutes(deps),
+    ...adminAccountRoutes(deps),
     ...(options.oauth ? [...oauthAdminRoutes(deps), ...protectedResourceRoutes(options.oauth)] : []),
     ...healthRoutes(deps),
     ...docsRoutes(deps.settings.docsUrl, document),

@@ -108,6 +108,62 @@ export const keyUsageSchema: JsonSchema = {
   },
 };
 
+const accountProperties: Record<string, JsonSchema> = {
+  id: { type: "string", description: "`acc_...`: how the admin API and the CLI name the account." },
+  name: { type: "string" },
+  plan: { type: "string" },
+  own_monthly_allowance: {
+    ...nullable(count),
+    description: "The account's own monthly allowance; null when it uses its plan's.",
+  },
+  monthly_allowance: {
+    ...count,
+    description:
+      "What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants.",
+  },
+  granted_credits: {
+    ...count,
+    description: "Credits granted for this month, included in `monthly_allowance`.",
+  },
+  credits_used: { ...count, description: "Credits its keys hold this month (pending and charged calls)." },
+  credits_remaining: {
+    ...nullable(count),
+    description: "What is left of `monthly_allowance` this month; null when metering is off.",
+  },
+  metadata: { type: "object", additionalProperties: { type: "string" } },
+  key_count: { ...count, description: "How many keys the account has, revoked ones included." },
+  created_at: timestamp,
+};
+
+const accountItem: JsonSchema = {
+  type: "object",
+  required: Object.keys(accountProperties),
+  properties: accountProperties,
+};
+
+export const accountSchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...accountItem };
+
+export const accountListSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["accounts", "next_cursor"],
+  properties: {
+    accounts: { type: "array", items: accountItem, description: "Oldest first." },
+    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
+  },
+};
+
+export const accountUsageSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["account_id", "credits", "usage"],
+  properties: {
+    account_id: { type: "string" },
+    credits: { ...creditsItem, description: "What `GET /v1/me/credits` answers each of its keys." },
+    usage: { ...usageItem, description: "What `GET /v1/me/usage` answers each of its keys." },
+  },
+};
+
 const switchItem: JsonSchema = {
   type: "object",
   required: ["slug", "tool_version", "weight", "max_body_bytes", "enabled", "api"],
@@ -206,6 +262,24 @@ const keyId = {
 };
 
 export const keyIdParameters = parameters(keyId, ["id"]);
+
+const accountId = {
+  id: {
+    type: "string",
+    minLength: 1,
+    maxLength: 110,
+    pattern: NAME_PATTERN,
+    description: "The account's id (`acc_...`).",
+  },
+};
+
+export const accountIdParameters = parameters(accountId, ["id"]);
+export const accountListParameters = parameters(page("accounts"));
+export const accountKeysParameters = parameters({ ...accountId, ...page("keys") }, ["id"]);
+export const accountUsageParameters = parameters(
+  { ...accountId, limit: limit("recent calls", USAGE_LIMIT_MAX, USAGE_LIMIT_DEFAULT), cursor },
+  ["id"],
+);
 export const keyListParameters = parameters(page("keys"));
 export const keyUsageParameters = parameters(
   { ...keyId, limit: limit("recent calls", USAGE_LIMIT_MAX, USAGE_LIMIT_DEFAULT), cursor },

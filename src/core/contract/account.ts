@@ -3,10 +3,15 @@
  */
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { CoreDeps } from "../call/deps.ts";
-import { monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
+import { type AccountTerms, monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
+
+/** An account's terms with its id: a key (its account's), or an account read by the admin API. */
+export type Holder = AccountTerms & Pick<ApiKeyRecord, "accountId">;
+
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 export interface CreditsView {
+  account_id: string;
   plan: string;
   monthly_allowance: number | null;
   credits_used: number;
@@ -16,12 +21,13 @@ export interface CreditsView {
   metering: boolean;
 }
 
-export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<CreditsView> {
+export async function getCredits(deps: CoreDeps, key: Holder): Promise<CreditsView> {
   const period = periodOf(deps.now());
   const plan = planOf(key, deps.settings);
   const used = await deps.store.creditsUsed(key.accountId, period.id);
   const allowance = deps.settings.metering ? monthlyAllowance(key, plan, period) : null;
   return {
+    account_id: key.accountId,
     plan: plan.id,
     monthly_allowance: allowance,
     credits_used: used,
@@ -40,6 +46,7 @@ export interface UsageView {
   by_tool: { tool: string; calls: number; credits: number }[];
   recent: {
     request_id: string;
+    key_id: string;
     tool: string;
     status: string;
     http_status: number | null;
@@ -54,7 +61,7 @@ export const USAGE_LIMIT_MAX = 100;
 
 export async function getUsage(
   deps: CoreDeps,
-  key: ApiKeyRecord,
+  key: Pick<ApiKeyRecord, "accountId">,
   page: { limit: number; cursor: string | null },
 ): Promise<UsageView> {
   const period = periodOf(deps.now());
@@ -72,6 +79,7 @@ export async function getUsage(
     by_tool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, credits: t.credits })),
     recent: report.recent.map((c) => ({
       request_id: c.requestId,
+      key_id: c.keyId,
       tool: c.tool,
       status: c.status,
       http_status: c.httpStatus,

@@ -94,6 +94,7 @@ export const creditsOutputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   type: "object",
   required: [
+    "account_id",
     "plan",
     "monthly_allowance",
     "credits_used",
@@ -103,6 +104,10 @@ export const creditsOutputSchema: JsonSchema = {
     "metering",
   ],
   properties: {
+    account_id: {
+      type: "string",
+      description: "The account the key spends for: every figure here is the account's, shared by its keys.",
+    },
     plan: { type: "string" },
     monthly_allowance: nullable(count),
     credits_used: count,
@@ -134,9 +139,10 @@ export const usageOutputSchema: JsonSchema = {
       type: "array",
       items: {
         type: "object",
-        required: ["request_id", "tool", "status", "credits", "at"],
+        required: ["request_id", "key_id", "tool", "status", "credits", "at"],
         properties: {
           request_id: { type: "string" },
+          key_id: { type: "string", description: "The key of the account that made the call." },
           tool: { type: "string" },
           status: { type: "string" },
           http_status: nullable({ type: "integer" }),
