@@ -1252,6 +1252,234 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       });
     });
 
+    describe("accounts", () => {
+      /** A new account and `n` keys of it. */
+      const team = async (n: number, overrides: Partial<NewAccount> = {}) => {
+        const account = newAccount(overrides);
+        await store.createAccount(account);
+        const keys = Array.from({ length: n }, () => newKey({ accountId: account.id }));
+        for (const key of keys) assert.equal(await store.createKey(key), true);
+        return { account, keys };
+      };
+      const ok = <T>(value: T) => ({ ok: true as const, value });
+      const FAILED = { ok: false as const, httpStatus: 500, error: new Error("the tool failed") };
+      const claim = (key: string) => ({
+        key,
+        fingerprint: "fp",
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const usageOf = (accountId: string) =>
+        store.usage({ accountId, period: "2026-11", limit: 100, cursor: null });
+
+      it("creates, reads and changes an account, counting its keys; its keys carry its terms", async () => {
+        const { account, keys } = await team(2, {
+          plan: "builder",
+          monthlyAllowance: 70,
+          metadata: { crm: "c-1" },
+        });
+        assert.deepEqual(await store.getAccount(account.id), {
+          ...account,
+          grantedCredits: 0,
+          grantedPeriod: null,
+          keyCount: 2,
+        });
+        assert.equal(await store.getAccount("acc_missing"), null);
+        for (const key of keys) {
+          const found = await store.findKeyByHash(key.secretHash);
+          assert.deepEqual(
+            [found?.accountId, found?.plan, found?.monthlyAllowance],
+            [account.id, "builder", 70],
+          );
+        }
+        assert.equal(
+          await store.updateAccount(account.id, { name: "renamed", plan: "free", metadata: {} }),
+          true,
+        );
+        assert.equal(await store.grantAccountCredits(account.id, "2026-11", 9), true);
+        const changed = await store.getAccount(account.id);
+        assert.deepEqual(
+          [
+            changed?.name,
+            changed?.plan,
+            changed?.monthlyAllowance,
+            changed?.metadata,
+            changed?.grantedCredits,
+          ],
+          ["renamed", "free", 70, {}, 9],
+        );
+        for (const key of keys) {
+          const found = await store.getKey(key.id);
+          assert.deepEqual(
+            [found?.plan, found?.grantedCredits, found?.grantedPeriod],
+            ["free", 9, "2026-11"],
+          );
+        }
+      });
+
+      it("makes a key's one-key account with it, and refuses a key for an account that does not exist", async () => {
+        const key = newKey({ plan: "builder", monthlyAllowance: 12 });
+        assert.equal(await store.createKey(key), true);
+        const account = await store.getAccount(key.accountId);
+        assert.deepEqual(
+          [account?.name, account?.plan, account?.monthlyAllowance, account?.keyCount],
+          [key.name, "builder", 12, 1],
+        );
+        const orphan = newKey({ accountId: "acc_missing" });
+        assert.equal(await store.createKey(orphan), false);
+        assert.equal(await store.getKey(orphan.id), null);
+      });
+
+      it("pages through accounts, and through an account's keys, oldest first, each once", async () => {
+        const made = [0, 1, 2, 3, 4].map((i) =>
+          newAccount({
+            id: `acc_page${i}_${randomUUID().slice(0, 4)}`,
+            createdAt: `2031-01-0${1 + (i % 3)}T00:00:00.000Z`,
+          }),
+        );
+        for (const account of made) await store.createAccount(account);
+        const seen: string[] = [];
+        let after: { createdAt: string; id: string } | null = null;
+        for (;;) {
+          const page = await store.listAccounts({ limit: 2, after });
+          const last = page.at(-1);
+          if (!last) break;
+          seen.push(...page.map((a) => a.id));
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        const ours = seen.filter((id) => made.some((a) => a.id === id));
+        const expected = [...made]
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+          .map((a) => a.id);
+        assert.deepEqual(ours, expected);
+        assert.equal(new Set(seen).size, seen.length);
+
+        const { account, keys } = await team(3);
+        const first = await store.listAccountKeys(account.id, { limit: 2, after: null });
+        const last = first.at(-1);
+        assert.ok(last);
+        const rest = await store.listAccountKeys(account.id, {
+          limit: 2,
+          after: { createdAt: last.createdAt, id: last.id },
+        });
+        assert.deepEqual(
+          [...first, ...rest].map((k) => k.id),
+          keys.map((k) => k.id).sort(),
+        );
+        assert.deepEqual(
+          (await store.listAccountKeys(account.id)).map((k) => k.id),
+          keys.map((k) => k.id).sort(),
+        );
+        assert.deepEqual(await store.listAccountKeys("acc_missing"), []);
+      });
+
+      it("charges the account and records the key: its keys share one balance, each call naming its key", async () => {
+        const { account, keys } = await team(2);
+        const [a, b] = keys as [NewApiKey, NewApiKey];
+        const on = (key: NewApiKey, overrides: Partial<Reservation> = {}) =>
+          reservation(key.id, { accountId: account.id, credits: 3, ...overrides });
+        assert.equal((await store.runCall(on(a), () => ok(1))).status, "charged");
+        assert.deepEqual(await store.runCall(on(b), () => ok(2)), {
+          status: "charged",
+          value: 2,
+          creditsUsed: 6,
+        });
+        assert.equal((await store.runReservedCall(on(b), async () => FAILED)).status, "refunded");
+        assert.equal(await store.creditsUsed(account.id, "2026-11"), 6);
+        const report = await usageOf(account.id);
+        assert.deepEqual(
+          report.recent.map((c) => [c.keyId, c.status, c.credits]),
+          [
+            [b.id, "refunded", 0],
+            [b.id, "charged", 3],
+            [a.id, "charged", 3],
+          ],
+        );
+        assert.deepEqual([report.calls, report.creditsUsed], [3, 6]);
+        // The tool's monthly cap is the account's too.
+        const capped = await store.runCall(on(a, { monthlyCallCap: 2 }), () => ok(3));
+        assert.deepEqual(capped, { status: "refused", reason: "tier_limit", creditsUsed: 6 });
+      });
+
+      for (const way of ["runCall", "runReservedCall", "keyed runCall"] as const)
+        it(`${way}: several keys of one account calling at once drain its balance exactly, refunds included`, async () => {
+          const { account, keys } = await team(3);
+          let runs = 0;
+          const outcomes = await Promise.all(
+            Array.from({ length: 60 }, (_, i) => {
+              const key = keys[i % keys.length] as NewApiKey;
+              // Every fifth call's tool fails: refunded, its credits free for the others.
+              const work = () => {
+                runs++;
+                return i % 5 === 4 ? FAILED : ok(i);
+              };
+              const r = reservation(key.id, {
+                accountId: account.id,
+                credits: 3,
+                allowance: 100,
+                requestId: `req_${i}`,
+                ...(way === "keyed runCall" ? { idempotency: claim(`call-${i}`) } : {}),
+              });
+              return way === "runReservedCall"
+                ? store.runReservedCall(r, async () => work())
+                : store.runCall(r, work, () => ({ status: 200, body: "{}" }));
+            }),
+          );
+          const charged = outcomes.filter((o) => o.status === "charged").length;
+          const refunded = outcomes.filter((o) => o.status === "refunded").length;
+          // No overspend and no lost refund: the balance holds exactly the charged calls.
+          assert.equal(await store.creditsUsed(account.id, "2026-11"), 3 * charged);
+          if (way === "runCall")
+            assert.equal(charged, 33, "pure calls run first: every refund is free at once");
+          // A reservation holds its credits until it settles, so some refused while others ran.
+          else assert.ok(charged + refunded >= 33, `${charged} charged, ${refunded} refunded`);
+          assert.equal(outcomes.filter((o) => o.status === "refused").length, 60 - charged - refunded);
+          if (way !== "runCall") assert.equal(runs, charged + refunded, "no refused call's work ran");
+          // What is left is spent to the last credit, by whichever key.
+          for (let i = 0; ; i++) {
+            const key = keys[i % keys.length] as NewApiKey;
+            const more = await store.runCall(
+              reservation(key.id, { accountId: account.id, credits: 3, allowance: 100 }),
+              () => ok(i),
+            );
+            if (more.status === "refused") break;
+          }
+          assert.equal(await store.creditsUsed(account.id, "2026-11"), 99);
+          const report = await usageOf(account.id);
+          assert.equal(report.creditsUsed, 99);
+          assert.deepEqual(new Set(report.recent.map((c) => c.keyId)), new Set(keys.map((k) => k.id)));
+          for (const key of keys) assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        });
+
+      it("scopes idempotency keys to the account: a key of it sending another key's claim gets that call", async () => {
+        const { account, keys } = await team(2);
+        const [a, b] = keys as [NewApiKey, NewApiKey];
+        const answer = { status: 200, body: '{"stored":true}' };
+        const first = await store.runCall(
+          reservation(a.id, { accountId: account.id, idempotency: claim("order-1") }),
+          () => ok("first"),
+          () => answer,
+        );
+        assert.equal(first.status, "charged");
+        let runs = 0;
+        const again = await store.runCall(
+          reservation(b.id, { accountId: account.id, idempotency: claim("order-1") }),
+          () => ok(String(++runs)),
+          () => answer,
+        );
+        assert.deepEqual(again, { status: "claimed", existing: { fingerprint: "fp", answer } });
+        const other = newKey();
+        await store.createKey(other);
+        const elsewhere = await store.runCall(
+          reservation(other.id, { idempotency: claim("order-1") }),
+          () => ok(String(++runs)),
+          () => answer,
+        );
+        assert.equal(elsewhere.status, "charged");
+        assert.equal(runs, 1);
+        assert.equal(await store.creditsUsed(account.id, "2026-11"), 2);
+      });
+    });
+
     describe("switches", () => {
       it("merges switch changes per tool", async () => {
         const slug = `tool-${randomUUID().slice(0, 6)}`;
