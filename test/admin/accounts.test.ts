@@ -27,7 +27,7 @@ const credits = async (app: TestApp, key: string) =>
   (await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })).json();
 
 /** An account and two keys of it, made through the admin API. */
-async function team(app: TestApp, admin: AdminClient, body: object = { name: "acme", plan: "free" }) {
+async function team(admin: AdminClient, body: object = { name: "acme", plan: "free" }) {
   const account = await admin.post("/accounts", body);
   assert.equal(account.statusCode, 201, account.body);
   const id = account.json().id as string;
@@ -119,7 +119,7 @@ describe("admin API: accounts", () => {
   it("makes the keys of one account spend one balance, and read the account's figures", async (t) => {
     const app = await createTestApp({ plans }, t);
     const admin = await adminClient(app);
-    const { id, keys } = await team(app, admin);
+    const { id, keys } = await team(admin);
     const [ci, laptop] = keys as [(typeof keys)[0], (typeof keys)[0]];
     assert.equal((await call(app, ci.key)).statusCode, 200);
     assert.equal((await call(app, laptop.key)).statusCode, 200);
@@ -154,7 +154,7 @@ describe("admin API: accounts", () => {
   it("grants the account credits, and changes its plan, for all of its keys at once", async (t) => {
     const app = await createTestApp({ plans }, t);
     const admin = await adminClient(app);
-    const { id, keys } = await team(app, admin);
+    const { id, keys } = await team(admin);
     const [ci, laptop] = keys as [(typeof keys)[0], (typeof keys)[0]];
     await credits(app, ci.key); // remembered by the key cache
     const granted = await admin.post(`/accounts/${id}/grants`, { credits: 5, reason: "pilot" });
@@ -193,7 +193,7 @@ describe("admin API: accounts", () => {
   it("shares one per-minute window between the keys of an account", async (t) => {
     const app = await createTestApp({ plans }, t);
     const admin = await adminClient(app);
-    const { keys } = await team(app, admin, { name: "acme", plan: "tiny" });
+    const { keys } = await team(admin, { name: "acme", plan: "tiny" });
     const [ci, laptop] = keys as [(typeof keys)[0], (typeof keys)[0]];
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await call(app, i % 2 ? laptop.key : ci.key)).statusCode);
@@ -209,7 +209,7 @@ describe("admin API: accounts", () => {
   it("makes one call of the same Idempotency-Key sent by two keys of an account", async (t) => {
     const app = await createTestApp({ plans }, t);
     const admin = await adminClient(app);
-    const { id, keys } = await team(app, admin);
+    const { id, keys } = await team(admin);
     const [ci, laptop] = keys as [(typeof keys)[0], (typeof keys)[0]];
     const first = await call(app, ci.key, { "idempotency-key": "order-1" });
     assert.equal(first.statusCode, 200);
@@ -227,7 +227,7 @@ describe("admin API: accounts", () => {
   it("refuses each mistake naming its field, and unknown accounts with 404 account_not_found", async (t) => {
     const app = await createTestApp({ plans }, t);
     const admin = await adminClient(app);
-    const { id } = await team(app, admin);
+    const { id } = await team(admin);
     const both = await admin.post("/keys", { account_id: id, plan: "free", monthly_allowance: 3 });
     assertProblem(both, 400, "validation_error");
     assert.deepEqual(Object.keys(both.json().fields).sort(), ["monthly_allowance", "plan"]);
