@@ -36,13 +36,14 @@ export const JOIN_ACCOUNT = "JOIN accounts ac ON ac.id = k.account_id";
  * join, no second round trip on the call path): select them `FROM ${KEYS_WITH_ACCOUNT}`.
  */
 export const KEY_COLUMNS =
-  "k.id, k.account_id, k.name, ac.plan, k.display_prefix, ac.monthly_allowance, k.created_at, k.revoked_at, k.expires_at, k.metadata, ac.granted_credits, ac.granted_period, k.previous_display_prefix, k.previous_secret_expires_at";
+  "k.id, k.account_id, ac.name AS account_name, k.name, ac.plan, k.display_prefix, ac.monthly_allowance, k.created_at, k.revoked_at, k.expires_at, k.metadata, ac.granted_credits, ac.granted_period, k.previous_display_prefix, k.previous_secret_expires_at";
 
 export const KEYS_WITH_ACCOUNT = `api_keys k ${JOIN_ACCOUNT}`;
 
 export interface KeyRow {
   id: string;
   account_id: string;
+  account_name: string;
   name: string;
   plan: string;
   display_prefix: string;
@@ -61,6 +62,7 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
   return {
     id: row.id,
     accountId: row.account_id,
+    accountName: row.account_name,
     name: row.name,
     plan: row.plan,
     displayPrefix: row.display_prefix,

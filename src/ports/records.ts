@@ -8,6 +8,8 @@ export interface ApiKeyRecord {
   readonly id: string;
   /** The account the key is a credential of: it spends that account's balance. */
   readonly accountId: string;
+  /** The account's name (read with the key, like its terms). */
+  readonly accountName: string;
   readonly name: string;
   /** The plan, allowance and grant below are the account's, read with the key. */
   readonly plan: string;

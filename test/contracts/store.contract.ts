@@ -127,6 +127,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual(record, {
           id: key.id,
           accountId: key.accountId,
+          accountName: "alice",
           name: "alice",
           plan: "builder",
           displayPrefix: key.displayPrefix,

@@ -29,8 +29,8 @@ const stored =
 /** Two keys as the schema before accounts held them, with their secrets. */
 function oldData() {
   const suffix = randomUUID().slice(0, 8);
-  const a = { id: `key_mA${suffix}`, ...issueKey("tr_live") };
-  const b = { id: `key_mB${suffix}`, ...issueKey("tr_live") };
+  const a = { id: `key_mA${suffix}`, name: "alice", ...issueKey("tr_live") };
+  const b = { id: `key_mB${suffix}`, name: "bob", ...issueKey("tr_live") };
   const at = (day: number) => `2026-11-0${day}T00:00:00.000Z`;
   const statements = [
     `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, metadata, granted_credits, granted_period)
@@ -114,7 +114,8 @@ async function checkMigrated(t: TestContext, store: Store, data: ReturnType<type
   for (const { key, credits, usage } of data.answers) {
     const get = (url: string) => app.app.inject({ method: "GET", url, headers: bearer(key.key) });
     const readCredits = (await get("/v1/me/credits")).json();
-    const { account_id: accountId, ...rest } = readCredits;
+    const { account_id: accountId, account_name: accountName, ...rest } = readCredits;
+    assert.equal(accountName, key.name);
     assert.equal(accountId, `acc_${key.id.slice(4)}`);
     accounts.add(accountId);
     assert.deepEqual(rest, credits);

@@ -168,6 +168,7 @@ describe("plan names that Object.prototype also has", () => {
       id: "k",
       name: "",
       accountId: "acc_x",
+      accountName: "x",
       plan: "constructor",
       displayPrefix: "tr_live_x",
       monthlyAllowance: null,

@@ -6,12 +6,13 @@ import type { CoreDeps } from "../call/deps.ts";
 import { type AccountTerms, monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
 
 /** An account's terms with its id: a key (its account's), or an account read by the admin API. */
-export type Holder = AccountTerms & Pick<ApiKeyRecord, "accountId">;
+export type Holder = AccountTerms & Pick<ApiKeyRecord, "accountId" | "accountName">;
 
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 export interface CreditsView {
   account_id: string;
+  account_name: string;
   plan: string;
   monthly_allowance: number | null;
   credits_used: number;
@@ -28,6 +29,7 @@ export async function getCredits(deps: CoreDeps, key: Holder): Promise<CreditsVi
   const allowance = deps.settings.metering ? monthlyAllowance(key, plan, period) : null;
   return {
     account_id: key.accountId,
+    account_name: key.accountName,
     plan: plan.id,
     monthly_allowance: allowance,
     credits_used: used,

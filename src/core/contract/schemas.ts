@@ -95,6 +95,7 @@ export const creditsOutputSchema: JsonSchema = {
   type: "object",
   required: [
     "account_id",
+    "account_name",
     "plan",
     "monthly_allowance",
     "credits_used",
@@ -108,6 +109,7 @@ export const creditsOutputSchema: JsonSchema = {
       type: "string",
       description: "The account the key spends for: every figure here is the account's, shared by its keys.",
     },
+    account_name: { type: "string", description: "The account's name, as its operator set it." },
     plan: { type: "string" },
     monthly_allowance: nullable(count),
     credits_used: count,

@@ -124,7 +124,7 @@ export function adminAccountRoutes(deps: CoreDeps): HttpRoute[] {
       errors: ["account_not_found"],
       run: async ({ args }) => {
         const record = await existingAccount(deps.store, id(args));
-        const holder = { ...record, accountId: record.id };
+        const holder = { ...record, accountId: record.id, accountName: record.name };
         return {
           account_id: record.id,
           credits: await getCredits(deps, holder),
