@@ -110,6 +110,8 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
     assert.deepEqual(
       { ...credits.json<Record<string, unknown>>(), period_start: undefined, period_end: undefined },
       {
+        account_id: (await off.recordOf(k)).accountId,
+        account_name: "test",
         plan: "free",
         monthly_allowance: null,
         credits_used: 0,

@@ -1184,6 +1184,8 @@ export interface operations {
                     "application/json": {
                         /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
                         account_id: string;
+                        /** @description The account's name, as its operator set it. */
+                        account_name: string;
                         plan: string;
                         monthly_allowance: number | null;
                         credits_used: number;
@@ -2521,6 +2523,8 @@ export interface operations {
                         credits: {
                             /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
                             account_id: string;
+                            /** @description The account's name, as its operator set it. */
+                            account_name: string;
                             plan: string;
                             monthly_allowance: number | null;
                             credits_used: number;
@@ -3761,6 +3765,8 @@ export interface operations {
                         credits: {
                             /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
                             account_id: string;
+                            /** @description The account's name, as its operator set it. */
+                            account_name: string;
                             plan: string;
                             monthly_allowance: number | null;
                             credits_used: number;

@@ -1185,6 +1185,8 @@ export interface operations {
                     "application/json": {
                         /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
                         account_id: string;
+                        /** @description The account's name, as its operator set it. */
+                        account_name: string;
                         plan: string;
                         monthly_allowance: number | null;
                         credits_used: number;
@@ -2522,6 +2524,8 @@ export interface operations {
                         credits: {
                             /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
                             account_id: string;
+                            /** @description The account's name, as its operator set it. */
+                            account_name: string;
                             plan: string;
                             monthly_allowance: number | null;
                             credits_used: number;
@@ -3762,6 +3766,8 @@ export interface operations {
                         credits: {
                             /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
                             account_id: string;
+                            /** @description The account's name, as its operator set it. */
+                            account_name: string;
                             plan: string;
                             monthly_allowance: number | null;
                             credits_used: number;
