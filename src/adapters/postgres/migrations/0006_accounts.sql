@@ -86,7 +86,7 @@ DROP FUNCTION toolrun_record_call(text, text, text, text, text, bigint, bigint, 
 -- Checks one call against the books as they stand and records it. p_http_status is its run's:
 -- NULL records a reservation (pending, its credits and cap slot held until it is settled or
 -- refunded), 200 a charged call, anything else a refunded one (counted in `calls` only). A call
--- is refused exactly when a charged one would be, whatever its run gave. Returns the key's credits
+-- is refused exactly when a charged one would be, whatever its run gave. Returns the account's credits
 -- and the tool's capped calls after the call. Only toolrun_calls calls it, once it holds the rows
 -- (so the balance read beside the counter it updates is the current one).
 CREATE OR REPLACE FUNCTION toolrun_record_call(
@@ -142,7 +142,7 @@ $$;
 -- would have had alone, after the calls before it.
 --
 -- Every row the batch will change is locked first, in the global lock order: the call ids, then
--- the counter rows sorted by (key, period, tool), then the balance rows sorted by (key, period); a
+-- the counter rows sorted by (account, period, tool), then the balance rows sorted by (account, period); a
 -- row that does not exist yet is created empty to be locked (`WHERE false` locks an existing row
 -- without writing it). A call whose compensation came first (voided_calls) is void: it records
 -- nothing.
