@@ -32,6 +32,7 @@ const config = loadConfig({
 const server = await startServer(config, { migrate: true, err: () => {} });
 try {
   const { key } = await createApiKey(server.deps, cliActor("bench"), {
+    accountId: null,
     plan: "builder",
     name: "heap soak",
     // Enough credits for every call (the inspector costs 5).

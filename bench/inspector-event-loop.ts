@@ -86,6 +86,7 @@ async function measure(offloaded: boolean) {
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   try {
     const { key } = await createApiKey(deps, cliActor("bench"), {
+      accountId: null,
       plan: "builder",
       name: "bench",
       monthlyAllowance: null,

@@ -40,6 +40,7 @@ import {
   requestLogOptions,
 } from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
+import { adminAccountRoutes } from "./http/routes/admin-accounts.ts";
 import { captureRoutes, hookEndpoints, registerHook } from "./http/routes/captures.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
@@ -84,6 +85,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
     ...captureRoutes(deps),
     ...adminRoutes(deps),
     ...webhookRoutes(deps),
+    ...adminAccountRoutes(deps),
     ...(options.oauth ? [...oauthAdminRoutes(deps), ...protectedResourceRoutes(options.oauth)] : []),
     ...healthRoutes(deps),
     ...docsRoutes(deps.settings.docsUrl, document),

@@ -2,14 +2,19 @@
 import { randomUUIDv7 } from "node:crypto";
 import type { NewApiKey, Reservation } from "../../src/ports/store.ts";
 
+/** The one-key account of a floor key. */
+export function floorAccount(keyId: string): string {
+  return `acc_${keyId}`;
+}
+
 export function floorKey(id: string): NewApiKey {
   return {
     id,
     name: id,
-    plan: "builder",
     secretHash: `hash-${id}`,
     displayPrefix: "tr_live_floo",
-    monthlyAllowance: null,
+    accountId: floorAccount(id),
+    newAccount: { plan: "builder", monthlyAllowance: null },
     createdAt: new Date().toISOString(),
     expiresAt: null,
     metadata: {},
@@ -22,6 +27,7 @@ export function floorCall(keyId: string): Reservation {
   return {
     callId: randomUUIDv7(), // as the server makes them (src/deps.ts): time-ordered, so its index grows at one end
     requestId: "req_floor",
+    accountId: floorAccount(keyId),
     keyId,
     tool: "retaining-wall-pressure-calculator",
     period: "2026-11",

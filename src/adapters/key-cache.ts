@@ -17,7 +17,7 @@
  * no signal.
  */
 import type { OAuthStore, OAuthTokenHolder } from "../ports/oauth-store.ts";
-import type { FoundKey, KeyStore } from "../ports/store.ts";
+import type { AccountStore, FoundKey, KeyStore } from "../ports/store.ts";
 
 /** How a backend tells that keys or OAuth records may have changed outside this store. */
 export interface KeyChanges {
@@ -48,13 +48,16 @@ type OAuthChanges = Pick<
   | "purgeOAuth"
 >;
 
-/** `keys` and `oauth` with found records remembered; the caller keeps `changes`, and closes it. */
+/**
+ * `keys` (with their accounts, whose plan, allowance and grant a found key carries) and `oauth`
+ * with found records remembered; the caller keeps `changes`, and closes it.
+ */
 export function withCredentialCache<O extends OAuthStore>(
-  keys: KeyStore,
+  keys: KeyStore & AccountStore,
   oauth: O,
   changes: KeyChanges,
   options: KeyCacheOptions = {},
-): KeyStore & O {
+): KeyStore & AccountStore & O {
   const memory = createMemory(changes, options.max ?? 10_000);
   const found = memory.kind<FoundKey>();
   const tokens = memory.kind<OAuthTokenHolder>();
@@ -76,7 +79,8 @@ export function withCredentialCache<O extends OAuthStore>(
     revokeKey: changing(keys.revokeKey),
     rotateKey: changing(keys.rotateKey),
     updateKey: changing(keys.updateKey),
-    grantCredits: changing(keys.grantCredits),
+    updateAccount: changing(keys.updateAccount),
+    grantAccountCredits: changing(keys.grantAccountCredits),
     ...oauth,
     findOAuthAccessToken: (idHash) => tokens.lookup(idHash, () => oauth.findOAuthAccessToken(idHash)),
     ...oauthChanges,

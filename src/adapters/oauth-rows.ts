@@ -9,6 +9,8 @@ import type {
 } from "../ports/oauth-store.ts";
 import { iso, KEY_COLUMNS, type KeyRow, type Timestamp, toKeyRecord } from "./sql-rows.ts";
 
+export { JOIN_ACCOUNT } from "./sql-rows.ts";
+
 /**
  * The join of an authorization `a` to its key `k` that holds only while the authorization still
  * acts for the key: bound to the key's current secret, and the key not revoked.
@@ -82,11 +84,12 @@ export function toArtifact(row: ArtifactRow): StoredOAuthArtifact {
   return { payload: row.payload, consumedAt: row.consumed_at === null ? null : iso(row.consumed_at) };
 }
 
-/** What an access token's lookup selects: the token `t`, its authorization `a` and the key `k`. */
+/**
+ * What an access token's lookup selects: the token `t`, its authorization `a`, the key `k` and its
+ * account `ac` (JOIN_ACCOUNT).
+ */
 export const TOKEN_HOLDER_COLUMNS = `t.payload AS t_payload, t.expires_at AS t_expires_at, a.id AS a_id,
-  a.expires_at AS a_expires_at, a.tools AS a_tools, ${KEY_COLUMNS.split(", ")
-    .map((column) => `k.${column}`)
-    .join(", ")}`;
+  a.expires_at AS a_expires_at, a.tools AS a_tools, ${KEY_COLUMNS}`;
 
 export type TokenHolderRow = KeyRow & {
   t_payload: string;

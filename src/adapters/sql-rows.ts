@@ -5,6 +5,8 @@
  */
 import { InvalidCursorError } from "../ports/errors.ts";
 import type {
+  AccountChange,
+  AccountRecord,
   AdminKeyRecord,
   ApiKeyRecord,
   AuditEntry,
@@ -12,6 +14,7 @@ import type {
   CallStatus,
   FoundKey,
   KeyChange,
+  NewAccount,
   NewApiKey,
   NewAuditEntry,
   StoredAnswer,
@@ -25,11 +28,22 @@ export function iso(at: Timestamp): string {
   return typeof at === "string" ? at : at.toISOString();
 }
 
+/** Joins the account `ac` of the key `k`. */
+export const JOIN_ACCOUNT = "JOIN accounts ac ON ac.id = k.account_id";
+
+/**
+ * A key's columns with its account's plan, allowance and grant, read in the same statement (one
+ * join, no second round trip on the call path): select them `FROM ${KEYS_WITH_ACCOUNT}`.
+ */
 export const KEY_COLUMNS =
-  "id, name, plan, display_prefix, monthly_allowance, created_at, revoked_at, expires_at, metadata, granted_credits, granted_period, previous_display_prefix, previous_secret_expires_at, tools, access";
+  "k.id, k.account_id, ac.name AS account_name, k.name, ac.plan, k.display_prefix, ac.monthly_allowance, k.created_at, k.revoked_at, k.expires_at, k.metadata, ac.granted_credits, ac.granted_period, k.previous_display_prefix, k.previous_secret_expires_at, k.tools, k.access";
+
+export const KEYS_WITH_ACCOUNT = `api_keys k ${JOIN_ACCOUNT}`;
 
 export interface KeyRow {
   id: string;
+  account_id: string;
+  account_name: string;
   name: string;
   plan: string;
   display_prefix: string;
@@ -50,6 +64,8 @@ export interface KeyRow {
 export function toKeyRecord(row: KeyRow): ApiKeyRecord {
   return {
     id: row.id,
+    accountId: row.account_id,
+    accountName: row.account_name,
     name: row.name,
     plan: row.plan,
     displayPrefix: row.display_prefix,
@@ -90,16 +106,81 @@ export function storedAnswer(
 export function keyInsertValues(key: NewApiKey): (string | number | null)[] {
   return [
     key.id,
+    key.accountId,
     key.name,
-    key.plan,
     key.secretHash,
     key.displayPrefix,
-    key.monthlyAllowance,
     key.createdAt,
     key.expiresAt,
     JSON.stringify(key.metadata),
     key.tools === null ? null : JSON.stringify(key.tools),
     key.access,
+  ];
+}
+
+/** The one-key account a new key makes (its name is the key's), as a new account. */
+export function oneKeyAccount(key: NewApiKey): NewAccount | null {
+  if (!key.newAccount) return null;
+  return {
+    id: key.accountId,
+    name: key.name,
+    plan: key.newAccount.plan,
+    monthlyAllowance: key.newAccount.monthlyAllowance,
+    metadata: {},
+    createdAt: key.createdAt,
+  };
+}
+
+/** The parameters of an account's INSERT on either store, in the column order both statements name. */
+export function accountInsertValues(account: NewAccount): (string | number | null)[] {
+  return [
+    account.id,
+    account.name,
+    account.plan,
+    account.monthlyAllowance,
+    JSON.stringify(account.metadata),
+    account.createdAt,
+  ];
+}
+
+/** An account's columns with its count of keys: select them `FROM accounts a`. */
+export const ACCOUNT_COLUMNS =
+  "a.id, a.name, a.plan, a.monthly_allowance, a.metadata, a.granted_credits, a.granted_period, a.created_at, (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id) AS key_count";
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  plan: string;
+  monthly_allowance: number | null;
+  metadata: string;
+  granted_credits: number;
+  granted_period: string | null;
+  created_at: Timestamp;
+  key_count: number | string;
+}
+
+export function toAccountRecord(row: AccountRow): AccountRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    monthlyAllowance: row.monthly_allowance,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    grantedCredits: row.granted_credits,
+    grantedPeriod: row.granted_period,
+    createdAt: iso(row.created_at),
+    keyCount: Number(row.key_count),
+  };
+}
+
+/** As keyChangeValues, for an account's update statement. */
+export function accountChangeValues(change: AccountChange): (string | number | boolean | null)[] {
+  const member = (present: boolean, value: string | number | null) => [present, present ? value : null];
+  return [
+    ...member(change.name !== undefined, change.name ?? null),
+    ...member(change.plan !== undefined, change.plan ?? null),
+    ...member(change.monthlyAllowance !== undefined, change.monthlyAllowance ?? null),
+    ...member(change.metadata !== undefined, change.metadata ? JSON.stringify(change.metadata) : null),
   ];
 }
 
@@ -112,8 +193,6 @@ export function keyChangeValues(change: KeyChange): (string | number | boolean |
   const member = (present: boolean, value: string | number | null) => [present, present ? value : null];
   return [
     ...member(change.name !== undefined, change.name ?? null),
-    ...member(change.plan !== undefined, change.plan ?? null),
-    ...member(change.monthlyAllowance !== undefined, change.monthlyAllowance ?? null),
     ...member(change.metadata !== undefined, change.metadata ? JSON.stringify(change.metadata) : null),
     ...member(change.expiresAt !== undefined, change.expiresAt ?? null),
     ...member(change.tools !== undefined, change.tools ? JSON.stringify(change.tools) : null),
@@ -192,6 +271,7 @@ export interface CallRow {
   seq: string | number;
   call_id: string;
   request_id: string;
+  key_id: string;
   tool: string;
   status: CallStatus;
   http_status: number | null;
@@ -229,6 +309,7 @@ export function toUsageReport(rows: UsageRows, limit: number): UsageReport {
       (row): UsageCall => ({
         callId: row.call_id,
         requestId: row.request_id,
+        keyId: row.key_id,
         tool: row.tool,
         status: row.status,
         httpStatus: row.http_status,

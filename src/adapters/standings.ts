@@ -1,5 +1,5 @@
 /**
- * What this process last saw of each key's month: the credits it has used and, per tool, its calls
+ * What this process last saw of each account's month: the credits it has used and, per tool, its calls
  * counted against the monthly cap. A ledger consults it to refuse a call before running it only
  * when that is plain: figures that predict a refusal make the ledger read the current values
  * (which decide), they never refuse by themselves, so a stale figure costs one read, never a wrong
@@ -19,7 +19,7 @@ interface Standing {
 }
 
 export interface Standings {
-  /** The key's credits used this period and, where known, the tool's capped calls. */
+  /** The account's credits used this period and, where known, the tool's capped calls. */
   remember(r: Reservation, creditsUsed: number, activeCalls?: number): void;
   /** Whether what is remembered says the call would be refused (nothing remembered: no). */
   predictsRefusal(r: Reservation): boolean;
@@ -29,7 +29,7 @@ export function createStandings(): Standings {
   const standings = new Map<string, Standing>();
   return {
     remember(r, creditsUsed, activeCalls) {
-      const id = `${r.keyId}\n${r.period}`;
+      const id = `${r.accountId}\n${r.period}`;
       let known = standings.get(id);
       if (!known) {
         if (standings.size >= REMEMBERED) standings.clear();
@@ -40,7 +40,7 @@ export function createStandings(): Standings {
       if (activeCalls !== undefined) known.activeCalls.set(r.tool, activeCalls);
     },
     predictsRefusal(r) {
-      const known = standings.get(`${r.keyId}\n${r.period}`);
+      const known = standings.get(`${r.accountId}\n${r.period}`);
       return (
         known !== undefined &&
         refusalOf(r, known.creditsUsed, () => known.activeCalls.get(r.tool) ?? 0) !== null

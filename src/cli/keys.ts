@@ -26,6 +26,7 @@ import { registerKeyAuthorizationCommands } from "./oauth.ts";
 import { formatTable } from "./table.ts";
 
 interface KeyOptions {
+  account?: string;
   plan?: string;
   name?: string;
   /** `plan` (update only): back to the plan's allowance. */
@@ -47,29 +48,43 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
   keys
     .command("create")
     .description("create a key and print it once")
-    .requiredOption("--plan <plan>", "the key's plan (free, builder, or one from TOOLRUN_CONFIG)")
+    .option(
+      "--plan <plan>",
+      "the plan of the key's own one-key account (free, builder, or one from TOOLRUN_CONFIG); required without --account",
+    )
+    .option(
+      "--account <id>",
+      "make the key a credential of this account (acc_...): its plan, balance and window",
+    )
     .option("--name <text>", "a name to recognise the key by", "")
-    .option("--credits <n>", "the key's own monthly allowance instead of its plan's", wholeNumber)
+    .option(
+      "--credits <n>",
+      "the own monthly allowance of the key's one-key account instead of its plan's",
+      wholeNumber,
+    )
     .option("--expires <time>", "when the key stops working (RFC 3339, e.g. 2027-01-31T00:00:00Z)")
     .option("--metadata <name=value>", "a label of your own; repeat for several", label, {})
     .option("--tools <slugs>", "the only tools the key may see and call, comma-separated", toolList)
     .option("--access <full|read>", "read: the free reads only, no tool call (default full)")
     .option(
       "--json",
-      'print one JSON object {"id","key","plan","name","monthly_allowance",...} and nothing else',
+      'print one JSON object {"id","account_id","key","plan","name","monthly_allowance",...} and nothing else',
     )
-    .action((options: KeyOptions) =>
-      withDeps(cli, async (deps) => {
+    .action((options: KeyOptions, command: Command) => {
+      // A key needs a plan for an account of its own, or an account that has one.
+      if (options.plan === undefined && options.account === undefined)
+        command.error("error: required option '--plan <plan>' not specified");
+      return withDeps(cli, async (deps) => {
         const input = parseKeyCreate(keyBody(options), deps.settings, knownTool(deps));
         const created = await createApiKey(deps, cli.actor(), input);
         if (options.json)
           cli.out(JSON.stringify(keyView(created.record, deps.settings, deps.now(), created.key)));
         else
           cli.out(
-            `Created key ${created.record.id} (plan ${created.record.plan}). Shown only this once:\n\n  ${created.key}\n`,
+            `Created key ${created.record.id} (account ${created.record.accountId}, plan ${created.record.plan}). Shown only this once:\n\n  ${created.key}\n`,
           );
-      }),
-    );
+      });
+    });
 
   keys
     .command("list")
@@ -219,6 +234,7 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 /** The options as the admin API's body, so both are checked by the same schema. */
 function keyBody(options: KeyOptions): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  if (options.account !== undefined) body.account_id = options.account;
   if (options.plan !== undefined) body.plan = options.plan;
   if (options.name !== undefined) body.name = options.name;
   if (options.credits !== undefined)
@@ -240,7 +256,7 @@ function toolsOrAll(raw: string): string[] | "all" {
   return raw === "all" ? "all" : toolList(raw);
 }
 
-function wholeNumber(raw: string): number {
+export function wholeNumber(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) > MAX_CREDITS)
     throw new InvalidArgumentError(`must be a whole number from 0 to ${MAX_CREDITS}`);
   return Number(raw);
@@ -264,11 +280,11 @@ function graceSeconds(raw: string): number {
 }
 
 // The words stay words until keyBody: commander stores a parser's null as an empty string.
-function allowanceOrPlan(raw: string): number | "plan" {
+export function allowanceOrPlan(raw: string): number | "plan" {
   return raw === "plan" ? "plan" : wholeNumber(raw);
 }
 
-function label(raw: string, previous: Record<string, string> | undefined): Record<string, string> {
+export function label(raw: string, previous: Record<string, string> | undefined): Record<string, string> {
   const at = raw.indexOf("=");
   if (at < 1) throw new InvalidArgumentError("must be name=value");
   return { ...previous, [raw.slice(0, at)]: raw.slice(at + 1) };

@@ -18,6 +18,7 @@ import { ApiError } from "../core/kernel/errors.ts";
 import { ToolLoadError } from "../core/tools/loader.ts";
 import { SchemaNotReadyError } from "../ports/errors.ts";
 import { StartupError } from "../startup.ts";
+import { registerAccountsCommands } from "./accounts.ts";
 import { registerAdminKeysCommands } from "./admin-keys.ts";
 import { CliError, createCliContext, EXIT_FAILED, EXIT_USAGE } from "./context.ts";
 import { registerKeysCommands } from "./keys.ts";
@@ -59,6 +60,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   registerServeCommand(program, context);
   registerMigrateCommands(program, context);
   registerKeysCommands(program, context);
+  registerAccountsCommands(program, context);
   registerAdminKeysCommands(program, context);
   registerToolsCommands(program, context);
   registerWebhooksCommands(program, context);

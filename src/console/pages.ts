@@ -193,9 +193,14 @@ function titlesAttribute(schema: RegisteredTool["definition"]["outputSchema"]): 
 
 export function accountPage(ctx: PageContext): string {
   const main = html`<h1>Account</h1>
-<p id="account-needs-key">Paste your API key above to see your plan, credits and usage.</p>
+<p id="account-needs-key">Paste your API key above to see its account, plan, credits and usage.</p>
 <div id="problem" class="problem" tabindex="-1" hidden></div>
 <div id="account" hidden>
+<section aria-labelledby="account-title" class="card">
+<h2 id="account-title">Account and key</h2>
+<dl id="account-figures" class="figures"></dl>
+<p class="meta">Every key of an account spends its one balance and shares its per-minute window.</p>
+</section>
 <section aria-labelledby="credits-title" class="card">
 <h2 id="credits-title">Credits this period</h2>
 <dl id="credits" class="figures"></dl>

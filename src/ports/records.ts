@@ -6,11 +6,16 @@
 
 export interface ApiKeyRecord {
   readonly id: string;
+  /** The account the key is a credential of: it spends that account's balance. */
+  readonly accountId: string;
+  /** The account's name (read with the key, like its terms). */
+  readonly accountName: string;
   readonly name: string;
+  /** The plan, allowance and grant below are the account's, read with the key. */
   readonly plan: string;
   /** Non-secret beginning of the key, safe to show (`tr_live_AbC1…`). */
   readonly displayPrefix: string;
-  /** The key's own monthly allowance, overriding the plan's; null to use the plan's. */
+  /** The account's own monthly allowance, overriding the plan's; null to use the plan's. */
   readonly monthlyAllowance: number | null;
   readonly createdAt: string;
   readonly revokedAt: string | null;

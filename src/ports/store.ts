@@ -33,30 +33,91 @@ import type { NewWebhookEvent, WebhookStore } from "./webhook-store.ts";
 export interface NewApiKey {
   readonly id: string;
   readonly name: string;
-  readonly plan: string;
   readonly secretHash: string;
   readonly displayPrefix: string;
-  readonly monthlyAllowance: number | null;
   readonly createdAt: string;
   readonly expiresAt: string | null;
   readonly metadata: Readonly<Record<string, string>>;
   /** null: every tool. */
   readonly tools: readonly string[] | null;
   readonly access: KeyAccess;
+  /** The account the key spends for: an existing one, or `newAccount`'s id. */
+  readonly accountId: string;
+  /**
+   * The key's own one-key account (id `accountId`), created with the key in one transaction; absent
+   * when the key joins an existing account.
+   */
+  readonly newAccount?: OneKeyAccount;
+}
+
+/** What a one-key account made with its key takes from the request (its name is the key's). */
+export interface OneKeyAccount {
+  readonly plan: string;
+  /** null: the plan's allowance. */
+  readonly monthlyAllowance: number | null;
 }
 
 /** Members of a key an operator may change; absent ones stay as they are. */
 export interface KeyChange {
   readonly name?: string;
-  readonly plan?: string;
-  /** null: back to the plan's allowance. */
-  readonly monthlyAllowance?: number | null;
   readonly metadata?: Readonly<Record<string, string>>;
   /** null: never expires. */
   readonly expiresAt?: string | null;
   /** null: every tool. */
   readonly tools?: readonly string[] | null;
   readonly access?: KeyAccess;
+}
+
+export interface NewAccount {
+  /** `acc_` + 16 base62. */
+  readonly id: string;
+  readonly name: string;
+  readonly plan: string;
+  /** The account's own monthly allowance; null: the plan's. */
+  readonly monthlyAllowance: number | null;
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly createdAt: string;
+}
+
+export interface AccountRecord extends NewAccount {
+  /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
+  readonly grantedCredits: number;
+  readonly grantedPeriod: string | null;
+  /** How many keys the account has, revoked ones included. */
+  readonly keyCount: number;
+}
+
+/** Members of an account an operator may change; absent ones stay as they are. */
+export interface AccountChange {
+  readonly name?: string;
+  readonly plan?: string;
+  /** null: back to the plan's allowance. */
+  readonly monthlyAllowance?: number | null;
+  readonly metadata?: Readonly<Record<string, string>>;
+}
+
+/** Accounts are listed oldest first; a page starts after the last account of the previous one. */
+export interface AccountPage {
+  readonly limit: number;
+  readonly after: { readonly createdAt: string; readonly id: string } | null;
+}
+
+/** Accounts, which own the plan, the allowance, the grants and the ledger; `audit` as for KeyStore. */
+export interface AccountStore {
+  createAccount(account: NewAccount, audit?: NewAuditEntry): Promise<void>;
+  getAccount(id: string): Promise<AccountRecord | null>;
+  /** One page of accounts, oldest first. */
+  listAccounts(page: AccountPage): Promise<AccountRecord[]>;
+  /** The account's keys oldest first, or one page of them. */
+  listAccountKeys(accountId: string, page?: KeyPage): Promise<ApiKeyRecord[]>;
+  /** Applies the members of `change` in one statement. False when no such account. */
+  updateAccount(id: string, change: AccountChange, audit?: NewAuditEntry): Promise<boolean>;
+  /**
+   * Adds `credits` to the account's grant for `period`, in one statement: a grant left from an
+   * earlier period is replaced, not added to. False when no such account, or when the period's
+   * total would pass MAX_GRANTED_CREDITS.
+   */
+  grantAccountCredits(id: string, period: string, credits: number, audit?: NewAuditEntry): Promise<boolean>;
 }
 
 /** Keys are listed oldest first; a page starts after the last key of the previous one. */
@@ -81,7 +142,8 @@ export const MAX_GRANTED_CREDITS = 2_000_000_000;
  * entry is written.
  */
 export interface KeyStore {
-  createKey(key: NewApiKey, audit?: NewAuditEntry): Promise<void>;
+  /** False (nothing written) when the key joins an account that does not exist. */
+  createKey(key: NewApiKey, audit?: NewAuditEntry): Promise<boolean>;
   /**
    * Creates `key` only if no key exists yet, atomically against every other process on the same
    * database (instances starting together on an empty one create one key between them). False
@@ -117,12 +179,6 @@ export interface KeyStore {
   rotateKey(id: string, rotation: KeyRotation, audit?: NewAuditEntry): Promise<boolean>;
   /** Applies the members of `change` in one statement. False when no such active key. */
   updateKey(id: string, change: KeyChange, audit?: NewAuditEntry): Promise<boolean>;
-  /**
-   * Adds `credits` to the key's grant for `period`, in one statement: a grant left from an earlier
-   * period is replaced, not added to. False when no such active key, or when the period's total
-   * would pass MAX_GRANTED_CREDITS.
-   */
-  grantCredits(id: string, period: string, credits: number, audit?: NewAuditEntry): Promise<boolean>;
 }
 
 export interface AdminKeyRecord {
@@ -180,14 +236,17 @@ export interface Reservation {
   readonly callId: string;
   /** The client-visible correlation id (may repeat across calls). */
   readonly requestId: string;
+  /** The account charged: its balance, tool counters and idempotency keys. */
+  readonly accountId: string;
+  /** The key that made the call, recorded with it. */
   readonly keyId: string;
   readonly tool: string;
   /** Calendar month in UTC, `YYYY-MM`. */
   readonly period: string;
   readonly credits: number;
-  /** Credits the key may use this period; null when metering is off (never refused). */
+  /** Credits the account may use this period; null when metering is off (never refused). */
   readonly allowance: number | null;
-  /** Most calls of this tool the key may make this period; null for no cap. */
+  /** Most calls of this tool the account may make this period; null for no cap. */
   readonly monthlyCallCap: number | null;
   readonly at: string;
   /** The client's Idempotency-Key for this call, when it sent one. */
@@ -196,7 +255,7 @@ export interface Reservation {
 
 /** A call's claim on an idempotency key of its account, taken atomically with its reservation. */
 export interface IdempotencyClaim {
-  /** The client's key, unique per account (the API key's id, which survives rotation). */
+  /** The client's key, unique per account (Reservation.accountId). */
   readonly key: string;
   /** A hash of what the call asked for (slug and body): a retry must ask for the same. */
   readonly fingerprint: string;
@@ -251,6 +310,8 @@ export type CallStatus = "pending" | "charged" | "refunded";
 export interface UsageCall {
   readonly callId: string;
   readonly requestId: string;
+  /** The key that made the call. */
+  readonly keyId: string;
   readonly tool: string;
   readonly status: CallStatus;
   /** HTTP status the call ended with; null while pending. */
@@ -260,7 +321,7 @@ export interface UsageCall {
 }
 
 export interface UsageQuery {
-  readonly keyId: string;
+  readonly accountId: string;
   readonly period: string;
   readonly limit: number;
   /**
@@ -340,8 +401,8 @@ export interface Ledger {
   ): Promise<CallOutcome<T>>;
   /** Forgets the idempotency keys that expired at or before `now`. Returns how many. */
   purgeExpiredAnswers(now: string): Promise<number>;
-  /** Credits held this period by pending and charged calls. */
-  creditsUsed(keyId: string, period: string): Promise<number>;
+  /** Credits the account holds this period by pending and charged calls. */
+  creditsUsed(accountId: string, period: string): Promise<number>;
   usage(query: UsageQuery): Promise<UsageReport>;
   /**
    * Releases the reservations still pending that began before `before`: their process died (or
@@ -373,6 +434,7 @@ export type WriteState = "ok" | "locked" | "read_only" | "full";
 
 export interface Store
   extends KeyStore,
+    AccountStore,
     AdminKeyStore,
     AuditLog,
     Ledger,

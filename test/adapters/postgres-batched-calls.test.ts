@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { PoolClient } from "pg";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
-import { newKey } from "../contracts/store.contract.ts";
+import { accountOf, newKey } from "../contracts/store.contract.ts";
 import { seededRandom } from "../helpers/random.ts";
 import { testDatabaseUrl } from "../helpers/services.ts";
 import { dropSchema, uniqueSchema } from "./postgres-fixture.ts";
@@ -34,6 +34,7 @@ function args(c: Call) {
   return [
     c.callId,
     "req_batch",
+    accountOf(c.keyId),
     c.keyId,
     c.tool,
     c.period,
@@ -64,10 +65,11 @@ async function asBatch(
         ).rows[0]?.calls ?? 0,
       );
     const before = await recordCalls();
-    const columns = Array.from({ length: 10 }, (_, i) => calls.map((c) => args(c)[i] ?? null));
+    const columns = Array.from({ length: 11 }, (_, i) => calls.map((c) => args(c)[i] ?? null));
     const { rows } = await client.query<Row>(
       `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[],
-         $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::integer[], $9::timestamptz[], $10::integer[])`,
+         $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::integer[], $10::timestamptz[],
+         $11::integer[])`,
       columns,
     );
     const oneByOne = (await recordCalls()) - before;
@@ -89,12 +91,12 @@ async function oneByOne(client: PoolClient, calls: readonly Call[]): Promise<Row
 async function books(store: PostgresStore): Promise<unknown> {
   const q = async (text: string) => (await store.pool.query(text)).rows;
   return {
-    balances: await q("SELECT key_id, period, used FROM credit_balances ORDER BY key_id, period"),
+    balances: await q("SELECT account_id, period, used FROM credit_balances ORDER BY account_id, period"),
     counters: await q(
-      "SELECT key_id, period, tool, calls, active_calls, credits FROM tool_usage_monthly ORDER BY key_id, period, tool",
+      "SELECT account_id, period, tool, calls, active_calls, credits FROM tool_usage_monthly ORDER BY account_id, period, tool",
     ),
     usage: await q(
-      "SELECT call_id, key_id, tool, period, credits, status, http_status FROM usage_calls ORDER BY seq",
+      "SELECT call_id, account_id, key_id, tool, period, credits, status, http_status FROM usage_calls ORDER BY seq",
     ),
   };
 }

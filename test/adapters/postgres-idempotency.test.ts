@@ -71,7 +71,7 @@ if (db.url === undefined) {
           status: "claimed",
           existing: { fingerprint: "f1", answer: ANSWER },
         });
-        assert.equal(await a.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await a.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       it("free the key of a call abandoned by a dead process once the sweep refunds it", async () => {
@@ -82,7 +82,7 @@ if (db.url === undefined) {
         const retry = await runOnB(claimed(key.id, "k2"));
         assert.equal(retry.outcome.status, "charged");
         assert.equal(retry.runs, 1);
-        assert.equal(await a.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await a.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       it("give no answer and keep none when the charge finds its reservation already refunded", async () => {
@@ -92,7 +92,7 @@ if (db.url === undefined) {
         assert.equal((await a.reserve(first)).ok, true);
         await b.refundAbandoned("2999-01-01T00:00:00.000Z");
         assert.equal(await a.settle(first.callId, 200, ANSWER), false);
-        assert.equal(await a.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await a.creditsUsed(key.accountId, "2026-11"), 0);
         assert.equal((await runOnB(claimed(key.id, "k3"))).outcome.status, "charged");
       });
 
@@ -114,6 +114,7 @@ if (db.url === undefined) {
         const body = '{"value": 4}';
         // The first request, reserved on another instance and still running.
         const first = claimed(record.id, "in-flight", {
+          accountId: record.accountId,
           tool: "echo",
           credits: 3,
           allowance: 1000,

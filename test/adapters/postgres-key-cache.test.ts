@@ -7,13 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createAccountStore } from "../../src/adapters/postgres/accounts.ts";
 import { createKeyChanges, type KeyChangeEvent } from "../../src/adapters/postgres/key-changes.ts";
 import { createKeyStore } from "../../src/adapters/postgres/keys.ts";
 import { createOAuthStore } from "../../src/adapters/postgres/oauth.ts";
 import { createPostgresPool } from "../../src/adapters/postgres/pool.ts";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
-import type { KeyStore, Store } from "../../src/ports/store.ts";
-import { newKey } from "../contracts/store.contract.ts";
+import type { AccountStore, KeyStore, Store } from "../../src/ports/store.ts";
+import { newAccount, newKey } from "../contracts/store.contract.ts";
 import { describeKeyCacheContract } from "../contracts/store-key-cache.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { adminQuery, countKeyLookups, dropSchema, uniqueSchema } from "./postgres-fixture.ts";
@@ -114,9 +115,26 @@ if (db.url === undefined) {
       await writer.createKey(key);
       await warm(reader, key.secretHash);
       const seen = reader.count("invalidated");
-      await adminQuery(url, `UPDATE ${schema}.api_keys SET monthly_allowance = 7 WHERE id = $1`, [key.id]);
+      await adminQuery(url, `UPDATE ${schema}.api_keys SET name = 'renamed' WHERE id = $1`, [key.id]);
       await reader.waitFor("invalidated", seen);
-      assert.equal((await reader.store.findKeyByHash(key.secretHash))?.monthlyAllowance, 7);
+      assert.equal((await reader.store.findKeyByHash(key.secretHash))?.name, "renamed");
+    });
+
+    it("forgets every key of an account changed with plain SQL, since they carry its plan", async () => {
+      const account = newAccount();
+      await writer.createAccount(account);
+      const keys = [newKey({ accountId: account.id }), newKey({ accountId: account.id })];
+      for (const key of keys) {
+        await writer.createKey(key);
+        await warm(reader, key.secretHash);
+      }
+      const seen = reader.count("invalidated");
+      await adminQuery(url, `UPDATE ${schema}.accounts SET monthly_allowance = 7 WHERE id = $1`, [
+        account.id,
+      ]);
+      await reader.waitFor("invalidated", seen);
+      for (const key of keys)
+        assert.equal((await reader.store.findKeyByHash(key.secretHash))?.monthlyAllowance, 7);
     });
 
     it("answers a found key from memory once its listener is up", async () => {
@@ -147,7 +165,9 @@ if (db.url === undefined) {
         ]);
         await reader.waitFor("down", downs);
         // Not listening, so this change is not reported to the reader; it must not matter.
-        await adminQuery(url, `UPDATE ${schema}.api_keys SET plan = 'builder' WHERE id = $1`, [key.id]);
+        await adminQuery(url, `UPDATE ${schema}.accounts SET plan = 'builder' WHERE id = $1`, [
+          key.accountId,
+        ]);
         const before = reader.lookups();
         assert.equal((await reader.store.findKeyByHash(key.secretHash))?.plan, "builder");
         assert.ok(reader.lookups() > before, "the lookup went to the database");
@@ -233,12 +253,13 @@ if (db.url === undefined) {
         changed++;
         return change(...args);
       };
-    const counting = <S extends KeyStore>(keys: S): S => ({
+    const counting = <S extends KeyStore & AccountStore>(keys: S): S => ({
       ...keys,
       revokeKey: count(keys.revokeKey),
       rotateKey: count(keys.rotateKey),
       updateKey: count(keys.updateKey),
-      grantCredits: count(keys.grantCredits),
+      updateAccount: count(keys.updateAccount),
+      grantAccountCredits: count(keys.grantAccountCredits),
     });
     // An upsert announces itself too (its UPDATE trigger fires whether or not a row conflicted).
     const countingOAuth = (store: Store): Store => ({
@@ -257,7 +278,7 @@ if (db.url === undefined) {
       }
     };
     return {
-      keys: counting(createKeyStore(pool)),
+      keys: counting({ ...createKeyStore(pool), ...createAccountStore(pool) }),
       oauth: createOAuthStore(pool),
       changes,
       elsewhere: countingOAuth(other),

@@ -38,7 +38,7 @@ if (db.url === undefined) {
         assert.deepEqual(second, { ok: false, reason: "insufficient_credits", creditsUsed: 6 });
         const third = await store.reserve(reservation(key.id, { credits: 4 }));
         assert.deepEqual(third, { ok: true, creditsUsed: 10 });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 10);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 10);
       });
 
       it("never admits more than the allowance under concurrency", async () => {
@@ -49,8 +49,13 @@ if (db.url === undefined) {
         );
         const outcomes = await Promise.all(attempts);
         assert.equal(outcomes.filter((o) => o.ok).length, 33);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.equal(report.creditsUsed, 99);
         assert.equal(report.calls, 33);
       });
@@ -62,7 +67,7 @@ if (db.url === undefined) {
           const outcome = await store.reserve(reservation(key.id, { credits: 0, allowance: null }));
           assert.equal(outcome.ok, true);
         }
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
       });
 
       it("keeps each calendar month apart", async () => {
@@ -71,8 +76,8 @@ if (db.url === undefined) {
         await store.reserve(reservation(key.id, { credits: 10, period: "2026-10" }));
         const november = await store.reserve(reservation(key.id, { credits: 10, period: "2026-11" }));
         assert.equal(november.ok, true);
-        assert.equal(await store.creditsUsed(key.id, "2026-10"), 10);
-        assert.equal(await store.creditsUsed(key.id, "2026-12"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-10"), 10);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-12"), 0);
       });
 
       it("refunds a pending call once, and never a charged one", async () => {
@@ -87,8 +92,13 @@ if (db.url === undefined) {
         await store.settle(charged.callId, 200);
         await store.refund(charged.callId, 500);
         await store.settle(charged.callId, 200);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         const byId = new Map(report.recent.map((c) => [c.callId, c]));
         assert.equal(byId.get(refunded.callId)?.status, "refunded");
         assert.equal(byId.get(refunded.callId)?.credits, 0);
@@ -142,7 +152,7 @@ if (db.url === undefined) {
         await store.reserve(settled);
         await store.settle(settled.callId, 200);
         assert.equal(await store.refundAbandoned("2026-11-01T00:05:00.000Z"), 1);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 7);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 7);
         assert.equal(await store.refundAbandoned("2026-11-01T00:05:00.000Z"), 0);
       });
 
@@ -156,8 +166,13 @@ if (db.url === undefined) {
           store.runCall(late, () => ({ ok: true, value: 1 })),
           BackendUnavailableError,
         );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
-        const usage = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
+        const usage = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual([usage.calls, usage.recent, usage.byTool], [0, [], []]);
         // Another call of the key is recorded as ever.
         assert.equal(

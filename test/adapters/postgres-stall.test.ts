@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
 import { BackendUnavailableError, CallAbandonedError } from "../../src/ports/errors.ts";
-import { newKey, reservation } from "../contracts/store.contract.ts";
+import { accountOf, newKey, reservation } from "../contracts/store.contract.ts";
 import { testDatabaseUrl, uniqueName } from "../helpers/services.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 import { dropSchema, uniqueSchema } from "./postgres-fixture.ts";
@@ -72,7 +72,9 @@ if (db.url === undefined) {
   /** Waits, reading through the healthy store, until the key's latest call is recorded refunded. */
   const untilRefunded = (keyId: string) =>
     eventually("the unconfirmed charge is refunded", async () => {
-      const [row] = (await other.usage({ keyId, period: "2026-11", limit: 1, cursor: null })).recent;
+      const [row] = (
+        await other.usage({ accountId: accountOf(keyId), period: "2026-11", limit: 1, cursor: null })
+      ).recent;
       return row?.status === "refunded";
     });
   describe("PostgreSQL ledger under a stall", () => {
@@ -103,10 +105,9 @@ if (db.url === undefined) {
         );
       /** The key's calls as the healthy store reads them: [status, credits]. */
       const callsOf = async (keyId: string) =>
-        (await other.usage({ keyId, period: "2026-11", limit: 10, cursor: null })).recent.map((c) => [
-          c.status,
-          c.credits,
-        ]);
+        (
+          await other.usage({ accountId: accountOf(keyId), period: "2026-11", limit: 10, cursor: null })
+        ).recent.map((c) => [c.status, c.credits]);
 
       it("delivers and charges once a call whose capture committed with its answer lost", async () => {
         const { stalled, key } = await stalledWithKey(300);
@@ -116,7 +117,7 @@ if (db.url === undefined) {
         // The capture is tried again on another connection, finds the call charged, and is done.
         assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
         proxy.release();
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 3);
         assert.deepEqual(await callsOf(key.id), [["charged", 3]]);
         const retry = await actedCall(other, key.id);
         assert.deepEqual(retry, { status: "claimed", existing: { fingerprint: "f1", answer: answerOf() } });
@@ -137,7 +138,7 @@ if (db.url === undefined) {
         const open = await backends();
         proxy.release();
         await eventually("the held statement has run", async () => (await backends()) < open);
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 3);
         assert.deepEqual(await callsOf(key.id), [["charged", 3]]);
       });
 
@@ -157,7 +158,7 @@ if (db.url === undefined) {
         assert.equal(ended, false, "the call ended while the database was away");
         proxy.release();
         assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 3);
       });
     });
 
@@ -178,8 +179,13 @@ if (db.url === undefined) {
         assert.ok("error" in settled, `the call was delivered: ${JSON.stringify(settled)}`);
         // Not the database's fault: the call took longer than the abandon time.
         assert.ok(settled.error instanceof CallAbandonedError);
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
-        const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 0);
+        const usage = await other.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(usage.creditsUsed, 0);
         assert.deepEqual(
           usage.recent.map((c) => [c.status, c.credits]),
@@ -198,7 +204,7 @@ if (db.url === undefined) {
         await held;
         await assert.rejects(call, BackendUnavailableError);
         await untilRefunded(key.id);
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 0);
         proxy.release();
       });
 
@@ -215,10 +221,15 @@ if (db.url === undefined) {
         await held;
         for (const call of calls) await assert.rejects(call, BackendUnavailableError);
         await eventually("every unconfirmed charge is refunded", async () => {
-          const report = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+          const report = await other.usage({
+            accountId: key.accountId,
+            period: "2026-11",
+            limit: 10,
+            cursor: null,
+          });
           return report.recent.length === 4 && report.recent.every((c) => c.status === "refunded");
         });
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 0);
         proxy.release();
       });
 
@@ -246,8 +257,13 @@ if (db.url === undefined) {
         proxy.release();
         // The held statement now reaches the server, which runs it and then closes that connection.
         await eventually("the held statement has run", async () => (await backends()) < open);
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 0);
-        const usage = await other.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 0);
+        const usage = await other.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual([usage.creditsUsed, usage.calls, usage.recent], [0, 0, []]);
       });
 
@@ -262,7 +278,7 @@ if (db.url === undefined) {
         // The stored answer was never delivered: a retry with the same key runs, and is charged once.
         const retry = await keyedCall(other, key.id, "again");
         assert.equal(retry.status, "charged");
-        assert.equal(await other.creditsUsed(key.id, "2026-11"), 3);
+        assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 3);
       });
 
       it("bounds a statement's wait by queryTimeoutMs while the network is frozen", async () => {
@@ -277,7 +293,7 @@ if (db.url === undefined) {
         proxy.release();
         await eventually(
           "the reservation made before the freeze is not held",
-          async () => (await other.creditsUsed(key.id, "2026-11")) === 0,
+          async () => (await other.creditsUsed(key.accountId, "2026-11")) === 0,
         );
       });
     });

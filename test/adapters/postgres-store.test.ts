@@ -43,7 +43,7 @@ describe("PostgreSQL store without a database", () => {
       const calls: [string, () => Promise<unknown>][] = [
         ["getKey", () => store.getKey("k")],
         ["reserve", () => store.reserve(reservation("k"))],
-        ["usage", () => store.usage({ keyId: "k", period: "2026-11", limit: 1, cursor: null })],
+        ["usage", () => store.usage({ accountId: "k", period: "2026-11", limit: 1, cursor: null })],
         ["refund", () => store.refund("c", 422)],
         ["migrate", () => store.migrate()],
         ["isMigrated", () => store.isMigrated()],
@@ -125,10 +125,10 @@ if (db.url === undefined) {
         await adminQuery(
           url,
           `INSERT INTO ${schema}.credit_balances VALUES ($1, '2026-11', $2), ($1, '2026-12', $3)`,
-          [key.id, String(Number.MAX_SAFE_INTEGER), "9007199254740993"],
+          [key.accountId, String(Number.MAX_SAFE_INTEGER), "9007199254740993"],
         );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), Number.MAX_SAFE_INTEGER);
-        await assert.rejects(store.creditsUsed(key.id, "2026-12"), RangeError);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), Number.MAX_SAFE_INTEGER);
+        await assert.rejects(store.creditsUsed(key.accountId, "2026-12"), RangeError);
       } finally {
         await store.close();
         await dropSchema(url, schema);
@@ -252,9 +252,14 @@ if (db.url === undefined) {
             return outcome;
           }),
         );
-        const used = await a.creditsUsed(key.id, "2026-11");
+        const used = await a.creditsUsed(key.accountId, "2026-11");
         assert.ok(used <= 100, `used ${used}`);
-        const report = await b.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        const report = await b.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.equal(report.creditsUsed, used);
         assert.equal(report.calls, outcomes.filter((o) => o.ok).length);
         const charged = report.recent.filter((c) => c.status === "charged");
@@ -293,8 +298,13 @@ if (db.url === undefined) {
         for (const o of outcomes) {
           assert.ok("creditsUsed" in o && o.creditsUsed >= 0 && o.creditsUsed <= 20, JSON.stringify(o));
         }
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 20);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 20);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.equal(report.creditsUsed, 20);
         assert.equal(report.calls, 10);
         assert.equal(report.recent.length, 10);
@@ -328,13 +338,16 @@ if (db.url === undefined) {
         );
         for (const o of refused)
           assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 0 });
-        assert.deepEqual(await store.usage({ keyId: fresh.id, period: "2026-11", limit: 10, cursor: null }), {
-          creditsUsed: 0,
-          calls: 0,
-          byTool: [],
-          recent: [],
-          nextCursor: null,
-        });
+        assert.deepEqual(
+          await store.usage({ accountId: fresh.accountId, period: "2026-11", limit: 10, cursor: null }),
+          {
+            creditsUsed: 0,
+            calls: 0,
+            byTool: [],
+            recent: [],
+            nextCursor: null,
+          },
+        );
 
         // An existing counter row is put back exactly as it was.
         const used = newKey();
@@ -347,7 +360,12 @@ if (db.url === undefined) {
         );
         for (const o of more)
           assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 8 });
-        const report = await store.usage({ keyId: used.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: used.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(report.byTool, [{ tool: "calc", calls: 1, credits: 8 }]);
         assert.equal(report.creditsUsed, 8);
         // The cap is checked first, as before: a call over both limits is a tier_limit.
@@ -379,8 +397,13 @@ if (db.url === undefined) {
           ),
           /settlement lost/,
         );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         const call = report.recent.find((c) => c.callId === lost.callId);
         assert.deepEqual([call?.status, call?.httpStatus, call?.credits], ["refunded", 503, 0]);
       } finally {
@@ -406,8 +429,13 @@ if (db.url === undefined) {
           settled.map((s) => (s.status === "fulfilled" ? s.value.status : String(s.reason))),
           ["charged", "charged", "error: charge lost", "charged", "charged"],
         );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.calls, 4);
         assert.deepEqual(
           report.byTool.map((t) => [t.tool, t.calls, t.credits]),
@@ -428,7 +456,7 @@ if (db.url === undefined) {
       try {
         await store.migrate();
         await assert.rejects(
-          store.usage({ keyId: "k", period: "2026-11", limit: 5, cursor: "not-a-seq" }),
+          store.usage({ accountId: "k", period: "2026-11", limit: 5, cursor: "not-a-seq" }),
           InvalidCursorError,
         );
       } finally {
@@ -450,8 +478,8 @@ if (db.url === undefined) {
         await blocker.connect();
         // Hold the balance row so the next reserve waits inside its transaction.
         await blocker.query("BEGIN");
-        await blocker.query(`SELECT used FROM ${schema}.credit_balances WHERE key_id = $1 FOR UPDATE`, [
-          key.id,
+        await blocker.query(`SELECT used FROM ${schema}.credit_balances WHERE account_id = $1 FOR UPDATE`, [
+          key.accountId,
         ]);
         // Settled into a value at once: the rejection arrives while the test is still killing.
         const pending = store.reserve(reservation(key.id, { credits: 1 })).then(
@@ -469,7 +497,7 @@ if (db.url === undefined) {
         assert.ok((await pending) instanceof BackendUnavailableError);
         await blocker.query("ROLLBACK");
         // Nothing of the killed transaction remains, and the pool serves the next call.
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 1);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 1);
       } finally {
         await blocker.end();
         await store.close();

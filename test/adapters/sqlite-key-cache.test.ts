@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { createAccountStore } from "../../src/adapters/sqlite/accounts.ts";
 import { createAudited } from "../../src/adapters/sqlite/audit.ts";
 import { openDb } from "../../src/adapters/sqlite/db.ts";
 import { createKeyChanges } from "../../src/adapters/sqlite/key-changes.ts";
@@ -30,7 +31,7 @@ describeKeyCacheContract("sqlite (PRAGMA data_version)", async () => {
   await elsewhere.migrate();
   const db = openDb(path);
   return {
-    keys: createKeyStore(db, createAudited(db)),
+    keys: { ...createKeyStore(db, createAudited(db)), ...createAccountStore(db, createAudited(db)) },
     oauth: createOAuthStore(db, createAudited(db)),
     changes: createKeyChanges(db.dataVersion),
     elsewhere,

@@ -144,7 +144,7 @@ describe("SQLite schema", () => {
       .prepare(
         "INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)",
       )
-      .run(key.id, key.name, key.plan, key.secretHash, key.displayPrefix, key.createdAt);
+      .run(key.id, key.name, "free", key.secretHash, key.displayPrefix, key.createdAt);
     older.close();
     const store = createSqliteStore(path);
     t.after(() => store.close());
@@ -216,12 +216,12 @@ describe("SQLite schema", () => {
     t.after(() => after.close());
     const plan = after
       .prepare(
-        "EXPLAIN QUERY PLAN SELECT fingerprint FROM idempotency_keys WHERE key_id = ? AND idem_key = ?",
+        "EXPLAIN QUERY PLAN SELECT fingerprint FROM idempotency_keys WHERE account_id = ? AND idem_key = ?",
       )
       .all(key.id, "kept")
       .map((row) => String(row.detail));
     assert.deepEqual(plan, [
-      "SEARCH idempotency_keys USING INDEX sqlite_autoindex_idempotency_keys_1 (key_id=? AND idem_key=?)",
+      "SEARCH idempotency_keys USING INDEX sqlite_autoindex_idempotency_keys_1 (account_id=? AND idem_key=?)",
     ]);
   });
 });
@@ -251,8 +251,13 @@ describe("SQLite metered calls", () => {
         outcomes.map((o) => (o.status === "fulfilled" ? o.value.status : String(o.reason))),
         ["charged", "Error: disk full", "charged"],
       );
-      assert.equal(await store.creditsUsed(key.id, "2026-11"), 6);
-      const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+      assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 6);
+      const report = await store.usage({
+        accountId: key.accountId,
+        period: "2026-11",
+        limit: 10,
+        cursor: null,
+      });
       assert.deepEqual(report.byTool, [{ tool: "calc", calls: 2, credits: 6 }]);
       // The failed call's cap slot was not kept either: a capped "boom" call still fits.
       execElsewhere(path, "DROP TRIGGER refuse_boom");
@@ -304,7 +309,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     });
     assert.equal(lockFree, true);
     assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2 });
-    assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+    assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
   });
 
   it("refuses without running or writing when the balance already cannot cover the call", async (t) => {
@@ -344,11 +349,11 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     );
     // Another instance on the same file charges 7 more: this process last saw 2 used of 10.
     other
-      .prepare("UPDATE credit_balances SET used = used + 7 WHERE key_id = ? AND period = '2026-11'")
-      .run(key.id);
+      .prepare("UPDATE credit_balances SET used = used + 7 WHERE account_id = ? AND period = '2026-11'")
+      .run(key.accountId);
     const outcome = await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 2 }));
     assert.deepEqual(outcome, { status: "refused", reason: "insufficient_credits", creditsUsed: 9 });
-    assert.equal(await store.creditsUsed(key.id, "2026-11"), 9);
+    assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 9);
     // What it learnt at that commit refuses the next call before it runs.
     let runs = 0;
     const next = await store.runCall(reservation(key.id, { credits: 2 }), () => ({
@@ -398,7 +403,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     assert.equal(ended, false, "the call ended while the file was locked");
     other.exec("COMMIT");
     assert.deepEqual(await outcome, { status: "charged", value: "acted", creditsUsed: 2 });
-    assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+    assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
   });
 
   it("frees the claim of a call that never settled (its process died) once the abandon time has passed", async (t) => {
@@ -435,7 +440,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     // with the claim: it is not charged, and its result is not given.
     stuck.resolve({ ok: true, value: "first" });
     await assert.rejects(dead, CallAbandonedError);
-    assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+    assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
   });
 
   it("answers a live idempotency claim without running or writing", async (t) => {

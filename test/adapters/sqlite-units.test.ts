@@ -13,7 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { after, before, describe, it } from "node:test";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import type { CallOutcome, Reservation, Store, WorkResult } from "../../src/ports/store.ts";
-import { newKey } from "../contracts/store.contract.ts";
+import { accountOf, newKey } from "../contracts/store.contract.ts";
 import { seededRandom } from "../helpers/random.ts";
 
 interface Call {
@@ -45,12 +45,12 @@ function books(path: string): unknown {
   try {
     const q = (sql: string) => db.prepare(sql).all();
     return {
-      balances: q("SELECT key_id, period, used FROM credit_balances ORDER BY key_id, period"),
+      balances: q("SELECT account_id, period, used FROM credit_balances ORDER BY account_id, period"),
       counters: q(
-        "SELECT key_id, period, tool, calls, active_calls, credits FROM tool_usage_monthly ORDER BY key_id, period, tool",
+        "SELECT account_id, period, tool, calls, active_calls, credits FROM tool_usage_monthly ORDER BY account_id, period, tool",
       ),
       usage: q(
-        "SELECT call_id, key_id, tool, period, credits, status, http_status FROM usage_calls ORDER BY seq",
+        "SELECT call_id, account_id, key_id, tool, period, credits, status, http_status FROM usage_calls ORDER BY seq",
       ),
     };
   } finally {
@@ -81,6 +81,7 @@ describe("SQLite units", () => {
         reservation: {
           callId: randomUUID(),
           requestId: "req_unit",
+          accountId: accountOf("key_tight"),
           keyId: "key_tight",
           tool: "calc",
           period: "2026-11",
@@ -123,7 +124,7 @@ describe("SQLite units", () => {
             reservation: {
               callId: randomUUID(),
               requestId: "req_unit",
-              keyId: pick(keys),
+              ...((keyId) => ({ accountId: accountOf(keyId), keyId }))(pick(keys)),
               tool: pick(["calc", "other"]),
               period: pick(["2026-11", "2026-11", "2026-12"]),
               credits: Math.floor(next() * 6),

@@ -20,7 +20,7 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
   const admin = await adminClient(app, "alice's laptop");
   const created = await admin.post("/keys", { plan: "free", name: "customer", metadata: { crm: "c-1" } });
   assert.equal(created.statusCode, 201);
-  const { id, key } = created.json();
+  const { id, key, account_id: accountId } = created.json();
   const call = () =>
     app.app.inject({
       method: "POST",
@@ -66,15 +66,28 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
         "keys.create",
         other.id,
         byAdmin,
-        { plan: "free", name: "other", monthly_allowance: null, expires_at: null, metadata: {} },
+        {
+          account_id: other.account_id,
+          plan: "free",
+          monthly_allowance: null,
+          name: "other",
+          expires_at: null,
+          metadata: {},
+        },
       ],
       ["keys.update", id, byAdmin, { expires_at: "2026-11-15T12:00:10.000Z" }],
-      ["credits.grant", id, byAdmin, { credits: 3, period: "2026-11", reason: "trial extension" }],
+      [
+        "credits.grant",
+        accountId,
+        byAdmin,
+        { credits: 3, period: "2026-11", reason: "trial extension", key_id: id },
+      ],
       [
         "keys.create",
         id,
         byAdmin,
         {
+          account_id: accountId,
           plan: "free",
           name: "customer",
           monthly_allowance: null,
@@ -97,7 +110,12 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
   const aboutKey = (await admin.get(`/audit?target=${id}`)).json().entries as { action: string }[];
   assert.deepEqual(
     aboutKey.map((e) => e.action),
-    ["keys.update", "credits.grant", "keys.create"],
+    ["keys.update", "keys.create"],
+  );
+  const aboutAccount = (await admin.get(`/audit?target=${accountId}`)).json().entries as { action: string }[];
+  assert.deepEqual(
+    aboutAccount.map((e) => e.action),
+    ["credits.grant"],
   );
   const paged = (await admin.get("/audit?limit=2")).json();
   assert.equal(paged.entries.length, 2);

@@ -221,7 +221,7 @@ function shape(res: { statusCode: number; json(): unknown }): unknown {
   const body = res.json() as Record<string, unknown>;
   if (res.statusCode >= 400)
     return { status: res.statusCode, code: body.code, detail: body.detail, fields: body.fields };
-  const { id: _id, key: _key, prefix: _prefix, created_at: _created, ...rest } = body;
+  const { id: _id, account_id: _account, key: _key, prefix: _prefix, created_at: _created, ...rest } = body;
   return { status: res.statusCode, ...rest };
 }
 

@@ -23,10 +23,12 @@ describe("admin API: keys", () => {
     const key = created.json();
     assert.match(key.key, /^tr_live_[0-9A-Za-z]{32}$/);
     assert.equal(key.prefix, key.key.slice(0, 12));
+    assert.match(key.account_id, /^acc_[0-9A-Za-z]{16}$/);
     assert.deepEqual(
-      { ...key, id: undefined, key: undefined, prefix: undefined },
+      { ...key, id: undefined, key: undefined, prefix: undefined, account_id: undefined },
       {
         id: undefined,
+        account_id: undefined,
         key: undefined,
         prefix: undefined,
         name: "acme",

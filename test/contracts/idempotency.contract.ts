@@ -77,6 +77,12 @@ export function describeIdempotencyContract(name: string, makeDatabase: () => Pr
       return record.id;
     }
 
+    async function accountIdOf(app: TestApp, secret: string): Promise<string> {
+      const record = (await app.store.listKeys()).find((k) => secret.startsWith(k.displayPrefix));
+      assert.ok(record);
+      return record.accountId;
+    }
+
     async function account(app: TestApp, key: string) {
       const credits = (
         await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })
@@ -220,7 +226,7 @@ export function describeIdempotencyContract(name: string, makeDatabase: () => Pr
       const key = await app.key("free");
       assertProblem(await call(app, key, "after-top-up", { value: 5 }), 402, "insufficient_credits");
       assertProblem(await call(app, key, "after-top-up", { value: 5 }), 402, "insufficient_credits");
-      assert.equal(await app.store.updateKey(await keyIdOf(app, key), { plan: "builder" }), true);
+      assert.equal(await app.store.updateAccount(await accountIdOf(app, key), { plan: "builder" }), true);
       const ran = await call(app, key, "after-top-up", { value: 5 });
       assert.equal(ran.statusCode, 200);
       assert.equal(ran.headers["idempotent-replayed"], undefined);

@@ -100,7 +100,7 @@ export function describeOAuthStoreContract(name: string, makeDatabase: () => Pro
     it("finds an access token with the key it acts for, as the key is now", async (t) => {
       const [store] = (await stores(t)) as [Store];
       const { key, grantId, token } = await authorized(store);
-      await store.updateKey(key.id, { plan: "builder" });
+      await store.updateAccount(key.accountId, { plan: "builder" });
       const holder = await store.findOAuthAccessToken(token.idHash);
       assert.ok(holder);
       assert.equal(holder.key.id, key.id);

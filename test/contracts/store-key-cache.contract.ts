@@ -11,12 +11,12 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { type KeyChanges, withCredentialCache } from "../../src/adapters/key-cache.ts";
 import type { OAuthStore } from "../../src/ports/oauth-store.ts";
-import type { KeyStore, Store } from "../../src/ports/store.ts";
+import type { AccountStore, KeyStore, Store } from "../../src/ports/store.ts";
 import { newKey, rotation } from "./store.contract.ts";
 
 export interface KeyCacheFixture {
-  /** The backend's key store, uncached, on this instance's connection. */
-  readonly keys: KeyStore;
+  /** The backend's key and account stores, uncached, on this instance's connection. */
+  readonly keys: KeyStore & AccountStore;
   /** The backend's OAuth store, uncached, on the same connection. */
   readonly oauth: OAuthStore;
   /** The backend's signal of changes made elsewhere. */
@@ -35,7 +35,7 @@ function observed(fixture: KeyCacheFixture) {
   let lookups = 0;
   let tokenLookups = 0;
   let hold: { read: () => void; gate: Promise<void> } | undefined;
-  const counted: KeyStore = {
+  const counted: KeyStore & AccountStore = {
     ...fixture.keys,
     async findKeyByHash(secretHash) {
       lookups++;
@@ -82,7 +82,7 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
   describe(`Key cache: ${name}`, () => {
     let fixture: KeyCacheFixture;
     let cache: ReturnType<typeof observed>;
-    let cached: KeyStore & OAuthStore;
+    let cached: KeyStore & AccountStore & OAuthStore;
     before(async () => {
       fixture = await makeFixture();
       cache = observed(fixture);
@@ -114,17 +114,17 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
       assert.equal((await cached.findKeyByHash(key.secretHash))?.revokedAt, "2026-11-02T00:00:00.000Z");
     });
 
-    it("forgets a secret rotated, a plan changed and credits granted elsewhere", async () => {
+    it("forgets a secret rotated, an account's plan changed and credits granted elsewhere", async () => {
       const key = newKey({ plan: "builder" });
       await fixture.elsewhere.createKey(key);
       await fixture.ready();
       await cached.findKeyByHash(key.secretHash);
 
-      assert.equal(await fixture.elsewhere.updateKey(key.id, { plan: "free" }), true);
+      assert.equal(await fixture.elsewhere.updateAccount(key.accountId, { plan: "free" }), true);
       await fixture.changeSeen();
       assert.equal((await cached.findKeyByHash(key.secretHash))?.plan, "free");
 
-      assert.equal(await fixture.elsewhere.grantCredits(key.id, "2026-11", 40), true);
+      assert.equal(await fixture.elsewhere.grantAccountCredits(key.accountId, "2026-11", 40), true);
       await fixture.changeSeen();
       assert.equal((await cached.findKeyByHash(key.secretHash))?.grantedCredits, 40);
 
@@ -167,7 +167,7 @@ export function describeKeyCacheContract(name: string, makeFixture: () => Promis
       await fixture.elsewhere.createKey(key);
       await fixture.ready();
       assert.equal((await cached.findKeyByHash(key.secretHash))?.plan, "builder");
-      assert.equal(await cached.updateKey(key.id, { plan: "free" }), true);
+      assert.equal(await cached.updateAccount(key.accountId, { plan: "free" }), true);
       assert.equal((await cached.findKeyByHash(key.secretHash))?.plan, "free");
       assert.equal(await cached.revokeKey(key.id, "2026-11-03T00:00:00.000Z"), true);
       assert.equal((await cached.findKeyByHash(key.secretHash))?.revokedAt, "2026-11-03T00:00:00.000Z");

@@ -11,6 +11,7 @@ import {
   type AuditPage,
   type KeyRotation,
   MAX_GRANTED_CREDITS,
+  type NewAccount,
   type NewApiKey,
   type NewAuditEntry,
   type Reservation,
@@ -23,20 +24,47 @@ export interface StoreFixture {
   cleanup(): Promise<void>;
 }
 
-export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
-  const id = overrides.id ?? `key_${randomUUID().slice(0, 8)}`;
+/** The one-key account of a key: the mapping migration 0006 gives existing keys (key_X -> acc_X). */
+export function accountOf(keyId: string): string {
+  return keyId.startsWith("key_") ? `acc_${keyId.slice(4)}` : `acc_${keyId}`;
+}
+
+/** A key's members, and its one-key account's plan and allowance (ignored when `accountId` names an existing account). */
+export type TestKey = Partial<Omit<NewApiKey, "newAccount">> & {
+  readonly plan?: string;
+  readonly monthlyAllowance?: number | null;
+};
+
+/** A new key: with its own one-key account (`accountOf` its id), unless `accountId` is given. */
+export function newKey(overrides: TestKey = {}): NewApiKey {
+  const { plan = "free", monthlyAllowance = null, ...key } = overrides;
+  const id = key.id ?? `key_${randomUUID().slice(0, 8)}`;
   return {
     id,
     name: "test",
-    plan: "free",
     secretHash: `hash-${randomUUID()}`,
     displayPrefix: "tr_live_abcd",
-    monthlyAllowance: null,
     createdAt: "2026-11-01T00:00:00.000Z",
     expiresAt: null,
     metadata: {},
     tools: null,
     access: "full",
+    ...(key.accountId === undefined
+      ? { accountId: accountOf(id), newAccount: { plan, monthlyAllowance } }
+      : { accountId: key.accountId }),
+    ...key,
+  };
+}
+
+/** A new account of its own. */
+export function newAccount(overrides: Partial<NewAccount> = {}): NewAccount {
+  return {
+    id: `acc_${randomUUID().slice(0, 8)}`,
+    name: "team",
+    plan: "free",
+    monthlyAllowance: null,
+    metadata: {},
+    createdAt: "2026-11-01T00:00:00.000Z",
     ...overrides,
   };
 }
@@ -50,10 +78,12 @@ export function rotation(
   return { secretHash, displayPrefix, previousSecretExpiresAt };
 }
 
+/** A reservation of `keyId`, charging its one-key account unless `accountId` says otherwise. */
 export function reservation(keyId: string, overrides: Partial<Reservation> = {}): Reservation {
   return {
     callId: randomUUID(),
     requestId: "req_test",
+    accountId: accountOf(keyId),
     keyId,
     tool: "calc",
     period: "2026-11",
@@ -98,6 +128,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(matched, "current");
         assert.deepEqual(record, {
           id: key.id,
+          accountId: key.accountId,
+          accountName: "alice",
           name: "alice",
           plan: "builder",
           displayPrefix: key.displayPrefix,
@@ -219,7 +251,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("changes only the members an update names", async () => {
         const key = newKey({ name: "before", monthlyAllowance: 300, metadata: { customer: "c1" } });
         await store.createKey(key);
-        assert.equal(await store.updateKey(key.id, { plan: "builder" }), true);
+        assert.equal(await store.updateAccount(key.accountId, { plan: "builder" }), true);
         const planned = await store.getKey(key.id);
         assert.equal(planned?.plan, "builder");
         assert.equal(planned?.name, "before");
@@ -228,12 +260,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(
           await store.updateKey(key.id, {
             name: "after",
-            monthlyAllowance: null,
             metadata: { customer: "c2", tier: "gold" },
             expiresAt: "2026-12-01T00:00:00.000Z",
           }),
           true,
         );
+        assert.equal(await store.updateAccount(key.accountId, { monthlyAllowance: null }), true);
         const changed = await store.findKeyByHash(key.secretHash);
         assert.equal(changed?.name, "after");
         assert.equal(changed?.plan, "builder");
@@ -242,7 +274,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(changed?.expiresAt, "2026-12-01T00:00:00.000Z");
         assert.equal(await store.updateKey(key.id, { expiresAt: null }), true);
         assert.equal((await store.getKey(key.id))?.expiresAt, null);
-        assert.equal(await store.updateKey("missing", { plan: "builder" }), false);
+        assert.equal(await store.updateKey("missing", { name: "x" }), false);
+        assert.equal(await store.updateAccount("missing", { plan: "builder" }), false);
       });
 
       it("keeps a new key's expiry and metadata", async () => {
@@ -306,33 +339,31 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       it("add up within a period and start again in a new one", async () => {
         const key = newKey();
         await store.createKey(key);
-        assert.equal(await store.grantCredits(key.id, "2026-11", 100), true);
-        assert.equal(await store.grantCredits(key.id, "2026-11", 50), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 100), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 50), true);
         let found: ApiKeyRecord | null = await store.findKeyByHash(key.secretHash);
         assert.equal(found?.grantedCredits, 150);
         assert.equal(found?.grantedPeriod, "2026-11");
-        assert.equal(await store.grantCredits(key.id, "2026-12", 7), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-12", 7), true);
         found = await store.getKey(key.id);
         assert.equal(found?.grantedCredits, 7);
         assert.equal(found?.grantedPeriod, "2026-12");
       });
 
-      it("are refused for a missing or revoked key, and past the period's maximum", async () => {
+      it("are refused for a missing account, and past the period's maximum", async () => {
         const key = newKey();
         await store.createKey(key);
-        assert.equal(await store.grantCredits("missing", "2026-11", 1), false);
-        assert.equal(await store.grantCredits(key.id, "2026-11", MAX_GRANTED_CREDITS), true);
-        assert.equal(await store.grantCredits(key.id, "2026-11", 1), false);
+        assert.equal(await store.grantAccountCredits("missing", "2026-11", 1), false);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", MAX_GRANTED_CREDITS), true);
+        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 1), false);
         assert.equal((await store.getKey(key.id))?.grantedCredits, MAX_GRANTED_CREDITS);
-        await store.revokeKey(key.id, "2026-11-02T00:00:00.000Z");
-        assert.equal(await store.grantCredits(key.id, "2026-12", 1), false);
       });
 
       it("lose no credit when many land at once", async () => {
         const key = newKey();
         await store.createKey(key);
         const results = await Promise.all(
-          Array.from({ length: 40 }, () => store.grantCredits(key.id, "2026-11", 3)),
+          Array.from({ length: 40 }, () => store.grantAccountCredits(key.accountId, "2026-11", 3)),
         );
         assert.ok(results.every(Boolean));
         assert.equal((await store.getKey(key.id))?.grantedCredits, 120);
@@ -464,12 +495,23 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           await store.revokeKey(key.id, "2026-11-10T00:00:00.000Z", entry(key.id, { step: "revoke" })),
           true,
         );
-        // Revoked already, and no active key to grant to: nothing changes, nothing is recorded.
+        // Revoked already, and no account to grant to: nothing changes, nothing is recorded.
         assert.equal(
           await store.revokeKey(key.id, "2026-11-11T00:00:00.000Z", entry(key.id, { step: "again" })),
           false,
         );
-        assert.equal(await store.grantCredits(key.id, "2026-11", 5, entry(key.id, { step: "grant" })), false);
+        assert.equal(
+          await store.grantAccountCredits("acc_missing", "2026-11", 5, entry(key.id, { step: "grant" })),
+          false,
+        );
+        assert.equal(
+          await store.updateAccount("acc_missing", { plan: "builder" }, entry(key.id, { step: "update" })),
+          false,
+        );
+        assert.equal(
+          await store.createKey(newKey({ accountId: "acc_missing" }), entry(key.id, { step: "orphan" })),
+          false,
+        );
         assert.deepEqual(await entriesFor(key.id), [{ step: "revoke" }, { step: "create" }]);
         const admin = `adm_${randomUUID().slice(0, 8)}`;
         await store.createAdminKey(
@@ -508,7 +550,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
               ),
           ],
           ["update", () => store.updateKey(key.id, { name: "changed" }, unwritable(key.id))],
-          ["grant", () => store.grantCredits(key.id, "2026-11", 5, unwritable(key.id))],
+          ["grant", () => store.grantAccountCredits(key.accountId, "2026-11", 5, unwritable(key.id))],
         ];
         for (const [name, attempt] of attempts) await assert.rejects(attempt(), TypeError, name);
         const after = await store.findKeyByHash(key.secretHash);
@@ -571,8 +613,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await charge(reservation(key.id, { credits: 10, period: "2026-10" }));
         const november = await charge(reservation(key.id, { credits: 10, period: "2026-11" }));
         assert.equal(november.status, "charged");
-        assert.equal(await store.creditsUsed(key.id, "2026-10"), 10);
-        assert.equal(await store.creditsUsed(key.id, "2026-12"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-10"), 10);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-12"), 0);
       });
 
       it("reports usage by tool and pages through recent calls newest first", async () => {
@@ -590,7 +632,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           calls.push(r);
           await charge(r);
         }
-        const first = await store.usage({ keyId: key.id, period: "2026-11", limit: 2, cursor: null });
+        const first = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 2,
+          cursor: null,
+        });
         assert.equal(first.creditsUsed, 13);
         assert.equal(first.calls, 5);
         assert.deepEqual(
@@ -606,7 +653,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.ok(first.nextCursor);
         const second = await store.usage({
-          keyId: key.id,
+          accountId: key.accountId,
           period: "2026-11",
           limit: 2,
           cursor: first.nextCursor,
@@ -616,7 +663,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           ["req_2", "req_1"],
         );
         const third = await store.usage({
-          keyId: key.id,
+          accountId: key.accountId,
           period: "2026-11",
           limit: 2,
           cursor: second.nextCursor,
@@ -626,7 +673,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           ["req_0"],
         );
         assert.equal(third.nextCursor, null);
-        const other = await store.usage({ keyId: key.id, period: "2026-10", limit: 2, cursor: null });
+        const other = await store.usage({
+          accountId: key.accountId,
+          period: "2026-10",
+          limit: 2,
+          cursor: null,
+        });
         assert.deepEqual(other, { creditsUsed: 0, calls: 0, byTool: [], recent: [], nextCursor: null });
       });
 
@@ -646,7 +698,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         let pages = 0;
         do {
           const page: UsageReport = await store.usage({
-            keyId: key.id,
+            accountId: key.accountId,
             period: "2026-11",
             limit: 100,
             cursor,
@@ -665,13 +717,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await store.createKey(key);
         for (const cursor of ["9999999999999999999", "9223372036854775808", "-1", "1e3", "abc", ""]) {
           await assert.rejects(
-            store.usage({ keyId: key.id, period: "2026-11", limit: 2, cursor }),
+            store.usage({ accountId: key.accountId, period: "2026-11", limit: 2, cursor }),
             InvalidCursorError,
             `cursor ${JSON.stringify(cursor)}`,
           );
         }
         const last = await store.usage({
-          keyId: key.id,
+          accountId: key.accountId,
           period: "2026-11",
           limit: 2,
           cursor: "9223372036854775807",
@@ -689,15 +741,20 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const r = reservation(key.id, { credits: 4, at: "2020-01-01T00:00:00.000Z" });
         const outcome = await store.runCall(r, () => ok({ answer: 42 }));
         assert.deepEqual(outcome, { status: "charged", value: { answer: 42 }, creditsUsed: 4 });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(
           report.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
           [[r.callId, "charged", 200, 4]],
         );
         // Nothing is left pending for the sweeper.
         assert.equal(await store.refundAbandoned("2020-01-02T00:00:00.000Z"), 0);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
       });
 
       it("refunds a call whose work fails, recording the failure's status at no cost", async () => {
@@ -708,8 +765,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const r = reservation(key.id, { credits: 5 });
         const outcome = await store.runCall(r, () => ({ ok: false, httpStatus: 422, error: failure }));
         assert.deepEqual(outcome, { status: "refunded", httpStatus: 422, error: failure, creditsUsed: 3 });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         const call = report.recent.find((c) => c.callId === r.callId);
         assert.deepEqual([call?.status, call?.httpStatus, call?.credits], ["refunded", 422, 0]);
         assert.equal(report.calls, 2);
@@ -738,7 +800,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           creditsUsed: 7,
         });
         assert.equal(runs, 2);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.calls, 2);
         assert.equal(report.creditsUsed, 7);
       });
@@ -783,8 +850,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           value: 4,
           creditsUsed: 4_294_967_296,
         });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4_294_967_296);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4_294_967_296);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.creditsUsed, 4_294_967_296);
         assert.deepEqual(report.byTool, [{ tool: "big", calls: 3, credits: 4_294_967_296 }]);
         assert.deepEqual(
@@ -815,8 +887,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           outcomes.filter((o) => o.status === "refused").map((o) => o.creditsUsed),
           Array.from({ length: 27 }, () => 99),
         );
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.equal(report.calls, 33);
         assert.equal(report.creditsUsed, 99);
       });
@@ -860,7 +937,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.deepEqual(after, { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       for (const way of ["runCall", "runReservedCall"] as const)
@@ -878,14 +955,19 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             ),
             (error) => error === stopped,
           );
-          assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+          assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
           const retry = await store[way](
             reservation(key.id, { idempotency: claim("not-run") }),
             () => ({ ok: true, value: "ran" }),
             () => answer,
           );
           assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
-          const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+          const report = await store.usage({
+            accountId: key.accountId,
+            period: "2026-11",
+            limit: 10,
+            cursor: null,
+          });
           assert.deepEqual(
             report.recent.filter((c) => c.status !== "refunded").map((c) => c.status),
             ["charged"],
@@ -907,15 +989,25 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => answer,
         );
         await started.promise;
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
-        const during = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
+        const during = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(
           during.recent.map((c) => [c.callId, c.status, c.httpStatus, c.credits]),
           [[r.callId, "pending", null, 4]],
         );
         running.resolve({ ok: true, value: "done" });
         assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
-        const after = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const after = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual(
           after.recent.map((c) => [c.status, c.httpStatus, c.credits]),
           [["charged", 200, 4]],
@@ -940,7 +1032,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.equal(outcomes.filter((o) => o.status === "charged").length, 33);
         assert.equal(runs, 33);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
       });
 
       it("frees the key of a call the books refuse, keeping no claim", async () => {
@@ -970,7 +1062,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       });
       const answer = { status: 200, body: '{"stored":true}' };
       const statusOf = async (keyId: string, callId: string) => {
-        const report = await store.usage({ keyId, period: "2026-11", limit: 100, cursor: null });
+        const report = await store.usage({
+          accountId: accountOf(keyId),
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         const call = report.recent.find((c) => c.callId === callId);
         return [call?.status, call?.httpStatus, call?.credits];
       };
@@ -995,7 +1092,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const held = heldWork();
         const call = store.runReservedCall(r, held.work);
         await held.started;
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         assert.deepEqual(await statusOf(key.id, r.callId), ["pending", null, 4]);
         // The cap slot is held too: another call of the tool is refused before its work runs.
         let ran = false;
@@ -1011,7 +1108,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         held.finish("done");
         assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 4]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 4);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
       });
 
@@ -1033,7 +1130,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           creditsUsed: 6,
         });
         assert.equal(runs, 1);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.equal(report.calls, 1);
       });
 
@@ -1048,12 +1150,17 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0 },
         );
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", 500, 0]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         assert.equal(
           (await store.runReservedCall(reservation(key.id, capped), () => ok(1))).status,
           "charged",
         );
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual([report.calls, report.creditsUsed], [2, 3]);
       });
 
@@ -1079,7 +1186,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       it("keeps a failed call's answer under its key, refunded", async () => {
@@ -1101,7 +1208,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "claimed",
           existing: { fingerprint: "fp", answer: refusedAnswer },
         });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
       });
 
       for (const way of ["runCall", "runReservedCall"] as const)
@@ -1132,10 +1239,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:00.000Z"), 0, "not older than the bound");
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 0, "released once");
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         held.finish("too late");
         await assert.rejects(call, CallAbandonedError);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
         const retry = await store.runCall(
           reservation(key.id, { idempotency: claim("swept") }),
@@ -1157,15 +1264,20 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const call = store.runReservedCall(r, held.work, () => answer);
         await held.started;
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
         // The released credits are spent meanwhile; the effect is charged all the same.
         const other = await store.runReservedCall(reservation(key.id, { credits: 6 }), () => ok("other"));
         assert.equal(other.status, "charged");
         held.finish("acted");
         assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 6 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 6]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 12);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 10, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 12);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 10,
+          cursor: null,
+        });
         assert.deepEqual([report.calls, report.creditsUsed], [2, 12]);
         assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
         // Its key's retry gets its answer, and runs nothing.
@@ -1175,7 +1287,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => answer,
         );
         assert.deepEqual(retry, { status: "claimed", existing: { fingerprint: "fp", answer } });
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 12);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 12);
       });
 
       it("a retry that took over the key of a released call answers for its effect: the late capture charges nothing", async () => {
@@ -1195,7 +1307,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         held.finish("too late");
         await assert.rejects(call, CallAbandonedError);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 2);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
       });
 
       it("charges a released call without an idempotency key again when its capture comes", async () => {
@@ -1209,7 +1321,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         held.finish("acted");
         assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 3]);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 3);
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
       });
 
       it("never reserves past the allowance under concurrency, and runs no refused call's work", async () => {
@@ -1227,9 +1339,242 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const charged = outcomes.filter((o) => o.status === "charged");
         assert.equal(charged.length, 33);
         assert.equal(runs, 33);
-        assert.equal(await store.creditsUsed(key.id, "2026-11"), 99);
-        const report = await store.usage({ keyId: key.id, period: "2026-11", limit: 100, cursor: null });
+        assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 99);
+        const report = await store.usage({
+          accountId: key.accountId,
+          period: "2026-11",
+          limit: 100,
+          cursor: null,
+        });
         assert.deepEqual([report.calls, report.creditsUsed], [33, 99]);
+      });
+    });
+
+    describe("accounts", () => {
+      /** A new account and `n` keys of it. */
+      const team = async (n: number, overrides: Partial<NewAccount> = {}) => {
+        const account = newAccount(overrides);
+        await store.createAccount(account);
+        const keys = Array.from({ length: n }, () => newKey({ accountId: account.id }));
+        for (const key of keys) assert.equal(await store.createKey(key), true);
+        return { account, keys };
+      };
+      const ok = <T>(value: T) => ({ ok: true as const, value });
+      const FAILED = { ok: false as const, httpStatus: 500, error: new Error("the tool failed") };
+      const claim = (key: string) => ({
+        key,
+        fingerprint: "fp",
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const usageOf = (accountId: string) =>
+        store.usage({ accountId, period: "2026-11", limit: 100, cursor: null });
+
+      it("creates, reads and changes an account, counting its keys; its keys carry its terms", async () => {
+        const { account, keys } = await team(2, {
+          plan: "builder",
+          monthlyAllowance: 70,
+          metadata: { crm: "c-1" },
+        });
+        assert.deepEqual(await store.getAccount(account.id), {
+          ...account,
+          grantedCredits: 0,
+          grantedPeriod: null,
+          keyCount: 2,
+        });
+        assert.equal(await store.getAccount("acc_missing"), null);
+        for (const key of keys) {
+          const found = await store.findKeyByHash(key.secretHash);
+          assert.deepEqual(
+            [found?.accountId, found?.plan, found?.monthlyAllowance],
+            [account.id, "builder", 70],
+          );
+        }
+        assert.equal(
+          await store.updateAccount(account.id, { name: "renamed", plan: "free", metadata: {} }),
+          true,
+        );
+        assert.equal(await store.grantAccountCredits(account.id, "2026-11", 9), true);
+        const changed = await store.getAccount(account.id);
+        assert.deepEqual(
+          [
+            changed?.name,
+            changed?.plan,
+            changed?.monthlyAllowance,
+            changed?.metadata,
+            changed?.grantedCredits,
+          ],
+          ["renamed", "free", 70, {}, 9],
+        );
+        for (const key of keys) {
+          const found = await store.getKey(key.id);
+          assert.deepEqual(
+            [found?.plan, found?.grantedCredits, found?.grantedPeriod],
+            ["free", 9, "2026-11"],
+          );
+        }
+      });
+
+      it("makes a key's one-key account with it, and refuses a key for an account that does not exist", async () => {
+        const key = newKey({ plan: "builder", monthlyAllowance: 12 });
+        assert.equal(await store.createKey(key), true);
+        const account = await store.getAccount(key.accountId);
+        assert.deepEqual(
+          [account?.name, account?.plan, account?.monthlyAllowance, account?.keyCount],
+          [key.name, "builder", 12, 1],
+        );
+        const orphan = newKey({ accountId: "acc_missing" });
+        assert.equal(await store.createKey(orphan), false);
+        assert.equal(await store.getKey(orphan.id), null);
+      });
+
+      it("pages through accounts, and through an account's keys, oldest first, each once", async () => {
+        const made = [0, 1, 2, 3, 4].map((i) =>
+          newAccount({
+            id: `acc_page${i}_${randomUUID().slice(0, 4)}`,
+            createdAt: `2031-01-0${1 + (i % 3)}T00:00:00.000Z`,
+          }),
+        );
+        for (const account of made) await store.createAccount(account);
+        const seen: string[] = [];
+        let after: { createdAt: string; id: string } | null = null;
+        for (;;) {
+          const page = await store.listAccounts({ limit: 2, after });
+          const last = page.at(-1);
+          if (!last) break;
+          seen.push(...page.map((a) => a.id));
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        const ours = seen.filter((id) => made.some((a) => a.id === id));
+        const expected = [...made]
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+          .map((a) => a.id);
+        assert.deepEqual(ours, expected);
+        assert.equal(new Set(seen).size, seen.length);
+
+        const { account, keys } = await team(3);
+        const first = await store.listAccountKeys(account.id, { limit: 2, after: null });
+        const last = first.at(-1);
+        assert.ok(last);
+        const rest = await store.listAccountKeys(account.id, {
+          limit: 2,
+          after: { createdAt: last.createdAt, id: last.id },
+        });
+        assert.deepEqual(
+          [...first, ...rest].map((k) => k.id),
+          keys.map((k) => k.id).sort(),
+        );
+        assert.deepEqual(
+          (await store.listAccountKeys(account.id)).map((k) => k.id),
+          keys.map((k) => k.id).sort(),
+        );
+        assert.deepEqual(await store.listAccountKeys("acc_missing"), []);
+      });
+
+      it("charges the account and records the key: its keys share one balance, each call naming its key", async () => {
+        const { account, keys } = await team(2);
+        const [a, b] = keys as [NewApiKey, NewApiKey];
+        const on = (key: NewApiKey, overrides: Partial<Reservation> = {}) =>
+          reservation(key.id, { accountId: account.id, credits: 3, ...overrides });
+        assert.equal((await store.runCall(on(a), () => ok(1))).status, "charged");
+        assert.deepEqual(await store.runCall(on(b), () => ok(2)), {
+          status: "charged",
+          value: 2,
+          creditsUsed: 6,
+        });
+        assert.equal((await store.runReservedCall(on(b), async () => FAILED)).status, "refunded");
+        assert.equal(await store.creditsUsed(account.id, "2026-11"), 6);
+        const report = await usageOf(account.id);
+        assert.deepEqual(
+          report.recent.map((c) => [c.keyId, c.status, c.credits]),
+          [
+            [b.id, "refunded", 0],
+            [b.id, "charged", 3],
+            [a.id, "charged", 3],
+          ],
+        );
+        assert.deepEqual([report.calls, report.creditsUsed], [3, 6]);
+        // The tool's monthly cap is the account's too.
+        const capped = await store.runCall(on(a, { monthlyCallCap: 2 }), () => ok(3));
+        assert.deepEqual(capped, { status: "refused", reason: "tier_limit", creditsUsed: 6 });
+      });
+
+      for (const way of ["runCall", "runReservedCall", "keyed runCall"] as const)
+        it(`${way}: several keys of one account calling at once drain its balance exactly, refunds included`, async () => {
+          const { account, keys } = await team(3);
+          let runs = 0;
+          const outcomes = await Promise.all(
+            Array.from({ length: 60 }, (_, i) => {
+              const key = keys[i % keys.length] as NewApiKey;
+              // Every fifth call's tool fails: refunded, its credits free for the others.
+              const work = () => {
+                runs++;
+                return i % 5 === 4 ? FAILED : ok(i);
+              };
+              const r = reservation(key.id, {
+                accountId: account.id,
+                credits: 3,
+                allowance: 100,
+                requestId: `req_${i}`,
+                ...(way === "keyed runCall" ? { idempotency: claim(`call-${i}`) } : {}),
+              });
+              return way === "runReservedCall"
+                ? store.runReservedCall(r, async () => work())
+                : store.runCall(r, work, () => ({ status: 200, body: "{}" }));
+            }),
+          );
+          const charged = outcomes.filter((o) => o.status === "charged").length;
+          const refunded = outcomes.filter((o) => o.status === "refunded").length;
+          // No overspend and no lost refund: the balance holds exactly the charged calls.
+          assert.equal(await store.creditsUsed(account.id, "2026-11"), 3 * charged);
+          if (way === "runCall")
+            assert.equal(charged, 33, "pure calls run first: every refund is free at once");
+          // A reservation holds its credits until it settles, so some refused while others ran.
+          else assert.ok(charged + refunded >= 33, `${charged} charged, ${refunded} refunded`);
+          assert.equal(outcomes.filter((o) => o.status === "refused").length, 60 - charged - refunded);
+          if (way !== "runCall") assert.equal(runs, charged + refunded, "no refused call's work ran");
+          // What is left is spent to the last credit, by whichever key.
+          for (let i = 0; ; i++) {
+            const key = keys[i % keys.length] as NewApiKey;
+            const more = await store.runCall(
+              reservation(key.id, { accountId: account.id, credits: 3, allowance: 100 }),
+              () => ok(i),
+            );
+            if (more.status === "refused") break;
+          }
+          assert.equal(await store.creditsUsed(account.id, "2026-11"), 99);
+          const report = await usageOf(account.id);
+          assert.equal(report.creditsUsed, 99);
+          assert.deepEqual(new Set(report.recent.map((c) => c.keyId)), new Set(keys.map((k) => k.id)));
+          for (const key of keys) assert.equal(await store.creditsUsed(key.id, "2026-11"), 0);
+        });
+
+      it("scopes idempotency keys to the account: a key of it sending another key's claim gets that call", async () => {
+        const { account, keys } = await team(2);
+        const [a, b] = keys as [NewApiKey, NewApiKey];
+        const answer = { status: 200, body: '{"stored":true}' };
+        const first = await store.runCall(
+          reservation(a.id, { accountId: account.id, idempotency: claim("order-1") }),
+          () => ok("first"),
+          () => answer,
+        );
+        assert.equal(first.status, "charged");
+        let runs = 0;
+        const again = await store.runCall(
+          reservation(b.id, { accountId: account.id, idempotency: claim("order-1") }),
+          () => ok(String(++runs)),
+          () => answer,
+        );
+        assert.deepEqual(again, { status: "claimed", existing: { fingerprint: "fp", answer } });
+        const other = newKey();
+        await store.createKey(other);
+        const elsewhere = await store.runCall(
+          reservation(other.id, { idempotency: claim("order-1") }),
+          () => ok(String(++runs)),
+          () => answer,
+        );
+        assert.equal(elsewhere.status, "charged");
+        assert.equal(runs, 1);
+        assert.equal(await store.creditsUsed(account.id, "2026-11"), 2);
       });
     });
 

@@ -161,6 +161,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     async key(plan = "free", credits = null, scope: KeyScope = {}) {
       return (
         await createApiKey(deps, cliActor("test"), {
+          accountId: null,
           plan,
           name: "test",
           monthlyAllowance: credits,

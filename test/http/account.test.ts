@@ -24,6 +24,8 @@ describe("GET /v1/me/credits and /v1/me/usage", () => {
     assert.equal((await call()).statusCode, 402);
     const november = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) });
     assert.deepEqual(november.json(), {
+      account_id: (await t.recordOf(key)).accountId,
+      account_name: "test",
       plan: "free",
       monthly_allowance: 10,
       credits_used: 9,

@@ -169,6 +169,8 @@ describe("plan names that Object.prototype also has", () => {
     const key = {
       id: "k",
       name: "",
+      accountId: "acc_x",
+      accountName: "x",
       plan: "constructor",
       displayPrefix: "tr_live_x",
       monthlyAllowance: null,

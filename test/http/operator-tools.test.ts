@@ -227,19 +227,19 @@ describe("operator tools", () => {
         return answer.json().outputs.headers["idempotency-key"] as string | undefined;
       };
       const derived = await sentBy(first, "order-7");
-      assert.equal(derived, outwardKeyOf((await t.recordOf(first)).id, "order-7"));
+      assert.equal(derived, outwardKeyOf((await t.recordOf(first)).accountId, "order-7"));
       assert.doesNotMatch(String(derived), /order-7/);
       const other = await sentBy(second, "order-7");
       assert.notEqual(other, derived);
-      assert.equal(other, outwardKeyOf((await t.recordOf(second)).id, "order-7"));
+      assert.equal(other, outwardKeyOf((await t.recordOf(second)).accountId, "order-7"));
       assert.equal(await sentBy(first), undefined, "no key, no header");
       // The same derivation for a retry whose first answer was lost: nothing in it is random.
-      assert.equal(outwardKeyOf((await t.recordOf(first)).id, "order-7"), derived);
+      assert.equal(outwardKeyOf((await t.recordOf(first)).accountId, "order-7"), derived);
     });
 
     it("stores no 500: a keyed retry after the upstream failed reaches it again, with the same derived key", async () => {
       const key = await t.key("free");
-      const derived = outwardKeyOf((await t.recordOf(key)).id, "status-retry");
+      const derived = outwardKeyOf((await t.recordOf(key)).accountId, "status-retry");
       const sent = () =>
         upstream.requests.filter((r) => r.url === "/status/503" && r.headers["idempotency-key"] === derived)
           .length;
@@ -264,7 +264,7 @@ describe("operator tools", () => {
     it("50 concurrent keyed retries of one call reach the upstream once and are charged once", async () => {
       const key = await t.key("free");
       const idempotencyKey = "ticket-retry-50";
-      const derived = outwardKeyOf((await t.recordOf(key)).id, idempotencyKey);
+      const derived = outwardKeyOf((await t.recordOf(key)).accountId, idempotencyKey);
       const held = upstream.hold();
       const send = () =>
         post(key, "create-ticket", { title: "Once only" }, { "idempotency-key": idempotencyKey });
@@ -436,7 +436,7 @@ describe("operator tools", () => {
       held.release();
       const answer = await call;
       assert.equal(answer.statusCode, 200, answer.body);
-      const derived = outwardKeyOf((await t.recordOf(key)).id, "note-1");
+      const derived = outwardKeyOf((await t.recordOf(key)).accountId, "note-1");
       assert.deepEqual(answer.json().outputs, { key: derived, calls: 1 });
       assert.equal(await creditsUsed(key), 4);
     });
@@ -487,7 +487,7 @@ describe("operator tools", () => {
       }
       assert.equal(retry.statusCode, 200, retry.body);
       assert.equal(retry.headers["idempotent-replayed"], "true");
-      assert.equal(upstream.callsFor(outwardKeyOf((await t.recordOf(key)).id, "hung-up")), 1);
+      assert.equal(upstream.callsFor(outwardKeyOf((await t.recordOf(key)).accountId, "hung-up")), 1);
       assert.equal(await creditsUsed(key), 5);
     });
   });

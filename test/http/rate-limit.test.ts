@@ -53,7 +53,7 @@ describe("rate limits", () => {
     assert.equal(body.credits_used, undefined);
     const credits = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) });
     assert.equal(credits.statusCode, 429);
-    assert.equal(await t.store.creditsUsed((await t.recordOf(key)).id, "2026-11"), 9);
+    assert.equal(await t.store.creditsUsed((await t.recordOf(key)).accountId, "2026-11"), 9);
   });
 
   it("opens a fresh window at the next UTC minute", async () => {

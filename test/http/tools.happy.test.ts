@@ -115,6 +115,8 @@ describe("POST /v1/tool/{slug}: happy paths", () => {
         key: undefined,
       },
       {
+        account_id: (await off.recordOf(k)).accountId,
+        account_name: "test",
         plan: "free",
         monthly_allowance: null,
         credits_used: 0,

@@ -112,7 +112,7 @@ describe("MCP rate limits", () => {
     const limiter = t.deps.limiter;
     const hit = limiter.hit.bind(limiter);
     limiter.hit = (id, ...rest) => {
-      if (id === record.id) hits.push(1);
+      if (id === record.accountId) hits.push(1);
       return hit(id, ...rest);
     };
     try {

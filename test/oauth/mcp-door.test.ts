@@ -1,11 +1,13 @@
 /**
  * The MCP endpoint's door with OAuth on: every 401 names the protected-resource metadata, with
  * `error="invalid_token"` only when a credential was sent and refused, and takes no slot; a valid
- * API key is never refused and answers as it always has; an access token takes its key's slots
- * its key's credits and its key's idempotency scope, and an expired one is refused.
+ * API key is never refused and answers as it always has; an access token takes its key's account's
+ * slots, credits and idempotency scope, and an expired one is refused.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { createAccount, createApiKey } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
 import { mcpFrontDoor } from "../../src/core/oauth/mcp-door.ts";
 import { tools } from "../../src/tools/index.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
@@ -141,6 +143,61 @@ describe("the MCP endpoint with OAuth on", () => {
     assert.equal(meta(again)?.["toolrun/idempotent-replayed"], true);
     const credits = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(own) });
     assert.equal(credits.json().credits_used, 2, "charged once");
+  });
+
+  it("spends for its key's account: another key of the account sees the charge, and shares the window", async () => {
+    const by = cliActor("test");
+    const account = await createAccount(t.deps, by, {
+      name: "team",
+      plan: "free",
+      monthlyAllowance: null,
+      metadata: {},
+    });
+    const keyOf = async (name: string) =>
+      createApiKey(t.deps, by, {
+        accountId: account.id,
+        plan: "",
+        name,
+        monthlyAllowance: null,
+        expiresAt: null,
+        metadata: {},
+        tools: null,
+        access: "full",
+      });
+    const signedWith = await keyOf("agent");
+    const other = await keyOf("ci");
+    const token = (await new IndependentClient(t.base, t.mcp).signIn(new Person(t.base), signedWith.key))
+      .tokens.access_token;
+    const call = await postRpc(
+      t.mcp,
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: {
+          name: "retaining-wall-pressure-calculator",
+          arguments: { height: 3, unitWeight: 18, frictionAngle: 30 },
+        },
+      },
+      { authorization: `Bearer ${token}`, "mcp-protocol-version": "2025-11-25" },
+    );
+    assert.equal(call.status, 200);
+    const credits = await t.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(other.key) });
+    assert.deepEqual(
+      [credits.json().account_id, credits.json().credits_used],
+      [account.id, 2],
+      "charged to the account, read by its other key",
+    );
+    const usage = await t.app.inject({ method: "GET", url: "/v1/me/usage", headers: bearer(other.key) });
+    assert.deepEqual(
+      usage.json().recent.map((r: { key_id: string }) => r.key_id),
+      [signedWith.record.id],
+      "the call names the key the authorization acts for",
+    );
+    // The token, its key and the account's other key take slots from one window.
+    const before = await remaining(other.key);
+    assert.equal(await remaining(token), before - 1);
+    assert.equal(await remaining(signedWith.key), before - 2);
   });
 
   it("admits an access token through every way into the door, the whole door (admit) included", async () => {

@@ -183,7 +183,7 @@ export interface paths {
         put?: never;
         /**
          * Create a key
-         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         * @description Creates a customer key and answers it once, in `key`; only its hash is stored. With `account_id` it is a credential of that account (its plan, allowance, grants, balance and per-minute window); without, it gets a one-key account of its own from `plan`, as a key always had. Audited as `keys.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminCreateKey"];
         delete?: never;
@@ -211,7 +211,7 @@ export interface paths {
         head?: never;
         /**
          * Update a key
-         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. A revoked key cannot be changed. Audited as `keys.update`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         * @description Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. The plan and the allowance are the key's account's, so they change for every key of the account (audited as `accounts.update` on the account); the rest is the key's own (audited as `keys.update`). A revoked key cannot be changed. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         patch: operations["adminUpdateKey"];
         trace?: never;
@@ -267,7 +267,7 @@ export interface paths {
         put?: never;
         /**
          * Grant credits
-         * @description Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         * @description Adds credits to the allowance of the key's account for the current calendar month (UTC), shared by every key of the account; they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant` on the account. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminGrantCredits"];
         delete?: never;
@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * A key's usage
-         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         * @description What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger: its account's figures. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         get: operations["adminKeyUsage"];
         put?: never;
@@ -462,6 +462,114 @@ export interface paths {
          * @description Queues a `webhook.test` event for this endpoint alone (whatever events it subscribed to), delivered like any other: watch it in the deliveries. `deliveries` is 0 when the endpoint is disabled. Audited as `webhooks.test`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Every account, oldest first, a page at a time, with this month's balance and its count of keys. A key made without an `account_id` has an account of its own, listed here too. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminListAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description Creates an account (`acc_...`) with a plan, an optional own monthly allowance and metadata; keys made with its `account_id` then share its balance, its per-minute window and its idempotency keys. Audited as `accounts.create`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        post: operations["adminCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description One account: plan, allowance this month with its grants, credits used and left, and its count of keys. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminGetAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an account
+         * @description Changes the members sent (`name`, `plan`, `monthly_allowance`, `metadata`); every key of the account, on every instance, is priced and limited by the new terms within the key cache's bound. Audited as `accounts.update`. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        patch: operations["adminUpdateAccount"];
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's keys
+         * @description The account's keys, oldest first, a page at a time (never their secrets), revoked ones included. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminListAccountKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's usage
+         * @description What each of the account's keys reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month: the account's balance, and its calls by whichever key made them (`key_id`). Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminAccountUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant an account credits
+         * @description Adds credits to the account's allowance for the current calendar month (UTC), shared by its keys; they lapse when it ends. Audited as `credits.grant` on the account. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        post: operations["adminGrantAccountCredits"];
         delete?: never;
         options?: never;
         head?: never;
@@ -699,7 +807,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
+            code: "validation_error" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -1287,6 +1395,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
+                        account_id: string;
+                        /** @description The account's name, as its operator set it. */
+                        account_name: string;
                         plan: string;
                         monthly_allowance: number | null;
                         credits_used: number;
@@ -1423,6 +1535,8 @@ export interface operations {
                         }[];
                         recent: {
                             request_id: string;
+                            /** @description The key of the account that made the call. */
+                            key_id: string;
                             tool: string;
                             status: string;
                             http_status?: number | null;
@@ -2021,6 +2135,8 @@ export interface operations {
                         keys: {
                             /** @description `key_...`: how the admin API and the CLI name the key. */
                             id: string;
+                            /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                            account_id: string;
                             /** @description The full key: only in the answer that created or rotated it. */
                             key?: string;
                             /** @description The key's non-secret beginning, to recognise it by. */
@@ -2147,8 +2263,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The account the key is a credential of: it spends that account's balance and shares its window. Absent: the key gets a one-key account of its own, from `plan` (then required) and `monthly_allowance`. With it, `plan` and `monthly_allowance` are the account's and must be absent. */
+                    account_id?: string;
                     /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
-                    plan: string;
+                    plan?: string;
                     /** @description A name to recognise the key by. */
                     name?: string;
                     /** @description The key's own monthly allowance instead of its plan's; null for the plan's. */
@@ -2179,6 +2297,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2228,6 +2348,15 @@ export interface operations {
                 headers: {
                     /** @description Always `Bearer realm="toolrun"`. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +2442,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2489,6 +2620,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2544,7 +2677,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found). */
+            /** @description A problem: [`key_not_found`](/docs/errors/key_not_found), [`account_not_found`](/docs/errors/account_not_found). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2657,6 +2790,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2818,6 +2953,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -2988,6 +3125,8 @@ export interface operations {
                     "application/json": {
                         /** @description `key_...`: how the admin API and the CLI name the key. */
                         id: string;
+                        /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                        account_id: string;
                         /** @description The full key: only in the answer that created or rotated it. */
                         key?: string;
                         /** @description The key's non-secret beginning, to recognise it by. */
@@ -3155,6 +3294,10 @@ export interface operations {
                         key_id: string;
                         /** @description What `GET /v1/me/credits` answers the key. */
                         credits: {
+                            /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
+                            account_id: string;
+                            /** @description The account's name, as its operator set it. */
+                            account_name: string;
                             plan: string;
                             monthly_allowance: number | null;
                             credits_used: number;
@@ -3192,6 +3335,8 @@ export interface operations {
                             }[];
                             recent: {
                                 request_id: string;
+                                /** @description The key of the account that made the call. */
+                                key_id: string;
                                 tool: string;
                                 status: string;
                                 http_status?: number | null;
@@ -3574,9 +3719,9 @@ export interface operations {
                                 type: "admin_key" | "cli";
                                 id: string;
                             };
-                            /** @description `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`. */
+                            /** @description `accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`. */
                             action: string;
-                            /** @description The key id, admin key id, tool slug or webhook endpoint id acted on. */
+                            /** @description The account id, key id, admin key id, tool slug or webhook endpoint id acted on (a plan, allowance or grant changed through a key targets its account). */
                             target: string;
                             /** @description The admin request's id; null from the CLI. */
                             request_id: string | null;
@@ -4654,6 +4799,1037 @@ export interface operations {
                 };
             };
             /** @description A problem: [`webhook_not_found`](/docs/errors/webhook_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListAccounts: {
+        parameters: {
+            query?: {
+                /** @description Most accounts to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        accounts: {
+                            /** @description `acc_...`: how the admin API and the CLI name the account. */
+                            id: string;
+                            name: string;
+                            plan: string;
+                            /** @description The account's own monthly allowance; null when it uses its plan's. */
+                            own_monthly_allowance: number | null;
+                            /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                            monthly_allowance: number;
+                            /** @description Credits granted for this month, included in `monthly_allowance`. */
+                            granted_credits: number;
+                            /** @description Credits its keys hold this month (pending and charged calls). */
+                            credits_used: number;
+                            /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                            credits_remaining: number | null;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            /** @description How many keys the account has, revoked ones included. */
+                            key_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A name to recognise the account by. */
+                    name: string;
+                    /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
+                    plan: string;
+                    /** @description The account's own monthly allowance instead of its plan's; null for the plan's. */
+                    monthly_allowance?: number | null;
+                    /** @description The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create an account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `acc_...`: how the admin API and the CLI name the account. */
+                        id: string;
+                        name: string;
+                        plan: string;
+                        /** @description The account's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        credits_used: number;
+                        /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        credits_remaining: number | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description How many keys the account has, revoked ones included. */
+                        key_count: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (`acc_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `acc_...`: how the admin API and the CLI name the account. */
+                        id: string;
+                        name: string;
+                        plan: string;
+                        /** @description The account's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        credits_used: number;
+                        /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        credits_remaining: number | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description How many keys the account has, revoked ones included. */
+                        key_count: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (`acc_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A name to recognise the account by. */
+                    name?: string;
+                    /** @description A configured plan: free, builder, or one from TOOLRUN_CONFIG. */
+                    plan?: string;
+                    /** @description The account's own monthly allowance instead of its plan's; null for the plan's. */
+                    monthly_allowance?: number | null;
+                    /** @description The operator's own labels, replaced as a whole: at most 20 names of 1 to 40 letters, digits, `_`, `.` or `-`, each with a string of at most 500 characters. Never put secrets here. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update an account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `acc_...`: how the admin API and the CLI name the account. */
+                        id: string;
+                        name: string;
+                        plan: string;
+                        /** @description The account's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        credits_used: number;
+                        /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        credits_remaining: number | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description How many keys the account has, revoked ones included. */
+                        key_count: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListAccountKeys: {
+        parameters: {
+            query?: {
+                /** @description Most keys to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's id (`acc_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An account's keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        keys: {
+                            /** @description `key_...`: how the admin API and the CLI name the key. */
+                            id: string;
+                            /** @description `acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys. */
+                            account_id: string;
+                            /** @description The full key: only in the answer that created or rotated it. */
+                            key?: string;
+                            /** @description The key's non-secret beginning, to recognise it by. */
+                            prefix: string;
+                            name: string;
+                            plan: string;
+                            /** @enum {string} */
+                            status: "active" | "expired" | "revoked";
+                            /** @description The key's own monthly allowance; null when it uses its plan's. */
+                            own_monthly_allowance: number | null;
+                            /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                            monthly_allowance: number;
+                            /** @description Credits granted for this month, included in `monthly_allowance`. */
+                            granted_credits: number;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                            /** @description The non-secret beginning of the secret the key's last rotation replaced, while that secret still works (a rotation with `grace_seconds`); null otherwise. */
+                            previous_prefix: string | null;
+                            /** @description Until when the secret the last rotation replaced still works; null when no old secret works (no grace, the grace ended, or the key was revoked or expired). */
+                            previous_secret_expires_at: string | null;
+                            /** @description The slugs of the only tools the key may see and call; null when it may use every tool. */
+                            tools: string[] | null;
+                            /**
+                             * @description `full`: it may call its tools. `read`: the free reads only; a tool call answers 403 `key_read_only`.
+                             * @enum {string}
+                             */
+                            access: "full" | "read";
+                        }[];
+                        /** @description Pass as `cursor` for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminAccountUsage: {
+        parameters: {
+            query?: {
+                /** @description Most recent calls to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's id (`acc_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An account's usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account_id: string;
+                        /** @description What `GET /v1/me/credits` answers each of its keys, but for the `key` member. */
+                        credits: {
+                            /** @description The account the key spends for: every figure here is the account's, shared by its keys. */
+                            account_id: string;
+                            /** @description The account's name, as its operator set it. */
+                            account_name: string;
+                            plan: string;
+                            monthly_allowance: number | null;
+                            credits_used: number;
+                            credits_remaining: number | null;
+                            /** Format: date-time */
+                            period_start: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            metering: boolean;
+                        };
+                        /** @description What `GET /v1/me/usage` answers each of its keys. */
+                        usage: {
+                            /** Format: date-time */
+                            period_start: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            credits_used: number;
+                            calls: number;
+                            by_tool: {
+                                tool: string;
+                                calls: number;
+                                credits: number;
+                            }[];
+                            recent: {
+                                request_id: string;
+                                /** @description The key of the account that made the call. */
+                                key_id: string;
+                                tool: string;
+                                status: string;
+                                http_status?: number | null;
+                                credits: number;
+                                at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGrantAccountCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (`acc_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Credits added to this calendar month's allowance (UTC); they lapse when the month ends. */
+                    credits: number;
+                    /** @description Why, for the audit log. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Grant an account credits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `acc_...`: how the admin API and the CLI name the account. */
+                        id: string;
+                        name: string;
+                        plan: string;
+                        /** @description The account's own monthly allowance; null when it uses its plan's. */
+                        own_monthly_allowance: number | null;
+                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        monthly_allowance: number;
+                        /** @description Credits granted for this month, included in `monthly_allowance`. */
+                        granted_credits: number;
+                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        credits_used: number;
+                        /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        credits_remaining: number | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** @description How many keys the account has, revoked ones included. */
+                        key_count: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
             404: {
                 headers: {
                     [name: string]: unknown;

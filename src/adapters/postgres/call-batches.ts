@@ -18,7 +18,7 @@ import { type Queryable, run, statement } from "./db.ts";
 const CALLS = statement(
   "ledger_calls",
   `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[], $4::text[],
-     $5::text[], $6::bigint[], $7::bigint[], $8::integer[], $9::timestamptz[], $10::integer[])`,
+     $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::integer[], $10::timestamptz[], $11::integer[])`,
 );
 
 /** At most this many calls a statement: bounds how long one transaction holds its rows. */
@@ -30,7 +30,7 @@ export interface CallRow {
    * since the call was answered 503 and compensated before this statement reached the database.
    */
   readonly outcome: "pending" | "charged" | "refunded" | "tier_limit" | "insufficient_credits" | "voided";
-  /** The key's balance after the call. */
+  /** The account's balance after the call. */
   readonly credits_used: number;
   /** The tool's calls that count against its monthly cap, after this one. */
   readonly active_calls: number;
@@ -51,6 +51,7 @@ export function reservationValues(r: Reservation) {
   return [
     r.callId,
     r.requestId,
+    r.accountId,
     r.keyId,
     r.tool,
     r.period,
@@ -68,7 +69,7 @@ export async function recordCalls(
 ): Promise<CallRow[]> {
   // One array a parameter, the calls in the batch's order.
   const values = calls.map(({ r, httpStatus }) => [...reservationValues(r), httpStatus]);
-  const columns = Array.from({ length: 10 }, (_, i) => values.map((call) => call[i] ?? null));
+  const columns = Array.from({ length: 11 }, (_, i) => values.map((call) => call[i] ?? null));
   const rows = await run<CallRow>(db, CALLS, columns);
   if (rows.length !== calls.length)
     throw new Error(`toolrun_calls returned ${rows.length} rows for ${calls.length} calls`);

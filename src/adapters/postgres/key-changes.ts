@@ -1,11 +1,12 @@
 /**
  * How a PostgreSQL store learns that keys changed elsewhere (KeyChanges, for the key cache of
  * adapters/key-cache.ts), trusted only while this instance is provably told of every change to
- * `api_keys`, `oauth_authorizations` and `oauth_artifacts`. Boundary: one LISTEN connection of its
+ * `api_keys`, `accounts` (whose terms a found key carries), `oauth_authorizations` and
+ * `oauth_artifacts`. Boundary: one LISTEN connection of its
  * own plus one pool statement per heartbeat.
  *
  * How a change reaches every instance: a statement-level trigger on `api_keys` (migrations/
- * 0001_schema.sql) and on the OAuth tables (0005_oauth_changes.sql) runs
+ * 0001_schema.sql), on `accounts` (0006_accounts.sql) and on the OAuth tables (0005_oauth_changes.sql) runs
  * `pg_notify('toolrun_api_keys', <schema>)` inside the writing transaction, whoever the writer is
  * (this store, another instance, the CLI, plain SQL). PostgreSQL delivers it on commit to every
  * listening connection; each instance's version then moves.

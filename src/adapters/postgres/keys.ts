@@ -1,48 +1,72 @@
 /**
  * KeyStore on PostgreSQL: API keys looked up by the SHA-256 hash of their secret, or of the secret
- * a rotation with a grace replaced (both UNIQUE, so a hash names at most one key). Boundary: the
- * `api_keys` table only; remembering found keys is the key cache's (adapters/key-cache.ts, told of
+ * a rotation with a grace replaced (both UNIQUE, so a hash names at most one key), each read with
+ * its account's plan, allowance and grant in the same statement. Boundary: the `api_keys` table
+ * (and the one-key account a new key makes); remembering found keys is the key cache's (adapters/key-cache.ts, told of
  * changes by key-changes.ts).
  */
 import type { Pool } from "pg";
-import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey, type NewAuditEntry } from "../../ports/store.ts";
+import type { KeyStore, NewApiKey, NewAuditEntry } from "../../ports/store.ts";
 import type { NewWebhookEvent } from "../../ports/webhook-store.ts";
 import {
+  accountInsertValues,
   type FoundKeyRow,
   KEY_COLUMNS,
+  KEYS_WITH_ACCOUNT,
   type KeyRow,
   keyChangeValues,
   keyInsertValues,
+  oneKeyAccount,
   toFoundKey,
   toKeyRecord,
 } from "../sql-rows.ts";
 import { audited } from "./audit.ts";
 import { run, type Statement, statement, transaction, type Values } from "./db.ts";
 
+// Only into an account that exists (the foreign key would refuse it with an error).
 const INSERT = statement(
   "key_insert",
-  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata, tools, access)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  `INSERT INTO api_keys (id, account_id, name, secret_hash, display_prefix, created_at, expires_at, metadata, tools, access)
+   SELECT $1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $2)
+   RETURNING id`,
+);
+// A key with its one-key account, in one statement (the foreign key is checked at its end).
+const INSERT_WITH_ACCOUNT = statement(
+  "key_insert_with_account",
+  `WITH account AS (
+     INSERT INTO accounts (id, name, plan, monthly_allowance, metadata, created_at)
+     VALUES ($11, $12, $13, $14::bigint, $15, $16::timestamptz)
+   )
+   INSERT INTO api_keys (id, account_id, name, secret_hash, display_prefix, created_at, expires_at, metadata, tools, access)
+   VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10)
+   RETURNING id`,
 );
 const INSERT_FIRST = statement(
   "key_insert_first",
-  `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata, tools, access)
-   SELECT $1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz, $9, $10, $11 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+  `WITH account AS (
+     INSERT INTO accounts (id, name, plan, monthly_allowance, metadata, created_at)
+     SELECT $11, $12, $13, $14::bigint, $15, $16::timestamptz WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+   )
+   INSERT INTO api_keys (id, account_id, name, secret_hash, display_prefix, created_at, expires_at, metadata, tools, access)
+   SELECT $1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
    RETURNING id`,
 );
 // An OR of two indexed columns: a BitmapOr of both indexes.
 const BY_HASH = statement(
   "key_by_hash",
-  `SELECT ${KEY_COLUMNS}, secret_hash = $1 AS matched_current FROM api_keys
-   WHERE secret_hash = $1 OR previous_secret_hash = $1`,
+  `SELECT ${KEY_COLUMNS}, k.secret_hash = $1 AS matched_current FROM ${KEYS_WITH_ACCOUNT}
+   WHERE k.secret_hash = $1 OR k.previous_secret_hash = $1`,
 );
-const BY_ID = statement("key_by_id", `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`);
-const LIST = statement("key_list", `SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
+const BY_ID = statement("key_by_id", `SELECT ${KEY_COLUMNS} FROM ${KEYS_WITH_ACCOUNT} WHERE k.id = $1`);
+const LIST = statement(
+  "key_list",
+  `SELECT ${KEY_COLUMNS} FROM ${KEYS_WITH_ACCOUNT} ORDER BY k.created_at, k.id`,
+);
 const PAGE = statement(
   "key_page",
-  `SELECT ${KEY_COLUMNS} FROM api_keys
-   WHERE $1::timestamptz IS NULL OR (created_at, id) > ($1::timestamptz, $2::text)
-   ORDER BY created_at, id LIMIT $3`,
+  `SELECT ${KEY_COLUMNS} FROM ${KEYS_WITH_ACCOUNT}
+   WHERE $1::timestamptz IS NULL OR (k.created_at, k.id) > ($1::timestamptz, $2::text)
+   ORDER BY k.created_at, k.id LIMIT $3`,
 );
 const COUNT = statement("key_count", "SELECT count(*)::integer AS n FROM api_keys");
 const REVOKE = statement(
@@ -66,23 +90,17 @@ const UPDATE = statement(
   "key_update",
   `UPDATE api_keys SET
      name = CASE WHEN $1 THEN $2::text ELSE name END,
-     plan = CASE WHEN $3 THEN $4::text ELSE plan END,
-     monthly_allowance = CASE WHEN $5 THEN $6::bigint ELSE monthly_allowance END,
-     metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
-     expires_at = CASE WHEN $9 THEN $10::timestamptz ELSE expires_at END,
-     tools = CASE WHEN $11 THEN $12::text ELSE tools END,
-     access = CASE WHEN $13 THEN $14::text ELSE access END
-   WHERE id = $15 AND revoked_at IS NULL RETURNING id`,
+     metadata = CASE WHEN $3 THEN $4::text ELSE metadata END,
+     expires_at = CASE WHEN $5 THEN $6::timestamptz ELSE expires_at END,
+     tools = CASE WHEN $7 THEN $8::text ELSE tools END,
+     access = CASE WHEN $9 THEN $10::text ELSE access END
+   WHERE id = $11 AND revoked_at IS NULL RETURNING id`,
 );
-const GRANT = statement(
-  "key_grant",
-  `UPDATE api_keys SET
-     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END,
-     granted_period = $1
-   WHERE id = $3 AND revoked_at IS NULL
-     AND CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END <= $4
-   RETURNING id`,
-);
+/** A new key's parameters: the key's, then its one-key account's (INSERT_WITH_ACCOUNT, INSERT_FIRST). */
+function keyValues(key: NewApiKey): (string | number | null)[] {
+  const account = oneKeyAccount(key);
+  return account ? [...keyInsertValues(key), ...accountInsertValues(account)] : keyInsertValues(key);
+}
 
 export function createKeyStore(pool: Pool): KeyStore {
   /** Runs a change to a key (one statement returning the key's id when it matched) with its audit entry. */
@@ -97,17 +115,20 @@ export function createKeyStore(pool: Pool): KeyStore {
 
   return {
     async createKey(key: NewApiKey, audit?: NewAuditEntry) {
-      await audited(pool, audit, async (db) => {
-        await run(db, INSERT, keyInsertValues(key));
-        return 1;
-      });
+      const inserted = await audited(
+        pool,
+        audit,
+        async (db) => (await run(db, key.newAccount ? INSERT_WITH_ACCOUNT : INSERT, keyValues(key))).length,
+      );
+      return inserted === 1;
     },
     async createFirstKey(key: NewApiKey) {
       // The lock conflicts with itself and with every write, not with reads: a second caller waits
       // for the first one's commit, then its statement's fresh snapshot sees the key.
       return transaction(pool, async (client) => {
         await client.query("LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE");
-        const inserted = await run(client, INSERT_FIRST, keyInsertValues(key));
+        if (!key.newAccount) throw new Error("the first key makes its own account");
+        const inserted = await run(client, INSERT_FIRST, keyValues(key));
         return inserted.length === 1;
       });
     },
@@ -137,7 +158,5 @@ export function createKeyStore(pool: Pool): KeyStore {
         audit,
       ),
     updateKey: (id, fields, audit) => change(UPDATE, [...keyChangeValues(fields), id], audit),
-    grantCredits: (id, period, credits, audit) =>
-      change(GRANT, [period, credits, id, MAX_GRANTED_CREDITS], audit),
   };
 }

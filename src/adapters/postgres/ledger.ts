@@ -56,8 +56,8 @@ import { usageReport } from "./usage.ts";
 const RESERVE_CLAIMED = statement(
   "ledger_reserve_claimed",
   `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
-     $1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::integer,
-     $9::timestamptz, $10::text, $11::text, $12::timestamptz)`,
+     $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::integer,
+     $10::timestamptz, $11::text, $12::text, $13::timestamptz)`,
 );
 const SETTLE = statement(
   "ledger_settle",
@@ -75,22 +75,22 @@ const RECHARGE = statement(
      UPDATE usage_calls u SET status = 'charged', http_status = $2
      WHERE u.call_id = $1 AND u.status = 'refunded'
        AND NOT EXISTS (SELECT 1 FROM idempotency_keys k
-                       WHERE k.key_id = u.key_id AND k.idem_key = $3::text AND k.call_id <> $1)
-     RETURNING u.key_id, u.period, u.tool, u.credits
+                       WHERE k.account_id = u.account_id AND k.idem_key = $3::text AND k.call_id <> $1)
+     RETURNING u.account_id, u.period, u.tool, u.credits
    ), t AS (
      UPDATE tool_usage_monthly t SET active_calls = t.active_calls + 1, credits = t.credits + c.credits
-     FROM c WHERE t.key_id = c.key_id AND t.period = c.period AND t.tool = c.tool
-     RETURNING t.key_id
+     FROM c WHERE t.account_id = c.account_id AND t.period = c.period AND t.tool = c.tool
+     RETURNING t.account_id
    ), b AS (
      UPDATE credit_balances b SET used = b.used + c.credits
      FROM c, (SELECT count(*) FROM t) AS counted
-     WHERE b.key_id = c.key_id AND b.period = c.period
-     RETURNING b.key_id
+     WHERE b.account_id = c.account_id AND b.period = c.period
+     RETURNING b.account_id
    ), k AS (
-     INSERT INTO idempotency_keys AS k (key_id, idem_key, fingerprint, call_id, answer_status, answer_body, expires_at)
-     SELECT b.key_id, $3::text, $4::text, $1, $5::integer, $6::text, $7::timestamptz FROM b
+     INSERT INTO idempotency_keys AS k (account_id, idem_key, fingerprint, call_id, answer_status, answer_body, expires_at)
+     SELECT b.account_id, $3::text, $4::text, $1, $5::integer, $6::text, $7::timestamptz FROM b
      WHERE $3::text IS NOT NULL AND $5::integer IS NOT NULL
-     ON CONFLICT (key_id, idem_key) DO UPDATE
+     ON CONFLICT (account_id, idem_key) DO UPDATE
        SET answer_status = EXCLUDED.answer_status, answer_body = EXCLUDED.answer_body, expires_at = EXCLUDED.expires_at
        WHERE k.call_id = EXCLUDED.call_id
      RETURNING 1
@@ -106,7 +106,10 @@ const PURGE = statement(
   "ledger_purge_answers",
   "DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING 1",
 );
-const USED = statement("ledger_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
+const USED = statement(
+  "ledger_used",
+  "SELECT used FROM credit_balances WHERE account_id = $1 AND period = $2",
+);
 const REFUND_UNCONFIRMED = statement(
   "ledger_refund_unconfirmed",
   "SELECT toolrun_refund_unconfirmed($1::text) AS refunded",
@@ -331,8 +334,8 @@ export function createLedger(pool: Pool): PostgresLedger {
       stopped = true;
       unconfirmed.stop();
     },
-    async creditsUsed(keyId, period) {
-      const [row] = await run<{ used: number }>(pool, USED, [keyId, period]);
+    async creditsUsed(accountId, period) {
+      const [row] = await run<{ used: number }>(pool, USED, [accountId, period]);
       return row?.used ?? 0;
     },
     usage: (query) => usageReport(pool, query),

@@ -10,6 +10,7 @@ import {
   type ArtifactRow,
   AUTHORIZATION_COLUMNS,
   type AuthorizationRow,
+  JOIN_ACCOUNT,
   LIVE_AUTHORIZATION,
   TOKEN_HOLDER_COLUMNS,
   type TokenHolderRow,
@@ -93,6 +94,7 @@ const ACCESS_TOKEN = statement(
    FROM oauth_artifacts t
    JOIN oauth_authorizations a ON a.id = t.grant_id
    JOIN api_keys k ON ${LIVE_AUTHORIZATION}
+   ${JOIN_ACCOUNT}
    WHERE t.model = 'AccessToken' AND t.id_hash = $1`,
 );
 const SECRET = statement(

@@ -22,9 +22,9 @@ import type { UnconfirmedRefunds } from "./unconfirmed-refunds.ts";
 
 const STANDING = statement(
   "ledger_standing",
-  `SELECT coalesce((SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2), 0) AS credits_used,
+  `SELECT coalesce((SELECT used FROM credit_balances WHERE account_id = $1 AND period = $2), 0) AS credits_used,
           coalesce((SELECT active_calls FROM tool_usage_monthly
-                    WHERE key_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
+                    WHERE account_id = $1 AND period = $2 AND tool = $3), 0) AS active_calls`,
 );
 
 /** A call answered 503 whose recording reached the database after its compensation. */
@@ -45,7 +45,7 @@ export function createPureCalls(pool: Pool, unconfirmed: UnconfirmedRefunds): Ru
   async function plainRefusal(r: Reservation): Promise<CallOutcome<never> | null> {
     if (!standings.predictsRefusal(r)) return null;
     const [row] = await run<{ credits_used: number; active_calls: number }>(pool, STANDING, [
-      r.keyId,
+      r.accountId,
       r.period,
       r.tool,
     ]);

@@ -11,6 +11,7 @@ import type { Pool } from "pg";
 import { DEFAULT_BACKEND_TIMEOUT_MS } from "../../ports/defaults.ts";
 import type { Store } from "../../ports/store.ts";
 import { type KeyCacheOptions, withCredentialCache } from "../key-cache.ts";
+import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { createCaptureStore } from "./captures.ts";
@@ -71,7 +72,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           },
           options.keyCache,
         );
-  const keys = createKeyStore(pool);
+  const keys = { ...createKeyStore(pool), ...createAccountStore(pool) };
   const oauth = createOAuthStore(pool);
   let closed: Promise<void> | undefined;
   const { stopRefunds, ...ledger } = createLedger(pool);

@@ -13,15 +13,18 @@ import { run, statement, transaction } from "./db.ts";
 const TOTALS = statement(
   "usage_totals",
   `SELECT tool, calls, credits FROM tool_usage_monthly
-   WHERE key_id = $1 AND period = $2 ORDER BY tool`,
+   WHERE account_id = $1 AND period = $2 ORDER BY tool`,
 );
-const USED = statement("usage_used", "SELECT used FROM credit_balances WHERE key_id = $1 AND period = $2");
+const USED = statement(
+  "usage_used",
+  "SELECT used FROM credit_balances WHERE account_id = $1 AND period = $2",
+);
 const RECENT = statement(
   "usage_recent",
-  `SELECT seq, call_id, request_id, tool, status, http_status,
+  `SELECT seq, call_id, request_id, key_id, tool, status, http_status,
           CASE WHEN status = 'refunded' THEN 0 ELSE credits END AS credits, at
    FROM usage_calls
-   WHERE key_id = $1 AND period = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
+   WHERE account_id = $1 AND period = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
    ORDER BY seq DESC LIMIT $4`,
 );
 
@@ -32,12 +35,12 @@ export async function usageReport(pool: Pool, query: UsageQuery): Promise<UsageR
     pool,
     async (client) => {
       const byTool = await run<{ tool: string; calls: number; credits: number }>(client, TOTALS, [
-        query.keyId,
+        query.accountId,
         query.period,
       ]);
-      const [used] = await run<{ used: number }>(client, USED, [query.keyId, query.period]);
+      const [used] = await run<{ used: number }>(client, USED, [query.accountId, query.period]);
       // One row more than asked tells whether another page exists without counting.
-      const calls = await run<CallRow>(client, RECENT, [query.keyId, query.period, below, limit + 1]);
+      const calls = await run<CallRow>(client, RECENT, [query.accountId, query.period, below, limit + 1]);
       return toUsageReport({ byTool, used: used?.used ?? 0, calls }, limit);
     },
     "REPEATABLE READ READ ONLY",

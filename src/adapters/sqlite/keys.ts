@@ -1,16 +1,20 @@
 /**
  * KeyStore on SQLite: API keys looked up by the SHA-256 hash of their secret, or of the secret a
- * rotation with a grace replaced (both UNIQUE, so a hash names at most one key). Boundary: the
- * `api_keys` table only; remembering found keys is the key cache's (adapters/key-cache.ts, told of
+ * rotation with a grace replaced (both UNIQUE, so a hash names at most one key), each read with
+ * its account's plan, allowance and grant in the same statement. Boundary: the `api_keys` table
+ * (and the one-key account a new key makes); remembering found keys is the key cache's (adapters/key-cache.ts, told of
  * changes by key-changes.ts).
  */
-import { type KeyStore, MAX_GRANTED_CREDITS, type NewApiKey } from "../../ports/store.ts";
+import type { KeyStore, NewApiKey } from "../../ports/store.ts";
 import {
+  accountInsertValues,
   type FoundKeyRow,
   KEY_COLUMNS,
+  KEYS_WITH_ACCOUNT,
   type KeyRow,
   keyChangeValues,
   keyInsertValues,
+  oneKeyAccount,
   toFoundKey,
   toKeyRecord,
 } from "../sql-rows.ts";
@@ -18,21 +22,27 @@ import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
 
 export function createKeyStore(db: Db, audited: Audited): KeyStore {
+  // Only into an account that exists: no foreign keys are enforced on SQLite.
   const insert = db.statement(
-    `INSERT INTO api_keys (id, name, plan, secret_hash, display_prefix, monthly_allowance, created_at, expires_at, metadata, tools, access)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO api_keys (id, account_id, name, secret_hash, display_prefix, created_at, expires_at, metadata, tools, access)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ?2)`,
+  );
+  const insertAccount = db.statement(
+    `INSERT INTO accounts (id, name, plan, monthly_allowance, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
   // An OR of two indexed columns: SQLite searches each index and unites the rows.
   const byHash = db.statement<FoundKeyRow>(
-    `SELECT ${KEY_COLUMNS}, secret_hash = ?1 AS matched_current FROM api_keys
-     WHERE secret_hash = ?1 OR previous_secret_hash = ?1`,
+    `SELECT ${KEY_COLUMNS}, k.secret_hash = ?1 AS matched_current FROM ${KEYS_WITH_ACCOUNT}
+     WHERE k.secret_hash = ?1 OR k.previous_secret_hash = ?1`,
   );
-  const byId = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
-  const list = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
+  const byId = db.statement<KeyRow>(`SELECT ${KEY_COLUMNS} FROM ${KEYS_WITH_ACCOUNT} WHERE k.id = ?`);
+  const list = db.statement<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM ${KEYS_WITH_ACCOUNT} ORDER BY k.created_at, k.id`,
+  );
   const page = db.statement<KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM api_keys
-     WHERE ?1 IS NULL OR created_at > ?1 OR (created_at = ?1 AND id > ?2)
-     ORDER BY created_at, id LIMIT ?3`,
+    `SELECT ${KEY_COLUMNS} FROM ${KEYS_WITH_ACCOUNT}
+     WHERE ?1 IS NULL OR k.created_at > ?1 OR (k.created_at = ?1 AND k.id > ?2)
+     ORDER BY k.created_at, k.id LIMIT ?3`,
   );
   const count = db.statement<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys");
   // ISO 8601 UTC text of one form (toISOString), so comparing them as text compares the times.
@@ -53,29 +63,26 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
   const update = db.statement(
     `UPDATE api_keys SET
        name = CASE WHEN ? THEN ? ELSE name END,
-       plan = CASE WHEN ? THEN ? ELSE plan END,
-       monthly_allowance = CASE WHEN ? THEN ? ELSE monthly_allowance END,
        metadata = CASE WHEN ? THEN ? ELSE metadata END,
        expires_at = CASE WHEN ? THEN ? ELSE expires_at END,
        tools = CASE WHEN ? THEN ? ELSE tools END,
        access = CASE WHEN ? THEN ? ELSE access END
      WHERE id = ? AND revoked_at IS NULL`,
   );
-  const grant = db.statement(
-    `UPDATE api_keys SET
-       granted_credits = CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END,
-       granted_period = ?1
-     WHERE id = ?3 AND revoked_at IS NULL
-       AND CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END <= ?4`,
-  );
-  const insertKey = (key: NewApiKey): number => insert.run(...keyInsertValues(key));
+  /** The key, after its one-key account when it makes one (inside the caller's transaction). */
+  const insertKey = (key: NewApiKey): number => {
+    const account = oneKeyAccount(key);
+    if (account) insertAccount.run(...accountInsertValues(account));
+    return insert.run(...keyInsertValues(key));
+  };
   const countKeys = (): number => count.get()?.n ?? 0;
   /** Runs a change to one key; true when it matched that key. */
   const change = (work: () => number): boolean => work() === 1;
 
   return {
     async createKey(key, audit) {
-      audited(() => insertKey(key), audit);
+      // The account and the key in one transaction: audited() opens one only with an entry.
+      return audit ? audited(() => insertKey(key), audit) === 1 : db.transaction(() => insertKey(key)) === 1;
     },
     async createFirstKey(key) {
       // IMMEDIATE: the count and the insert hold the write lock, so no other process slips between.
@@ -119,7 +126,5 @@ export function createKeyStore(db: Db, audited: Audited): KeyStore {
           audit,
         ),
       ),
-    grantCredits: async (id, period, credits, audit) =>
-      change(() => audited(() => grant.run(period, credits, id, MAX_GRANTED_CREDITS), audit)),
   };
 }

@@ -28,7 +28,7 @@ export type Verdict<T> =
     };
 
 export interface LedgerBooks {
-  creditsUsed(keyId: string, period: string): number;
+  creditsUsed(accountId: string, period: string): number;
   /** The call's claim or refusal, read now (inside a unit, where it decides, or before one). */
   verdict<T>(r: Reservation): Verdict<T>;
   /** What this process last saw of the key's month (standings.ts). */
@@ -73,23 +73,23 @@ export interface LedgerBooks {
 
 export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
   const used = db.statement<{ used: number }>(
-    "SELECT used FROM credit_balances WHERE key_id = ? AND period = ?",
+    "SELECT used FROM credit_balances WHERE account_id = ? AND period = ?",
   );
   const activeCalls = db.statement<{ active_calls: number }>(
-    "SELECT active_calls FROM tool_usage_monthly WHERE key_id = ? AND period = ? AND tool = ?",
+    "SELECT active_calls FROM tool_usage_monthly WHERE account_id = ? AND period = ? AND tool = ?",
   );
   const hold = db.statement(
-    `INSERT INTO credit_balances (key_id, period, used) VALUES (?, ?, ?)
-     ON CONFLICT (key_id, period) DO UPDATE SET used = used + excluded.used`,
+    `INSERT INTO credit_balances (account_id, period, used) VALUES (?, ?, ?)
+     ON CONFLICT (account_id, period) DO UPDATE SET used = used + excluded.used`,
   );
   const count = db.statement(
-    `INSERT INTO tool_usage_monthly (key_id, period, tool, calls, active_calls, credits) VALUES (?, ?, ?, 1, ?, ?)
-     ON CONFLICT (key_id, period, tool) DO UPDATE SET
+    `INSERT INTO tool_usage_monthly (account_id, period, tool, calls, active_calls, credits) VALUES (?, ?, ?, 1, ?, ?)
+     ON CONFLICT (account_id, period, tool) DO UPDATE SET
        calls = calls + 1, active_calls = active_calls + excluded.active_calls, credits = credits + excluded.credits`,
   );
   const record = db.statement(
-    `INSERT INTO usage_calls (call_id, request_id, key_id, tool, period, credits, status, http_status, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const claimed = db.statement<{
     fingerprint: string;
@@ -98,67 +98,69 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
     answer_body: string | null;
   }>(
     `SELECT fingerprint, call_id, answer_status, answer_body FROM idempotency_keys
-     WHERE key_id = ? AND idem_key = ? AND expires_at > ?`,
+     WHERE account_id = ? AND idem_key = ? AND expires_at > ?`,
   );
   // Replaces an expired claim of the same key (the unit has checked that no live claim of another
   // call holds it).
   const keep = db.statement(
-    `INSERT INTO idempotency_keys (key_id, idem_key, fingerprint, call_id, answer_status, answer_body, expires_at)
+    `INSERT INTO idempotency_keys (account_id, idem_key, fingerprint, call_id, answer_status, answer_body, expires_at)
      VALUES (?, ?, ?, ?, NULL, NULL, ?)
-     ON CONFLICT (key_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint,
+     ON CONFLICT (account_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint,
        call_id = excluded.call_id, answer_status = NULL, answer_body = NULL, expires_at = excluded.expires_at`,
   );
   // The call of a claim that expired unanswered: its process died or outlived the abandon time.
   const staleClaim = db.statement<{ call_id: string }>(
-    "SELECT call_id FROM idempotency_keys WHERE key_id = ? AND idem_key = ? AND answer_status IS NULL",
+    "SELECT call_id FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND answer_status IS NULL",
   );
   const release = db.statement(
-    "DELETE FROM idempotency_keys WHERE key_id = ? AND idem_key = ? AND call_id = ? AND answer_status IS NULL",
+    "DELETE FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND call_id = ? AND answer_status IS NULL",
   );
   // The answer goes under the key only while this call holds it.
   const answerClaim = db.statement(
     `UPDATE idempotency_keys SET answer_status = ?, answer_body = ?, expires_at = ?
-     WHERE key_id = ? AND idem_key = ? AND call_id = ?`,
+     WHERE account_id = ? AND idem_key = ? AND call_id = ?`,
   );
   const purge = db.statement("DELETE FROM idempotency_keys WHERE expires_at <= ?");
   const capture = db.statement(
     "UPDATE usage_calls SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'pending'",
   );
-  const releaseRow = db.statement<{ key_id: string; period: string; tool: string; credits: number }>(
+  const releaseRow = db.statement<{ account_id: string; period: string; tool: string; credits: number }>(
     `UPDATE usage_calls SET status = 'refunded', http_status = ? WHERE call_id = ? AND status = 'pending'
-     RETURNING key_id, period, tool, credits`,
+     RETURNING account_id, period, tool, credits`,
   );
-  const rechargeRow = db.statement<{ key_id: string; period: string; tool: string; credits: number }>(
+  const giveBack = db.statement(
+    "UPDATE credit_balances SET used = used - ? WHERE account_id = ? AND period = ?",
+  );
+  const rechargeRow = db.statement<{ account_id: string; period: string; tool: string; credits: number }>(
     `UPDATE usage_calls SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'refunded'
-     RETURNING key_id, period, tool, credits`,
+     RETURNING account_id, period, tool, credits`,
   );
   const recount = db.statement(
     `UPDATE tool_usage_monthly SET active_calls = active_calls + 1, credits = credits + ?
-     WHERE key_id = ? AND period = ? AND tool = ?`,
+     WHERE account_id = ? AND period = ? AND tool = ?`,
   );
-  const giveBack = db.statement("UPDATE credit_balances SET used = used - ? WHERE key_id = ? AND period = ?");
   const uncount = db.statement(
     `UPDATE tool_usage_monthly SET active_calls = active_calls - 1, credits = credits - ?
-     WHERE key_id = ? AND period = ? AND tool = ?`,
+     WHERE account_id = ? AND period = ? AND tool = ?`,
   );
   const abandoned = db.statement<{ call_id: string }>(
     "SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < ? ORDER BY at LIMIT ?",
   );
 
   const standings = createStandings();
-  const creditsUsed = (keyId: string, period: string): number => used.get(keyId, period)?.used ?? 0;
+  const creditsUsed = (accountId: string, period: string): number => used.get(accountId, period)?.used ?? 0;
 
   /** The live claim of another call on this call's key, if any. */
   function claimOf(r: Reservation): IdempotentRecord | null {
     if (!r.idempotency) return null;
-    const row = claimed.get(r.keyId, r.idempotency.key, r.at);
+    const row = claimed.get(r.accountId, r.idempotency.key, r.at);
     if (!row || row.call_id === r.callId) return null;
     return { fingerprint: row.fingerprint, answer: storedAnswer(row.answer_status, row.answer_body) };
   }
 
   function takeClaim(r: Reservation, claim: IdempotencyClaim): void {
     const until = new Date(Date.parse(r.at) + abandonAfterMs).toISOString();
-    keep.run(r.keyId, claim.key, claim.fingerprint, r.callId, until);
+    keep.run(r.accountId, claim.key, claim.fingerprint, r.callId, until);
   }
 
   /**
@@ -167,8 +169,8 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
   function releaseCall(callId: string, httpStatus: number | null): boolean {
     const row = releaseRow.get(httpStatus, callId);
     if (!row) return false;
-    giveBack.run(row.credits, row.key_id, row.period);
-    uncount.run(row.credits, row.key_id, row.period, row.tool);
+    giveBack.run(row.credits, row.account_id, row.period);
+    uncount.run(row.credits, row.account_id, row.period, row.tool);
     return true;
   }
 
@@ -177,10 +179,10 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
     verdict<T>(r: Reservation): Verdict<T> {
       const existing = claimOf(r);
       if (existing) return { early: { status: "claimed", existing } };
-      const before = creditsUsed(r.keyId, r.period);
+      const before = creditsUsed(r.accountId, r.period);
       let active: number | undefined;
       const refused = refusalOf(r, before, () => {
-        active = activeCalls.get(r.keyId, r.period, r.tool)?.active_calls ?? 0;
+        active = activeCalls.get(r.accountId, r.period, r.tool)?.active_calls ?? 0;
         return active;
       });
       if (!refused) return { before, active };
@@ -190,34 +192,46 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
     remember: (r, creditsUsed, active) => standings.remember(r, creditsUsed, active),
     predictsRefusal: (r) => standings.predictsRefusal(r),
     recordCall(r, charged, httpStatus) {
-      if (charged) hold.run(r.keyId, r.period, r.credits);
-      count.run(r.keyId, r.period, r.tool, charged ? 1 : 0, charged ? r.credits : 0);
+      if (charged) hold.run(r.accountId, r.period, r.credits);
+      count.run(r.accountId, r.period, r.tool, charged ? 1 : 0, charged ? r.credits : 0);
       const status = httpStatus === null ? "pending" : charged ? "charged" : "refunded";
-      record.run(r.callId, r.requestId, r.keyId, r.tool, r.period, r.credits, status, httpStatus, r.at);
+      record.run(
+        r.callId,
+        r.requestId,
+        r.accountId,
+        r.keyId,
+        r.tool,
+        r.period,
+        r.credits,
+        status,
+        httpStatus,
+        r.at,
+      );
     },
     capture: (callId, httpStatus) => capture.run(httpStatus, callId) > 0,
     recharge(r, httpStatus) {
       if (claimOf(r)) return false;
       const row = rechargeRow.get(httpStatus, r.callId);
       if (!row) return false;
-      hold.run(row.key_id, row.period, row.credits);
-      recount.run(row.credits, row.key_id, row.period, row.tool);
+      hold.run(row.account_id, row.period, row.credits);
+      recount.run(row.credits, row.account_id, row.period, row.tool);
       if (r.idempotency) takeClaim(r, r.idempotency);
       return true;
     },
     releaseCall,
     releaseExpiredClaim(r) {
       if (!r.idempotency || claimOf(r)) return;
-      const stale = staleClaim.get(r.keyId, r.idempotency.key);
+      const stale = staleClaim.get(r.accountId, r.idempotency.key);
       if (stale && stale.call_id !== r.callId) releaseCall(stale.call_id, null);
     },
     takeClaim,
     releaseClaim(r) {
-      if (r.idempotency) release.run(r.keyId, r.idempotency.key, r.callId);
+      if (r.idempotency) release.run(r.accountId, r.idempotency.key, r.callId);
     },
     answerClaim(r, answer) {
       const claim = r.idempotency;
-      if (claim) answerClaim.run(answer.status, answer.body, claim.expiresAt, r.keyId, claim.key, r.callId);
+      if (claim)
+        answerClaim.run(answer.status, answer.body, claim.expiresAt, r.accountId, claim.key, r.callId);
     },
     abandoned: (before, limit) => abandoned.all(before, limit).map((row) => row.call_id),
     purgeAnswers: (now) => purge.run(now),

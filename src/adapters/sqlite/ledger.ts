@@ -51,7 +51,7 @@ export function createLedger(db: Db, options: LedgerOptions = {}): Ledger {
       }
     },
     purgeExpiredAnswers: (now) => db.write(() => books.purgeAnswers(now)),
-    creditsUsed: async (keyId, period) => books.creditsUsed(keyId, period),
+    creditsUsed: async (accountId, period) => books.creditsUsed(accountId, period),
     usage: createUsageReport(db),
   };
 }

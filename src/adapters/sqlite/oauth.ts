@@ -11,6 +11,7 @@ import {
   type ArtifactRow,
   AUTHORIZATION_COLUMNS,
   type AuthorizationRow,
+  JOIN_ACCOUNT,
   LIVE_AUTHORIZATION,
   TOKEN_HOLDER_COLUMNS,
   type TokenHolderRow,
@@ -73,6 +74,7 @@ export function createOAuthStore(db: Db, audited: Audited): OAuthStore {
      FROM oauth_artifacts t
      JOIN oauth_authorizations a ON a.id = t.grant_id
      JOIN api_keys k ON ${LIVE_AUTHORIZATION}
+     ${JOIN_ACCOUNT}
      WHERE t.model = 'AccessToken' AND t.id_hash = ?`,
   );
   const insertSecret = db.statement(

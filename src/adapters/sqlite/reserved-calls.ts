@@ -60,7 +60,7 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
       outcome = { status: "charged", value: ran.value, creditsUsed: reservedCredits };
     } else {
       books.releaseCall(r.callId, ran.httpStatus);
-      const after = books.creditsUsed(r.keyId, r.period);
+      const after = books.creditsUsed(r.accountId, r.period);
       books.remember(r, after);
       outcome = { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: after };
     }

@@ -1,11 +1,13 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts,
- * migrations.ts, webhooks.ts (with outbox.ts) and write-probe.ts over one database file (db.ts).
+ * key-changes.ts), accounts.ts, admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts,
+ * captures.ts, migrations.ts, webhooks.ts (with outbox.ts) and write-probe.ts over one database
+ * file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
 import { withCredentialCache } from "../key-cache.ts";
+import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
 import { createCaptureStore } from "./captures.ts";
@@ -29,7 +31,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
   const ping = db.statement("SELECT 1");
   return {
     ...withCredentialCache(
-      createKeyStore(db, audited),
+      { ...createKeyStore(db, audited), ...createAccountStore(db, audited) },
       createOAuthStore(db, audited),
       createKeyChanges(db.dataVersion),
     ),

@@ -10,16 +10,16 @@ import type { Db } from "./db.ts";
 
 export function createUsageReport(db: Db): (query: UsageQuery) => Promise<UsageReport> {
   const totals = db.statement<{ tool: string; calls: number; credits: number }>(
-    "SELECT tool, calls, credits FROM tool_usage_monthly WHERE key_id = ? AND period = ? ORDER BY tool",
+    "SELECT tool, calls, credits FROM tool_usage_monthly WHERE account_id = ? AND period = ? ORDER BY tool",
   );
   const used = db.statement<{ used: number }>(
-    "SELECT used FROM credit_balances WHERE key_id = ? AND period = ?",
+    "SELECT used FROM credit_balances WHERE account_id = ? AND period = ?",
   );
   const recent = db.statement<CallRow>(
-    `SELECT seq, call_id, request_id, tool, status, http_status,
+    `SELECT seq, call_id, request_id, key_id, tool, status, http_status,
             CASE WHEN status = 'refunded' THEN 0 ELSE credits END AS credits, at
      FROM usage_calls
-     WHERE key_id = ? AND period = ? AND (? IS NULL OR seq < CAST(? AS INTEGER))
+     WHERE account_id = ? AND period = ? AND (? IS NULL OR seq < CAST(? AS INTEGER))
      ORDER BY seq DESC LIMIT ?`,
   );
 
@@ -29,10 +29,10 @@ export function createUsageReport(db: Db): (query: UsageQuery) => Promise<UsageR
     return db.read(() =>
       toUsageReport(
         {
-          byTool: totals.all(query.keyId, query.period),
-          used: used.get(query.keyId, query.period)?.used ?? 0,
+          byTool: totals.all(query.accountId, query.period),
+          used: used.get(query.accountId, query.period)?.used ?? 0,
           // One row more than asked tells whether another page exists without counting.
-          calls: recent.all(query.keyId, query.period, below, below, limit + 1),
+          calls: recent.all(query.accountId, query.period, below, below, limit + 1),
         },
         limit,
       ),

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The account page: the key's plan and credits this period (`GET /v1/me/credits`), what they went
- * on by tool and the recent calls (`GET /v1/me/usage`), exactly as the API reports them.
+ * The account page: the key's account (its id, name and plan) beside the key in use, the account's
+ * credits this period (`GET /v1/me/credits`), what they went on by tool and the recent calls with
+ * the key that made each (`GET /v1/me/usage`), exactly as the API reports them.
  */
 import { callApi, hideProblem, showProblem } from "./api.js";
 import { barChart } from "./charts.js";
@@ -18,28 +19,54 @@ function moment(iso) {
   return typeof iso === "string" ? iso.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC") : "—";
 }
 
-/** @param {Record<string, unknown>} credits */
-function creditFigures(credits) {
-  /** @type {[string, string, string][]} */
-  const figures = [
-    ["plan", "Plan", String(credits.plan)],
-    ["credits_used", "Credits used", amount(credits.credits_used)],
-    ["credits_remaining", "Credits remaining", amount(credits.credits_remaining)],
-    ["monthly_allowance", "Monthly allowance", amount(credits.monthly_allowance)],
-  ];
+/** @param {[string, string, string][]} figures */
+function figureList(figures) {
   return figures.map(([name, label, value]) =>
     h("div", { class: "figure" }, h("dt", {}, label), h("dd", { "data-field": name }, value)),
   );
 }
 
+/**
+ * The account and the key in use: the key shown by its non-secret beginning (as the admin lists
+ * show it), never whole.
+ * @param {Record<string, unknown>} credits
+ * @param {string} key
+ */
+function accountFigures(credits, key) {
+  return figureList([
+    ["account_name", "Account", String(credits.account_name)],
+    ["account_id", "Account id", String(credits.account_id)],
+    ["plan", "Plan", String(credits.plan)],
+    ["key", "Key in use", `${key.slice(0, key.lastIndexOf("_") + 5)}…`],
+  ]);
+}
+
+/** @param {Record<string, unknown>} credits */
+function creditFigures(credits) {
+  /** @type {[string, string, string][]} */
+  const figures = [
+    ["credits_used", "Credits used", amount(credits.credits_used)],
+    ["credits_remaining", "Credits remaining", amount(credits.credits_remaining)],
+    ["monthly_allowance", "Monthly allowance", amount(credits.monthly_allowance)],
+  ];
+  return figureList(figures);
+}
+
 /** @typedef {{ tool: string, calls: number, credits: number }} ToolUsage */
-/** @typedef {{ request_id: string, tool: string, status: string, credits: number, at: string }} Call */
+/** @typedef {{ request_id: string, key_id: string, tool: string, status: string, credits: number, at: string }} Call */
 
 const PAGE = 20;
 
 /** @param {readonly Call[]} calls */
 function callRows(calls) {
-  return calls.map((c) => [moment(c.at), c.tool, c.status, c.credits, h("code", {}, c.request_id)]);
+  return calls.map((c) => [
+    moment(c.at),
+    c.tool,
+    c.status,
+    c.credits,
+    h("code", {}, c.request_id),
+    h("code", {}, c.key_id),
+  ]);
 }
 
 export function setupAccountPage() {
@@ -80,6 +107,7 @@ export function setupAccountPage() {
     if (!credits.ok) return showProblem(problemBox, credits.problem);
     if (!usage.ok) return showProblem(problemBox, usage.problem);
 
+    byId("account-figures", HTMLElement).replaceChildren(...accountFigures(credits.data, key));
     byId("credits", HTMLElement).replaceChildren(...creditFigures(credits.data));
     byId("period", HTMLElement).textContent =
       `This period runs from ${moment(credits.data.period_start)} to ${moment(credits.data.period_end)}, when the allowance renews.` +
@@ -108,7 +136,7 @@ export function setupAccountPage() {
       recent.length > 0
         ? table(
             "Recent calls, newest first",
-            ["At", "Tool", "Status", "Credits", "Request id"],
+            ["At", "Tool", "Status", "Credits", "Request id", "Key"],
             callRows(recent),
             "recent",
           )

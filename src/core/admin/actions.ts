@@ -6,6 +6,8 @@
  * (by the server itself, so it is not an audited action).
  */
 import {
+  type AccountChange,
+  type AccountRecord,
   type ApiKeyRecord,
   type KeyChange,
   MAX_GRANTED_CREDITS,
@@ -15,12 +17,12 @@ import {
 } from "../../ports/store.ts";
 import { periodOf } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
-import { issueKey, newKeyId } from "../kernel/key-format.ts";
+import { issueKey, newAccountId, newKeyId } from "../kernel/key-format.ts";
 import { FREE_PLAN_ID, type ServiceSettings } from "../kernel/settings.ts";
 import { webhookEvent } from "../kernel/webhook-events.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
-import type { GrantInput, KeyInput, RotateInput } from "./input.ts";
+import type { AccountInput, GrantInput, KeyInput, KeyUpdate, RotateInput } from "./input.ts";
 
 /** What the admin actions need of the core's deps. */
 export interface AdminDeps {
@@ -39,12 +41,12 @@ export interface CreatedKey {
 export async function createApiKey(deps: AdminDeps, by: ActedBy, input: KeyInput): Promise<CreatedKey> {
   const now = deps.now();
   const { stored, secret } = newApiKey(deps.settings, input, now);
-  await deps.store.createKey(
+  const created = await deps.store.createKey(
     stored,
     auditEntry(by, now, "keys.create", stored.id, {
-      plan: input.plan,
+      account_id: stored.accountId,
+      ...(stored.newAccount && { plan: input.plan, monthly_allowance: input.monthlyAllowance }),
       name: input.name,
-      monthly_allowance: input.monthlyAllowance,
       expires_at: input.expiresAt,
       metadata: input.metadata,
       // A scope is recorded when one is set; a key without one may use every tool, fully.
@@ -52,6 +54,7 @@ export async function createApiKey(deps: AdminDeps, by: ActedBy, input: KeyInput
       ...(input.access !== "full" && { access: input.access }),
     }),
   );
+  if (!created) throw accountNotFound();
   return { record: await existing(deps.store, stored.id), key: secret };
 }
 
@@ -67,6 +70,7 @@ export async function createBootstrapKey(
   const { stored, secret } = newApiKey(
     settings,
     {
+      accountId: null,
       plan: FREE_PLAN_ID,
       name: "bootstrap",
       monthlyAllowance: null,
@@ -81,7 +85,7 @@ export async function createBootstrapKey(
   return { record: await existing(store, stored.id), key: secret };
 }
 
-/** A fresh key: what the store keeps, and the secret shown once. */
+/** A fresh key (with its one-key account when it joins none): what the store keeps, and the secret shown once. */
 function newApiKey(
   settings: ServiceSettings,
   input: KeyInput,
@@ -92,15 +96,19 @@ function newApiKey(
     stored: {
       id: newKeyId(),
       name: input.name,
-      plan: input.plan,
       secretHash: issued.secretHash,
       displayPrefix: issued.displayPrefix,
-      monthlyAllowance: input.monthlyAllowance,
       createdAt: now.toISOString(),
       expiresAt: input.expiresAt,
       metadata: input.metadata,
       tools: input.tools,
       access: input.access,
+      ...(input.accountId === null
+        ? {
+            accountId: newAccountId(),
+            newAccount: { plan: input.plan, monthlyAllowance: input.monthlyAllowance },
+          }
+        : { accountId: input.accountId }),
     },
     secret: issued.key,
   };
@@ -114,31 +122,103 @@ export async function existing(store: Pick<Store, "getKey">, id: string): Promis
 }
 
 /**
- * A change to a key's plan, name, own allowance, metadata, expiry, tools or access (`change` already
- * parsed); 409 for a revoked key. A change of tools or access reaches every instance like any key
- * change: the key caches forget the key at once.
+ * A change to a key's name, metadata, expiry, tools or access, and to its account's plan or own
+ * allowance (`change` already parsed): the key's members are audited on the key, the account's on
+ * the account. 409 for a revoked key. A change of tools or access reaches every instance like any
+ * key change: the key caches forget the key at once.
  */
 export async function updateApiKey(
   deps: AdminDeps,
   by: ActedBy,
   id: string,
-  change: KeyChange,
+  change: KeyUpdate,
 ): Promise<ApiKeyRecord> {
-  const entry = auditEntry(by, deps.now(), "keys.update", id, changeDetails(change));
-  if (!(await deps.store.updateKey(id, change, entry))) await refuseInactive(deps.store, id);
+  const { plan, monthlyAllowance, ...own } = change;
+  const accountChange: AccountChange = {
+    ...(plan !== undefined && { plan }),
+    ...(monthlyAllowance !== undefined && { monthlyAllowance }),
+  };
+  if (Object.keys(accountChange).length > 0) {
+    const key = await refuseInactive(deps.store, id);
+    const entry = auditEntry(by, deps.now(), "accounts.update", key.accountId, {
+      ...accountChangeDetails(accountChange),
+      key_id: id,
+    });
+    if (!(await deps.store.updateAccount(key.accountId, accountChange, entry))) throw accountNotFound();
+  }
+  if (Object.keys(own).length > 0) {
+    const entry = auditEntry(by, deps.now(), "keys.update", id, keyChangeDetails(own));
+    if (!(await deps.store.updateKey(id, own, entry))) await refuseInactive(deps.store, id);
+  }
   return existing(deps.store, id);
 }
 
-function changeDetails(change: KeyChange): Record<string, unknown> {
+function keyChangeDetails(change: KeyChange): Record<string, unknown> {
   const details: Record<string, unknown> = {};
-  if (change.plan !== undefined) details.plan = change.plan;
   if (change.name !== undefined) details.name = change.name;
-  if (change.monthlyAllowance !== undefined) details.monthly_allowance = change.monthlyAllowance;
   if (change.metadata !== undefined) details.metadata = change.metadata;
   if (change.expiresAt !== undefined) details.expires_at = change.expiresAt;
   if (change.tools !== undefined) details.tools = change.tools;
   if (change.access !== undefined) details.access = change.access;
   return details;
+}
+
+function accountChangeDetails(change: AccountChange): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  if (change.name !== undefined) details.name = change.name;
+  if (change.plan !== undefined) details.plan = change.plan;
+  if (change.monthlyAllowance !== undefined) details.monthly_allowance = change.monthlyAllowance;
+  if (change.metadata !== undefined) details.metadata = change.metadata;
+  return details;
+}
+
+export function accountNotFound(): ApiError {
+  return new ApiError("account_not_found", "No account has this id.");
+}
+
+/** The account, or 404 `account_not_found`. */
+export async function existingAccount(store: Pick<Store, "getAccount">, id: string): Promise<AccountRecord> {
+  const record = await store.getAccount(id);
+  if (!record) throw accountNotFound();
+  return record;
+}
+
+export async function createAccount(
+  deps: AdminDeps,
+  by: ActedBy,
+  input: AccountInput,
+): Promise<AccountRecord> {
+  const now = deps.now();
+  const id = newAccountId();
+  await deps.store.createAccount(
+    {
+      id,
+      name: input.name,
+      plan: input.plan,
+      monthlyAllowance: input.monthlyAllowance,
+      metadata: input.metadata,
+      createdAt: now.toISOString(),
+    },
+    auditEntry(by, now, "accounts.create", id, {
+      name: input.name,
+      plan: input.plan,
+      monthly_allowance: input.monthlyAllowance,
+      metadata: input.metadata,
+    }),
+  );
+  return existingAccount(deps.store, id);
+}
+
+/** A change to an account's name, plan, own allowance or metadata (`change` already parsed). */
+export async function updateAccount(
+  deps: AdminDeps,
+  by: ActedBy,
+  id: string,
+  change: AccountChange,
+): Promise<AccountRecord> {
+  const entry = auditEntry(by, deps.now(), "accounts.update", id, accountChangeDetails(change));
+  if (!(await deps.store.updateAccount(id, change, entry))) throw accountNotFound();
+  return existingAccount(deps.store, id);
 }
 
 /**
@@ -183,7 +263,14 @@ export async function revokeApiKey(deps: AdminDeps, by: ActedBy, id: string): Pr
   const before = await existing(deps.store, id);
   const event = webhookEvent(
     "key.revoked",
-    { key_id: id, name: before.name, plan: before.plan, metadata: before.metadata, revoked_at: at },
+    {
+      key_id: id,
+      account_id: before.accountId,
+      name: before.name,
+      plan: before.plan,
+      metadata: before.metadata,
+      revoked_at: at,
+    },
     now,
   );
   if (!(await deps.store.revokeKey(id, at, entry, [event]))) await refuseInactive(deps.store, id);
@@ -191,9 +278,10 @@ export async function revokeApiKey(deps: AdminDeps, by: ActedBy, id: string): Pr
 }
 
 /**
- * Adds credits to the key's allowance for the current calendar month (they lapse when it ends):
- * /v1/me/credits shows them in `monthly_allowance`, and a call is admitted against the raised
- * allowance. One statement in the store, so concurrent grants and calls lose nothing.
+ * Adds credits to the allowance of the key's account for the current calendar month (they lapse
+ * when it ends): /v1/me/credits shows them in `monthly_allowance`, and a call of any of its keys is
+ * admitted against the raised allowance. One statement in the store, so concurrent grants and
+ * calls lose nothing. 409 for a revoked key.
  */
 export async function grantCredits(
   deps: AdminDeps,
@@ -201,22 +289,39 @@ export async function grantCredits(
   id: string,
   grant: GrantInput,
 ): Promise<ApiKeyRecord> {
+  const key = await refuseInactive(deps.store, id);
+  await grantAccountCredits(deps, by, key.accountId, grant, id);
+  return existing(deps.store, id);
+}
+
+/**
+ * Adds credits to the account's allowance for the current calendar month, as grantCredits;
+ * `keyId` names the key the grant was made through, for the audit entry.
+ */
+export async function grantAccountCredits(
+  deps: AdminDeps,
+  by: ActedBy,
+  accountId: string,
+  grant: GrantInput,
+  keyId?: string,
+): Promise<AccountRecord> {
   const now = deps.now();
   const period = periodOf(now);
-  const entry = auditEntry(by, now, "credits.grant", id, {
+  const entry = auditEntry(by, now, "credits.grant", accountId, {
     credits: grant.credits,
     period: period.id,
     ...(grant.reason === null ? {} : { reason: grant.reason }),
+    ...(keyId === undefined ? {} : { key_id: keyId }),
   });
-  if (!(await deps.store.grantCredits(id, period.id, grant.credits, entry))) {
-    const record = await refuseInactive(deps.store, id);
+  if (!(await deps.store.grantAccountCredits(accountId, period.id, grant.credits, entry))) {
+    const record = await existingAccount(deps.store, accountId);
     throw new ApiError(
       "validation_error",
-      `Key ${record.id} already holds ${record.grantedPeriod === period.id ? record.grantedCredits : 0} granted credits this month; the most is ${MAX_GRANTED_CREDITS}.`,
+      `Account ${record.id} already holds ${record.grantedPeriod === period.id ? record.grantedCredits : 0} granted credits this month; the most is ${MAX_GRANTED_CREDITS}.`,
       { extras: { fields: { credits: `would take this month's grants past ${MAX_GRANTED_CREDITS}` } } },
     );
   }
-  return existing(deps.store, id);
+  return existingAccount(deps.store, accountId);
 }
 
 /** Throws 404 for a missing key and 409 `key_revoked` for a revoked one; returns an active key. */

@@ -3,7 +3,7 @@
  * publishes them in the OpenAPI document) and as the typed input the core functions take. The CLI
  * passes its options through the same parsers, so a bad value gets the same message either way.
  */
-import { KEY_ACCESS, type KeyAccess, type KeyChange } from "../../ports/store.ts";
+import { type AccountChange, KEY_ACCESS, type KeyAccess, type KeyChange } from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
@@ -100,11 +100,46 @@ const keyProperties: Record<string, JsonSchema> = {
   },
 };
 
+const ACCOUNT_ID_PATTERN = "^acc_[A-Za-z0-9_.-]{1,100}$";
+
 export const keyCreateSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["plan"],
-  properties: keyProperties,
+  properties: {
+    account_id: {
+      type: "string",
+      pattern: ACCOUNT_ID_PATTERN,
+      description:
+        "The account the key is a credential of: it spends that account's balance and shares its window. Absent: the key gets a one-key account of its own, from `plan` (then required) and `monthly_allowance`. With it, `plan` and `monthly_allowance` are the account's and must be absent.",
+    },
+    ...keyProperties,
+  },
+};
+
+const accountProperties: Record<string, JsonSchema> = {
+  name: { type: "string", maxLength: 200, description: "A name to recognise the account by." },
+  plan: keyProperties.plan as JsonSchema,
+  monthly_allowance: {
+    type: ["integer", "null"],
+    minimum: 0,
+    maximum: MAX_CREDITS,
+    description: "The account's own monthly allowance instead of its plan's; null for the plan's.",
+  },
+  metadata: keyProperties.metadata as JsonSchema,
+};
+
+export const accountCreateSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "plan"],
+  properties: accountProperties,
+};
+
+export const accountUpdateSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: accountProperties,
 };
 
 export const keyUpdateSchema: JsonSchema = {
@@ -165,6 +200,8 @@ export const adminKeyCreateSchema: JsonSchema = {
 };
 
 export interface KeyInput {
+  /** The account the key joins; null: a one-key account of its own from `plan` and `monthlyAllowance`. */
+  readonly accountId: string | null;
   readonly plan: string;
   readonly name: string;
   readonly monthlyAllowance: number | null;
@@ -180,6 +217,19 @@ export type KnownTool = (slug: string) => boolean;
 
 export function knownTool(deps: { readonly registry: ToolRegistry }): KnownTool {
   return (slug) => deps.registry.get(slug) !== undefined;
+}
+
+/** A key's change: its own members, and its account's plan and allowance (which act on the account). */
+export interface KeyUpdate extends KeyChange {
+  readonly plan?: string;
+  readonly monthlyAllowance?: number | null;
+}
+
+export interface AccountInput {
+  readonly name: string;
+  readonly plan: string;
+  readonly monthlyAllowance: number | null;
+  readonly metadata: Readonly<Record<string, string>>;
 }
 
 export interface RotateInput {
@@ -209,6 +259,8 @@ function invalid(detail: string, fields: Record<string, string> | string): ApiEr
 }
 
 const checkCreate = parser(keyCreateSchema, "new key");
+const checkAccountCreate = parser(accountCreateSchema, "new account");
+const checkAccountUpdate = parser(accountUpdateSchema, "account change");
 const checkUpdate = parser(keyUpdateSchema, "key change");
 const checkGrant = parser(grantSchema, "grant");
 const checkRotate = parser(rotateSchema, "rotation");
@@ -217,7 +269,27 @@ const checkAdminKey = parser(adminKeyCreateSchema, "new admin key");
 
 export function parseKeyCreate(body: unknown, settings: ServiceSettings, known: KnownTool): KeyInput {
   const input = checkCreate(body);
+  const accountId = (input.account_id as string | undefined) ?? null;
+  if (accountId !== null) {
+    const fields: Record<string, string> = {};
+    if (input.plan !== undefined) fields.plan = "must be absent with account_id: the plan is the account's";
+    if (input.monthly_allowance !== undefined)
+      fields.monthly_allowance = "must be absent with account_id: the allowance is the account's";
+    if (Object.keys(fields).length > 0) throw invalid("The new key is invalid.", fields);
+    return {
+      accountId,
+      plan: "",
+      name: (input.name as string | undefined) ?? "",
+      monthlyAllowance: null,
+      expiresAt: timestamp(input.expires_at),
+      metadata: (input.metadata as Record<string, string> | undefined) ?? {},
+      tools: knownTools(input.tools, known),
+      access: (input.access as KeyAccess | undefined) ?? "full",
+    };
+  }
+  if (input.plan === undefined) throw invalid("The new key is invalid.", { plan: "is required" });
   return {
+    accountId: null,
     plan: knownPlan(input.plan as string, settings),
     name: (input.name as string | undefined) ?? "",
     monthlyAllowance: (input.monthly_allowance as number | null | undefined) ?? null,
@@ -228,9 +300,30 @@ export function parseKeyCreate(body: unknown, settings: ServiceSettings, known: 
   };
 }
 
-export function parseKeyUpdate(body: unknown, settings: ServiceSettings, known: KnownTool): KeyChange {
+export function parseAccountCreate(body: unknown, settings: ServiceSettings): AccountInput {
+  const input = checkAccountCreate(body);
+  return {
+    name: input.name as string,
+    plan: knownPlan(input.plan as string, settings),
+    monthlyAllowance: (input.monthly_allowance as number | null | undefined) ?? null,
+    metadata: (input.metadata as Record<string, string> | undefined) ?? {},
+  };
+}
+
+export function parseAccountUpdate(body: unknown, settings: ServiceSettings): AccountChange {
+  const input = checkAccountUpdate(body);
+  const change: { -readonly [K in keyof AccountChange]: AccountChange[K] } = {};
+  if (input.name !== undefined) change.name = input.name as string;
+  if (input.plan !== undefined) change.plan = knownPlan(input.plan as string, settings);
+  if (input.monthly_allowance !== undefined)
+    change.monthlyAllowance = input.monthly_allowance as number | null;
+  if (input.metadata !== undefined) change.metadata = input.metadata as Record<string, string>;
+  return change;
+}
+
+export function parseKeyUpdate(body: unknown, settings: ServiceSettings, known: KnownTool): KeyUpdate {
   const input = checkUpdate(body);
-  const change: { -readonly [K in keyof KeyChange]: KeyChange[K] } = {};
+  const change: { -readonly [K in keyof KeyUpdate]: KeyUpdate[K] } = {};
   if (input.plan !== undefined) change.plan = knownPlan(input.plan as string, settings);
   if (input.name !== undefined) change.name = input.name as string;
   if (input.monthly_allowance !== undefined)

@@ -11,6 +11,8 @@ import { storableTime } from "./input.ts";
 
 export interface KeyView {
   id: string;
+  /** The account the key spends for; its plan, allowance and grants are the account's. */
+  account_id: string;
   /** The full key: only in the answer that made or rotated it. */
   key?: string;
   prefix: string;
@@ -43,6 +45,7 @@ export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Da
   const previous = previousSecretWorks(record, now) && !hasExpired(record, now);
   return {
     id: record.id,
+    account_id: record.accountId,
     ...(key === undefined ? {} : { key }),
     prefix: record.displayPrefix,
     name: record.name,

@@ -22,6 +22,11 @@ export const ADMIN_LIST_LIMIT_MAX = 200;
 
 const keyProperties: Record<string, JsonSchema> = {
   id: { type: "string", description: "`key_...`: how the admin API and the CLI name the key." },
+  account_id: {
+    type: "string",
+    description:
+      "`acc_...`: the account the key is a credential of. The plan, allowances and grants shown are the account's, shared by all its keys.",
+  },
   key: { type: "string", description: "The full key: only in the answer that created or rotated it." },
   prefix: { type: "string", description: "The key's non-secret beginning, to recognise it by." },
   name: { type: "string" },
@@ -60,6 +65,7 @@ const keyProperties: Record<string, JsonSchema> = {
 
 const keyRequired = [
   "id",
+  "account_id",
   "prefix",
   "name",
   "plan",
@@ -100,6 +106,13 @@ export const keyListSchema: JsonSchema = {
 };
 
 const { $schema: _credits, ...creditsItem } = creditsOutputSchema;
+/** An account's credits as an operator reads them: no key asks, so no `key` member. */
+const { key: _key, ...accountCreditsProperties } = creditsItem.properties as Record<string, JsonSchema>;
+const accountCreditsItem: JsonSchema = {
+  ...creditsItem,
+  required: (creditsItem.required as string[]).filter((name) => name !== "key"),
+  properties: accountCreditsProperties,
+};
 const { $schema: _usage, ...usageItem } = usageOutputSchema;
 
 export const keyUsageSchema: JsonSchema = {
@@ -110,6 +123,65 @@ export const keyUsageSchema: JsonSchema = {
     key_id: { type: "string" },
     credits: { ...creditsItem, description: "What `GET /v1/me/credits` answers the key." },
     usage: { ...usageItem, description: "What `GET /v1/me/usage` answers the key." },
+  },
+};
+
+const accountProperties: Record<string, JsonSchema> = {
+  id: { type: "string", description: "`acc_...`: how the admin API and the CLI name the account." },
+  name: { type: "string" },
+  plan: { type: "string" },
+  own_monthly_allowance: {
+    ...nullable(count),
+    description: "The account's own monthly allowance; null when it uses its plan's.",
+  },
+  monthly_allowance: {
+    ...count,
+    description:
+      "What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants.",
+  },
+  granted_credits: {
+    ...count,
+    description: "Credits granted for this month, included in `monthly_allowance`.",
+  },
+  credits_used: { ...count, description: "Credits its keys hold this month (pending and charged calls)." },
+  credits_remaining: {
+    ...nullable(count),
+    description: "What is left of `monthly_allowance` this month; null when metering is off.",
+  },
+  metadata: { type: "object", additionalProperties: { type: "string" } },
+  key_count: { ...count, description: "How many keys the account has, revoked ones included." },
+  created_at: timestamp,
+};
+
+const accountItem: JsonSchema = {
+  type: "object",
+  required: Object.keys(accountProperties),
+  properties: accountProperties,
+};
+
+export const accountSchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...accountItem };
+
+export const accountListSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["accounts", "next_cursor"],
+  properties: {
+    accounts: { type: "array", items: accountItem, description: "Oldest first." },
+    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
+  },
+};
+
+export const accountUsageSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["account_id", "credits", "usage"],
+  properties: {
+    account_id: { type: "string" },
+    credits: {
+      ...accountCreditsItem,
+      description: "What `GET /v1/me/credits` answers each of its keys, but for the `key` member.",
+    },
+    usage: { ...usageItem, description: "What `GET /v1/me/usage` answers each of its keys." },
   },
 };
 
@@ -157,11 +229,12 @@ export const auditSchema: JsonSchema = {
           action: {
             type: "string",
             description:
-              "`keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`.",
+              "`accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`.",
           },
           target: {
             type: "string",
-            description: "The key id, admin key id, tool slug or webhook endpoint id acted on.",
+            description:
+              "The account id, key id, admin key id, tool slug or webhook endpoint id acted on (a plan, allowance or grant changed through a key targets its account).",
           },
           request_id: {
             ...nullable({ type: "string" }),
@@ -210,6 +283,24 @@ const keyId = {
 };
 
 export const keyIdParameters = parameters(keyId, ["id"]);
+
+const accountId = {
+  id: {
+    type: "string",
+    minLength: 1,
+    maxLength: 110,
+    pattern: NAME_PATTERN,
+    description: "The account's id (`acc_...`).",
+  },
+};
+
+export const accountIdParameters = parameters(accountId, ["id"]);
+export const accountListParameters = parameters(page("accounts"));
+export const accountKeysParameters = parameters({ ...accountId, ...page("keys") }, ["id"]);
+export const accountUsageParameters = parameters(
+  { ...accountId, limit: limit("recent calls", USAGE_LIMIT_MAX, USAGE_LIMIT_DEFAULT), cursor },
+  ["id"],
+);
 export const keyListParameters = parameters(page("keys"));
 export const keyUsageParameters = parameters(
   { ...keyId, limit: limit("recent calls", USAGE_LIMIT_MAX, USAGE_LIMIT_DEFAULT), cursor },

@@ -84,7 +84,7 @@ export function createFrontDoor(deps: CoreDeps, options: FrontDoorOptions = {}):
     },
     async takeSlots(key, count = 1) {
       const rpm = planOf(key, deps.settings).rpm;
-      return (await takeSlot(deps.limiter, key.id, rpm, deps.now(), count)).headers;
+      return (await takeSlot(deps.limiter, key.accountId, rpm, deps.now(), count)).headers;
     },
     async admit(authorization, beforeSlot) {
       const key = await door.authenticate(authorization);

@@ -61,7 +61,7 @@ export function fingerprintOf(slug: string, body: Uint8Array | string): string {
 
 /**
  * The key a call's tool sends outside (`context.idempotencyKey`, an HTTP tool's `Idempotency-Key`):
- * derived from the account (the API key's id, which a rotation keeps) and the client's key, so it
+ * derived from the account (its id, shared by its keys and kept by a rotation) and the client's key, so it
  * is the same on every retry of the call, different for another account using the same key, and
  * says nothing of either to the upstream.
  */

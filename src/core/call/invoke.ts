@@ -34,7 +34,7 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
   const keyed = call.idempotencyKey !== undefined;
   const compute = computeOf(deps, tool, call, {
     requestId: call.requestId,
-    idempotencyKey: keyed ? outwardKeyOf(call.key.id, call.idempotencyKey) : undefined,
+    idempotencyKey: keyed ? outwardKeyOf(call.key.accountId, call.idempotencyKey) : undefined,
     clientGone: keyed ? undefined : call.clientGone,
     writesOutputs: true,
   });
@@ -43,7 +43,7 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
   const claim = claimOf(deps, tool, call, price.now);
   if (claim === undefined) return meteredCall(deps, call, tool, compute, price, undefined);
   // A retry of a call still running here is told so before it waits for anything.
-  const leave = deps.keyedCalls.enter(call.key.id, claim.key, claim.fingerprint);
+  const leave = deps.keyedCalls.enter(call.key.accountId, claim.key, claim.fingerprint);
   if (leave === null) {
     report(deps, call, { tool: tool.slug, outcome: "refused", credits: 0 });
     throw keyInUse();
@@ -73,6 +73,7 @@ async function meteredCall(
     {
       callId: deps.newCallId(),
       requestId: call.requestId,
+      accountId: call.key.accountId,
       keyId: call.key.id,
       tool: tool.slug,
       period: price.period.id,
@@ -126,7 +127,9 @@ function claimOf(deps: CoreDeps, tool: RegisteredTool, call: ToolCall, now: Date
 /** Whether the balance read now can pay for the call (the ledger still decides). */
 async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boolean> {
   if (price.allowance === null) return true;
-  return (await deps.store.creditsUsed(call.key.id, price.period.id)) + price.credits <= price.allowance;
+  return (
+    (await deps.store.creditsUsed(call.key.accountId, price.period.id)) + price.credits <= price.allowance
+  );
 }
 
 function outcomeOf(outcome: CallOutcome<Computed>, answer: CallAnswer): ToolCallOutcome {

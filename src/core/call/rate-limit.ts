@@ -1,5 +1,5 @@
 /**
- * Per-key fixed windows aligned to the UTC minute. Every attributable request takes one slot, and
+ * Per-account fixed windows aligned to the UTC minute (every key of an account takes from one). Every attributable request takes one slot, and
  * an MCP batch one per message, all at once or none: the limiter adapter counts atomically and
  * takes no slot of a request it refuses; this module decides and shapes the answer. Other fixed
  * windows (an address's OAuth registrations an hour) are counted and refused the same way.
@@ -28,15 +28,15 @@ export interface SlotDecision {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Takes `slots` slots of `keyId`'s window (one per message of a batch), or none and throws 429. */
+/** Takes `slots` slots of the account's window (one per message of a batch), or none and throws 429. */
 export async function takeSlot(
   limiter: RateLimiter,
-  keyId: string,
+  accountId: string,
   limit: number,
   now: Date,
   slots = 1,
 ): Promise<SlotDecision> {
-  const decision = await countHits(limiter, keyId, MINUTE, limit, now, slots);
+  const decision = await countHits(limiter, accountId, MINUTE, limit, now, slots);
   if (!decision.taken)
     throw rateLimited(refusal(limit, slots, decision.remaining, decision.resetSeconds), decision);
   return decision;

@@ -3,10 +3,16 @@
  */
 import type { ApiKeyRecord, KeyAccess } from "../../ports/store.ts";
 import type { CoreDeps } from "../call/deps.ts";
-import { monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
+import { type AccountTerms, monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
+
+/** An account's terms with its id: a key (its account's), or an account read by the admin API. */
+export type Holder = AccountTerms & Pick<ApiKeyRecord, "accountId" | "accountName">;
+
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 export interface CreditsView {
+  account_id: string;
+  account_name: string;
   plan: string;
   monthly_allowance: number | null;
   credits_used: number;
@@ -14,16 +20,25 @@ export interface CreditsView {
   period_start: string;
   period_end: string;
   metering: boolean;
-  /** The key asking, and its scope: the tools it may use (null for every tool) and its access. */
-  key: { id: string; tools: string[] | null; access: KeyAccess };
+  /**
+   * The key asking, and its scope: the tools it may use (null for every tool) and its access.
+   * Absent when an operator reads an account, which no key asks for.
+   */
+  key?: { id: string; tools: string[] | null; access: KeyAccess };
 }
 
-export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<CreditsView> {
+export async function getCredits(
+  deps: CoreDeps,
+  holder: Holder,
+  key?: Pick<ApiKeyRecord, "id" | "tools" | "access">,
+): Promise<CreditsView> {
   const period = periodOf(deps.now());
-  const plan = planOf(key, deps.settings);
-  const used = await deps.store.creditsUsed(key.id, period.id);
-  const allowance = deps.settings.metering ? monthlyAllowance(key, plan, period) : null;
+  const plan = planOf(holder, deps.settings);
+  const used = await deps.store.creditsUsed(holder.accountId, period.id);
+  const allowance = deps.settings.metering ? monthlyAllowance(holder, plan, period) : null;
   return {
+    account_id: holder.accountId,
+    account_name: holder.accountName,
     plan: plan.id,
     monthly_allowance: allowance,
     credits_used: used,
@@ -31,7 +46,9 @@ export async function getCredits(deps: CoreDeps, key: ApiKeyRecord): Promise<Cre
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
     metering: deps.settings.metering,
-    key: { id: key.id, tools: key.tools === null ? null : [...key.tools], access: key.access },
+    ...(key && {
+      key: { id: key.id, tools: key.tools === null ? null : [...key.tools], access: key.access },
+    }),
   };
 }
 
@@ -43,6 +60,7 @@ export interface UsageView {
   by_tool: { tool: string; calls: number; credits: number }[];
   recent: {
     request_id: string;
+    key_id: string;
     tool: string;
     status: string;
     http_status: number | null;
@@ -57,12 +75,12 @@ export const USAGE_LIMIT_MAX = 100;
 
 export async function getUsage(
   deps: CoreDeps,
-  key: ApiKeyRecord,
+  key: Pick<ApiKeyRecord, "accountId">,
   page: { limit: number; cursor: string | null },
 ): Promise<UsageView> {
   const period = periodOf(deps.now());
   const report = await deps.store.usage({
-    keyId: key.id,
+    accountId: key.accountId,
     period: period.id,
     limit: page.limit,
     cursor: page.cursor === null ? null : decodeCursor(USAGE_CURSOR, page.cursor),
@@ -75,6 +93,7 @@ export async function getUsage(
     by_tool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, credits: t.credits })),
     recent: report.recent.map((c) => ({
       request_id: c.requestId,
+      key_id: c.keyId,
       tool: c.tool,
       status: c.status,
       http_status: c.httpStatus,

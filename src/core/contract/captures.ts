@@ -30,12 +30,9 @@ const TOKEN = /^[0-9A-Za-z]{32}$/;
 const REQUESTS_CURSOR = "captured_requests";
 const MINUTE = { name: "minute", ms: 60_000 };
 
-/**
- * Who owns a capture. Until keys belong to accounts, a key is its own account: this is the one
- * place that says so.
- */
+/** Who owns a capture: the calling key's account, so every key of it sees the account's captures. */
 export function accountOf(key: ApiKeyRecord): string {
-  return key.id;
+  return key.accountId;
 }
 
 export interface CaptureView {

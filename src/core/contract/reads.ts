@@ -136,7 +136,7 @@ export const freeReads: readonly FreeRead[] = [
     mcpName: "get_credits",
     properties: {},
     response: creditsOutputSchema,
-    run: async (deps, key) => getCredits(deps, key),
+    run: async (deps, key) => getCredits(deps, key, key),
   }),
   read({
     id: "getUsage",

@@ -107,6 +107,8 @@ export const creditsOutputSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   type: "object",
   required: [
+    "account_id",
+    "account_name",
     "plan",
     "monthly_allowance",
     "credits_used",
@@ -117,6 +119,11 @@ export const creditsOutputSchema: JsonSchema = {
     "key",
   ],
   properties: {
+    account_id: {
+      type: "string",
+      description: "The account the key spends for: every figure here is the account's, shared by its keys.",
+    },
+    account_name: { type: "string", description: "The account's name, as its operator set it." },
     plan: { type: "string" },
     monthly_allowance: nullable(count),
     credits_used: count,
@@ -159,9 +166,10 @@ export const usageOutputSchema: JsonSchema = {
       type: "array",
       items: {
         type: "object",
-        required: ["request_id", "tool", "status", "credits", "at"],
+        required: ["request_id", "key_id", "tool", "status", "credits", "at"],
         properties: {
           request_id: { type: "string" },
+          key_id: { type: "string", description: "The key of the account that made the call." },
           tool: { type: "string" },
           status: { type: "string" },
           http_status: nullable({ type: "integer" }),

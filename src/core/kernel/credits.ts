@@ -5,6 +5,12 @@
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import { FREE_PLAN_ID, type Plan, type ServiceSettings } from "./settings.ts";
 
+/** What prices a call and sets a balance: an account's plan, own allowance and grant (a key carries its account's). */
+export type AccountTerms = Pick<
+  ApiKeyRecord,
+  "plan" | "monthlyAllowance" | "grantedCredits" | "grantedPeriod"
+>;
+
 export interface Period {
   /** `YYYY-MM` */
   readonly id: string;
@@ -34,7 +40,7 @@ export function findPlan(settings: Pick<ServiceSettings, "plans">, id: string): 
 }
 
 /** A key whose plan was removed from the configuration falls back to the most restrictive one. */
-export function planOf(key: ApiKeyRecord, settings: ServiceSettings): Plan {
+export function planOf(key: AccountTerms, settings: ServiceSettings): Plan {
   const plan = findPlan(settings, key.plan);
   if (plan) return plan;
   const fallback = findPlan(settings, FREE_PLAN_ID) ?? Object.values(settings.plans)[0];
@@ -47,12 +53,12 @@ export function callCost(toolWeight: number, plan: Plan, settings: ServiceSettin
 }
 
 /** The key's own allowance or its plan's, before any grant. */
-export function baseAllowance(key: ApiKeyRecord, plan: Plan): number {
+export function baseAllowance(key: AccountTerms, plan: Plan): number {
   return key.monthlyAllowance ?? plan.monthlyCredits;
 }
 
 /** Credits granted to the key for `period`; a grant of an earlier period has lapsed. */
-export function grantedIn(key: ApiKeyRecord, period: Period): number {
+export function grantedIn(key: AccountTerms, period: Period): number {
   return key.grantedPeriod === period.id ? key.grantedCredits : 0;
 }
 
@@ -61,6 +67,6 @@ export function grantedIn(key: ApiKeyRecord, period: Period): number {
  * only ever raises it, so a call priced against a key read just before a grant is at worst refused
  * when it would now be admitted, never admitted past the allowance.
  */
-export function monthlyAllowance(key: ApiKeyRecord, plan: Plan, period: Period): number {
+export function monthlyAllowance(key: AccountTerms, plan: Plan, period: Period): number {
   return baseAllowance(key, plan) + grantedIn(key, period);
 }

@@ -76,6 +76,12 @@ export const errorCatalog = {
     explanation:
       "Admin API: no customer key has this id. `GET /admin/v1/keys` lists them. Nothing was changed.",
   },
+  account_not_found: {
+    status: 404,
+    title: "No account with that id",
+    explanation:
+      "Admin API: no account has this id (a key created with `account_id` must name an existing one). `GET /admin/v1/accounts` lists them. Nothing was changed.",
+  },
   authorization_not_found: {
     status: 404,
     title: "No OAuth authorization with that id",

@@ -54,6 +54,10 @@ export function newKeyId(): string {
   return `key_${randomBase62(16)}`;
 }
 
+export function newAccountId(): string {
+  return `acc_${randomBase62(16)}`;
+}
+
 export function keyPattern(prefix: string): RegExp {
   return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}_[0-9A-Za-z]{${SECRET_LENGTH}}$`);
 }

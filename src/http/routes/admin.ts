@@ -152,11 +152,11 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminCreateKey",
       summary: "Create a key",
       description:
-        "Creates a customer key and answers it once, in `key`; only its hash is stored. Audited as `keys.create`.",
+        "Creates a customer key and answers it once, in `key`; only its hash is stored. With `account_id` it is a credential of that account (its plan, allowance, grants, balance and per-minute window); without, it gets a one-key account of its own from `plan`, as a key always had. Audited as `keys.create`.",
       body: keyCreateSchema,
       status: 201,
       response: keyWithSecretSchema,
-      errors: [],
+      errors: ["account_not_found"],
       run: async ({ by, body }) => {
         const created = await createApiKey(deps, by, parseKeyCreate(body, deps.settings, knownTool(deps)));
         return view(created.record, created.key);
@@ -190,11 +190,11 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminUpdateKey",
       summary: "Update a key",
       description:
-        "Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. A revoked key cannot be changed. Audited as `keys.update`.",
+        "Changes the members sent (plan, name, own monthly allowance, metadata, expiry); the others stay. Takes effect on the key's next request. The plan and the allowance are the key's account's, so they change for every key of the account (audited as `accounts.update` on the account); the rest is the key's own (audited as `keys.update`). A revoked key cannot be changed.",
       parameters: keyIdParameters,
       body: keyUpdateSchema,
       response: keySchema,
-      errors: ["key_not_found", "key_revoked"],
+      errors: ["key_not_found", "key_revoked", "account_not_found"],
       run: async ({ by, args, body }) =>
         view(await updateApiKey(deps, by, id(args), parseKeyUpdate(body, deps.settings, knownTool(deps)))),
     }),
@@ -232,7 +232,7 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminGrantCredits",
       summary: "Grant credits",
       description:
-        "Adds credits to the key's allowance for the current calendar month (UTC); they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant`.",
+        "Adds credits to the allowance of the key's account for the current calendar month (UTC), shared by every key of the account; they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant` on the account.",
       parameters: keyIdParameters,
       body: grantSchema,
       response: keySchema,
@@ -245,7 +245,7 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminKeyUsage",
       summary: "A key's usage",
       description:
-        "What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger.",
+        "What the key itself reads at `GET /v1/me/credits` and `GET /v1/me/usage` this month, from the same ledger: its account's figures.",
       parameters: keyUsageParameters,
       response: keyUsageSchema,
       errors: ["key_not_found"],
@@ -253,7 +253,7 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
         const record = await existing(deps.store, id(args));
         return {
           key_id: record.id,
-          credits: await getCredits(deps, record),
+          credits: await getCredits(deps, record, record),
           usage: await getUsage(deps, record, page(args, USAGE_LIMIT_DEFAULT)),
         };
       },

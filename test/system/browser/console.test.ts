@@ -423,13 +423,16 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
     await assertCleanPage(w);
   });
 
-  it("shows the account's plan and credits exactly as /v1/me/credits, and usage as /v1/me/usage", async () => {
+  it("shows the account (id, name, plan) beside the key in use, its credits as /v1/me/credits, and usage as /v1/me/usage", async () => {
     const w = await c.open("/account", { key: c.key, width: PHONE });
     await w.page.locator("#account:not([hidden])").waitFor();
     const credits = (await c.api("/v1/me/credits")).body;
     const usage = (await c.api("/v1/me/usage?limit=20")).body;
     const figure = (name: string) => w.page.locator(`dd[data-field="${name}"]`).textContent();
     assert.equal(await figure("plan"), credits.plan);
+    assert.equal(await figure("account_id"), credits.account_id);
+    assert.equal(await figure("account_name"), credits.account_name);
+    assert.equal(await figure("key"), `${c.key.slice(0, c.key.lastIndexOf("_") + 5)}…`);
     assert.equal(await figure("credits_used"), String(credits.credits_used));
     assert.equal(await figure("credits_remaining"), String(credits.credits_remaining));
     assert.equal(await figure("monthly_allowance"), String(credits.monthly_allowance));
@@ -440,10 +443,10 @@ describe("the web console in Chromium", { skip: missing ?? false }, () => {
       byTool.map((t) => [t.tool, String(t.calls), String(t.credits)]),
     );
     assert.equal(await w.page.locator("svg.bars rect").count(), byTool.length);
-    const recent = usage.recent as { request_id: string }[];
+    const recent = usage.recent as { request_id: string; key_id: string }[];
     assert.deepEqual(
-      (await readTable(w.page, "recent")).rows.map((row) => row[4]),
-      recent.map((r) => r.request_id),
+      (await readTable(w.page, "recent")).rows.map((row) => [row[4], row[5]]),
+      recent.map((r) => [r.request_id, r.key_id]),
     );
     await assertCleanPage(w);
   });

@@ -99,7 +99,7 @@ if (database.url === undefined || redis.url === undefined) {
     const ledger = async () => {
       assert.ok(cluster);
       const [balance] = await cluster.query<{ used: number }>(
-        "SELECT used FROM credit_balances WHERE key_id = $1",
+        "SELECT used FROM credit_balances WHERE account_id = (SELECT account_id FROM api_keys WHERE id = $1)",
         [key.id],
       );
       const calls = await cluster.query<{ status: string; n: number; credits: number }>(

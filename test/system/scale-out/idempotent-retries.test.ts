@@ -176,7 +176,7 @@ if (database.url === undefined) {
         );
       }
       const [balance] = await cluster.query<{ used: number }>(
-        "SELECT used FROM credit_balances WHERE key_id = $1",
+        "SELECT used FROM credit_balances WHERE account_id = (SELECT account_id FROM api_keys WHERE id = $1)",
         [key.id],
       );
       assert.equal(balance?.used, CALLS * COST);

@@ -230,7 +230,7 @@ function checks(scenario: Scenario): void {
       ] as const) {
         const ok = calls.filter((c) => c.status === 200);
         const balances = await c.query<{ used: number }>(
-          "SELECT used FROM credit_balances WHERE key_id = $1",
+          "SELECT used FROM credit_balances WHERE account_id = (SELECT account_id FROM api_keys WHERE id = $1)",
           [key.id],
         );
         assert.deepEqual(
@@ -259,7 +259,10 @@ function checks(scenario: Scenario): void {
           calls: number;
           active_calls: number;
           credits: number;
-        }>("SELECT tool, calls, active_calls, credits FROM tool_usage_monthly WHERE key_id = $1", [key.id]);
+        }>(
+          "SELECT tool, calls, active_calls, credits FROM tool_usage_monthly WHERE account_id = (SELECT account_id FROM api_keys WHERE id = $1)",
+          [key.id],
+        );
         assert.deepEqual(monthly, [
           { tool: CALCULATOR, calls: ok.length, active_calls: ok.length, credits: ok.length * spec.cost },
         ]);
