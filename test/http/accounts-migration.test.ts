@@ -114,8 +114,10 @@ async function checkMigrated(t: TestContext, store: Store, data: ReturnType<type
   for (const { key, credits, usage } of data.answers) {
     const get = (url: string) => app.app.inject({ method: "GET", url, headers: bearer(key.key) });
     const readCredits = (await get("/v1/me/credits")).json();
-    const { account_id: accountId, account_name: accountName, ...rest } = readCredits;
+    const { account_id: accountId, account_name: accountName, key: scope, ...rest } = readCredits;
     assert.equal(accountName, key.name);
+    // Migration 0007 gives every existing key every tool, fully.
+    assert.deepEqual(scope, { id: key.id, tools: null, access: "full" });
     assert.equal(accountId, `acc_${key.id.slice(4)}`);
     accounts.add(accountId);
     assert.deepEqual(rest, credits);

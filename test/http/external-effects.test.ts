@@ -126,7 +126,7 @@ for (const { name, make } of storesToTest()) {
       });
       assert.equal(retry.statusCode, 200, retry.body);
       assert.equal(retry.headers["idempotent-replayed"], "true");
-      assert.equal(upstream.callsFor(outwardKeyOf((await t.recordOf(key)).id, "hang-up")), 1);
+      assert.equal(upstream.callsFor(outwardKeyOf((await t.recordOf(key)).accountId, "hang-up")), 1);
       assert.deepEqual(await settledCall(t, key), ["charged", 200, price]);
     });
 
