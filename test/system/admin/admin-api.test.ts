@@ -49,7 +49,7 @@ for (const [name, env, skip] of databases) {
           });
         const created = await admin("POST", "/keys", { plan: "free", name: "acme", monthly_allowance: 2 });
         assert.equal(created.status, 201);
-        const key = (await created.json()) as { id: string; key: string };
+        const key = (await created.json()) as { id: string; key: string; account_id: string };
         const call = () =>
           fetch(`${base}/v1/tool/retaining-wall-pressure-calculator`, {
             method: "POST",
@@ -107,8 +107,9 @@ for (const [name, env, skip] of databases) {
             ["keys.revoke", other.id, api],
             ["keys.create", other.id, api],
             ["keys.update", key.id, cli],
-            ["credits.grant", key.id, cli],
-            ["credits.grant", key.id, api],
+            // A key's grant goes to its account, and is audited there.
+            ["credits.grant", key.account_id, cli],
+            ["credits.grant", key.account_id, api],
             ["keys.create", key.id, api],
             ["admin_keys.create", adminKey.id, cli],
           ],
