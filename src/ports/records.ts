@@ -36,9 +36,12 @@ export interface ApiKeyRecord {
   readonly previousSecretExpiresAt: string | null;
 }
 
-/** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
+/**
+ * Who did something: an admin key (its id), the CLI (the operating-system user running it), or a
+ * member signed in to the console (its id).
+ */
 export interface Actor {
-  readonly type: "admin_key" | "cli";
+  readonly type: "admin_key" | "cli" | "member";
   readonly id: string;
 }
 

@@ -24,6 +24,7 @@ export interface KeyRotation {
   readonly previousSecretExpiresAt: string | null;
 }
 
+import type { MemberStore } from "./member-store.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 
 export interface NewApiKey {
@@ -415,7 +416,8 @@ export interface Store
     AuditLog,
     Ledger,
     SwitchStore,
-    OAuthStore {
+    OAuthStore,
+    MemberStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

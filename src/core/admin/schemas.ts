@@ -146,18 +146,22 @@ export const auditSchema: JsonSchema = {
           actor: {
             type: "object",
             required: ["type", "id"],
-            description: "An admin key (its id), or the CLI (`cli`, with the operating-system user as `id`).",
-            properties: { type: { type: "string", enum: ["admin_key", "cli"] }, id: { type: "string" } },
+            description:
+              "An admin key (its id), the CLI (`cli`, with the operating-system user as `id`), or a member signed in to the console (`member`, its id).",
+            properties: {
+              type: { type: "string", enum: ["admin_key", "cli", "member"] },
+              id: { type: "string" },
+            },
           },
           action: {
             type: "string",
             description:
-              "`accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`.",
+              "`accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `members.create`, `members.invite`, `members.disable`, `members.enable`, `members.sign_in`.",
           },
           target: {
             type: "string",
             description:
-              "The account id, key id, admin key id or tool slug acted on (a plan, allowance or grant changed through a key targets its account).",
+              "The account id, key id, admin key id, member id or tool slug acted on (a plan, allowance or grant changed through a key targets its account).",
           },
           request_id: {
             ...nullable({ type: "string" }),
