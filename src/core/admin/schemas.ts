@@ -8,7 +8,7 @@ import { USAGE_LIMIT_DEFAULT, USAGE_LIMIT_MAX } from "../contract/account.ts";
 import { creditsOutputSchema, nullable, SCHEMA_DIALECT, usageOutputSchema } from "../contract/schemas.ts";
 
 const count: JsonSchema = { type: "integer", minimum: 0 };
-const timestamp: JsonSchema = { type: "string", format: "date-time" };
+export const timestamp: JsonSchema = { type: "string", format: "date-time" };
 
 export const ADMIN_LIST_LIMIT_DEFAULT = 50;
 export const ADMIN_LIST_LIMIT_MAX = 200;
@@ -187,12 +187,15 @@ const cursor: JsonSchema = {
   minLength: 1,
   description: "`next_cursor` of the previous page.",
 };
-const page = (what: string): Record<string, JsonSchema> => ({
+export const page = (what: string): Record<string, JsonSchema> => ({
   limit: limit(what, ADMIN_LIST_LIMIT_MAX, ADMIN_LIST_LIMIT_DEFAULT),
   cursor,
 });
 
-function parameters(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
+export function parameters(
+  properties: Record<string, JsonSchema>,
+  required: readonly string[] = [],
+): JsonSchema {
   return { $schema: SCHEMA_DIALECT, type: "object", additionalProperties: false, required, properties };
 }
 
