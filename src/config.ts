@@ -696,6 +696,7 @@ function readSignin(
   plans: Readonly<Record<string, unknown>>,
   problems: string[],
 ): SigninConfig | null {
+  const refusedBefore = problems.length;
   const issuer = read("TOOLRUN_SIGNIN_ISSUER");
   const clientId = read("TOOLRUN_SIGNIN_CLIENT_ID");
   const clientSecret = read("TOOLRUN_SIGNIN_CLIENT_SECRET");
@@ -704,7 +705,8 @@ function readSignin(
   const set = [issuer, clientId, clientSecret].filter((v) => v !== null).length;
   if (set === 0) return null;
   if (issuer === null || clientId === null || clientSecret === null) {
-    if (set < 3)
+    // A refused one was named already.
+    if (problems.length === refusedBefore)
       problems.push(
         "TOOLRUN_SIGNIN_ISSUER, TOOLRUN_SIGNIN_CLIENT_ID and TOOLRUN_SIGNIN_CLIENT_SECRET must be set together (sign-in is off with none of them)",
       );
