@@ -2,6 +2,7 @@
 /** The console's script: the key bar on every page, then what the page needs. */
 import { setupAccountPage } from "./account.js";
 import { setupKeyBar } from "./key.js";
+import { setupMemberPage } from "./member.js";
 import { setupRequestParts } from "./request-parts.js";
 import { setupTitleBlock } from "./title-block.js";
 import { setupToolPage } from "./tool.js";
@@ -14,4 +15,5 @@ if (page === "tool") {
   setupRequestParts();
 }
 if (page === "account") reload = setupAccountPage();
+if (page === "member") setupMemberPage();
 setupKeyBar(() => reload());
