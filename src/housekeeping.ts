@@ -9,7 +9,7 @@ import { SchemaNotReadyError } from "./ports/errors.ts";
 
 /** How often a sweep for abandoned calls runs, at most (half the abandon time when that is shorter). */
 const SWEEP_EVERY_MS = 30_000;
-/** How often expired codes, tokens and ended authorizations are removed. */
+/** How often expired codes, tokens, ended authorizations and expired member sessions are removed. */
 const OAUTH_PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** Where a job's failure, and what a job found worth saying, is written (the app's logger). */
@@ -28,7 +28,7 @@ export interface Job {
 
 /** The jobs of a server with this configuration. */
 export function jobs(
-  config: Pick<Config, "callAbandonS" | "oauth">,
+  config: Pick<Config, "callAbandonS" | "oauth"> & Partial<Pick<Config, "signin">>,
   deps: Pick<CoreDeps, "store" | "now">,
   log: WarningLog,
 ): Job[] {
@@ -64,6 +64,18 @@ export function jobs(
             atStart: false,
             async run() {
               await deps.store.purgeOAuth(now());
+            },
+          },
+        ]
+      : []),
+    ...(config.signin
+      ? [
+          {
+            name: "purge of expired member sessions",
+            everyMs: OAUTH_PURGE_EVERY_MS,
+            atStart: false,
+            async run() {
+              await deps.store.purgeMemberSessions(now());
             },
           },
         ]
