@@ -158,7 +158,7 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
   registerConsole(app, deps, signin !== null);
   if (signin) registerSignin(app, deps, signin, consolePageContext(deps, true));
-  if (oauth) registerConsentPage(app, deps, oauth.consent);
+  if (oauth) registerConsentPage(app, deps, oauth.consent, signin !== null);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   return app;
 }

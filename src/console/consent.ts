@@ -14,16 +14,20 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createApiKey } from "../core/admin/actions.ts";
+import { memberActor } from "../core/admin/members.ts";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { hasExpired } from "../core/call/keys.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { DISPLAY_SECRET_CHARS, hashKey } from "../core/kernel/key-format.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
 import { CONSENT_ATTEMPTS_PER_MINUTE, takeConsentAttempt } from "../core/oauth/consent-limit.ts";
+import type { MemberRecord } from "../ports/member-store.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
 import { SITE_STYLES } from "./pages.ts";
 import { CONTENT_SECURITY_POLICY } from "./routes.ts";
+import { memberOf } from "./signin.ts";
 
 export const CONSENT_PAGE_PATH = "/oauth/consent/{uid}";
 
@@ -61,7 +65,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
     operationId: "oauthConsentDecision",
     parameters: uidParameter,
     summary: "OAuth: the consent page's answer",
-    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
+    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`, or, with members' sign-in on, \`approve_member\`: the signed-in member approves for their account with a key of it made for this authorization). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
     tag: "OAuth",
     keyed: false,
     requestBody: {
@@ -72,7 +76,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
         properties: {
           csrf: { type: "string" },
           api_key: { type: "string" },
-          decision: { type: "string", enum: ["approve", "deny"] },
+          decision: { type: "string", enum: ["approve", "deny", "approve_member"] },
         },
       },
     },
@@ -142,7 +146,27 @@ ${main}
 </html>`;
 }
 
-function consentPage(pending: PendingConsent, csrf: string, problem: string | null): Markup {
+/** With sign-in on: the member signed in here (who may approve for their account), or null. */
+type Signed = { readonly member: MemberRecord | null } | null;
+
+function memberChoice(pending: PendingConsent, csrf: string, signed: Signed): Markup {
+  if (signed === null) return html``;
+  if (signed.member === null)
+    return html`<p class="member-choice">Or <a href="/signin?return=/oauth/consent/${pending.uid}">sign in</a> to approve for your account without handling a key.</p>`;
+  const who = signed.member.name ?? signed.member.email ?? signed.member.id;
+  return html`<form class="tool-form member-choice" method="post" action="/oauth/consent/${pending.uid}">
+<input type="hidden" name="csrf" value="${csrf}">
+<p>Signed in as <strong>${who}</strong>: approve for your account (a key of your account is made for this app; revoke it on <a href="/member">your account</a> to end this approval).</p>
+<div class="actions"><button type="submit" name="decision" value="approve_member">Approve as ${who}</button></div>
+</form>`;
+}
+
+function consentPage(
+  pending: PendingConsent,
+  csrf: string,
+  problem: string | null,
+  signed: Signed = null,
+): Markup {
   const described = problem === null ? "api-key-help" : "api-key-help api-key-error";
   return page(
     `Allow ${pending.clientName}`,
@@ -161,7 +185,8 @@ ${problem === null ? "" : html`<p id="api-key-error" class="field-error" role="a
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
 </div>
-</form>`,
+</form>
+${memberChoice(pending, csrf, signed)}`,
   );
 }
 
@@ -259,7 +284,11 @@ export function registerConsentPage(
   app: FastifyInstance,
   deps: CoreDeps,
   flow: ConsentFlow<IncomingMessage, ServerResponse>,
+  /** Members may sign in: a signed-in member may approve for their account without a key. */
+  members = false,
 ): void {
+  const signedOf = async (request: FastifyRequest): Promise<Signed> =>
+    members ? { member: await memberOf(deps, request, flow.secure) } : null;
   const path = "/oauth/consent/:uid";
   const cookieFor = (uid: string, nonce: string, maxAge = 3600) =>
     `${CSRF_COOKIE}=${nonce}; Path=/oauth/consent/${uid}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${flow.secure ? "; Secure" : ""}`;
@@ -277,7 +306,12 @@ export function registerConsentPage(
       reply,
       status,
       pending,
-      consentPage(pending, csrfToken(await flow.csrfKey(), nonce, pending.uid), problem),
+      consentPage(
+        pending,
+        csrfToken(await flow.csrfKey(), nonce, pending.uid),
+        problem,
+        await signedOf(request),
+      ),
     );
   }
 
@@ -300,6 +334,26 @@ export function registerConsentPage(
     let next: string | null;
     if (form.get("decision") === "deny") {
       next = await flow.deny(request.raw, reply.raw, uid);
+    } else if (form.get("decision") === "approve_member" && members) {
+      const member = await memberOf(deps, request, flow.secure);
+      if (member === null)
+        return showForm(
+          request,
+          reply,
+          pending,
+          400,
+          "Sign in again to approve for your account, or enter an API key.",
+        );
+      // A key of the member's account made for this authorization: it pays, and revoking it ends the approval.
+      const created = await createApiKey(deps, memberActor(member, request.id), {
+        accountId: member.accountId,
+        plan: "",
+        name: `OAuth: ${pending.clientName}`.slice(0, 200),
+        monthlyAllowance: null,
+        expiresAt: null,
+        metadata: {},
+      });
+      next = await flow.approve(request.raw, reply.raw, uid, created.record, hashKey(created.key));
     } else {
       const typed = (form.get("api_key") ?? "").trim();
       if (typed !== "") {

@@ -166,6 +166,26 @@ function secure(reply: FastifyReply): FastifyReply {
     .header("cache-control", "no-store");
 }
 
+/** The session cookie's name: `__Host-` on https, so no subdomain or path can set or shadow it. */
+export function sessionCookieName(secure: boolean): string {
+  return `${secure ? "__Host-" : ""}toolrun_session`;
+}
+
+/** The signed-in member of this request (its session then slides); null when none. */
+export async function memberOf(
+  deps: CoreDeps,
+  request: FastifyRequest,
+  secure: boolean,
+): Promise<MemberRecord | null> {
+  const token = cookieOf(request, sessionCookieName(secure));
+  return token === undefined ? null : sessionMember(deps, token);
+}
+
+/** Where a sign-in may return to: the member page, or an OAuth consent page waiting in this browser. */
+function returnPath(raw: string | undefined): string {
+  return raw !== undefined && /^\/oauth\/consent\/[A-Za-z0-9_-]{1,100}$/.test(raw) ? raw : MEMBER_PAGE_PATH;
+}
+
 export function registerSignin(
   app: FastifyInstance,
   deps: CoreDeps,
@@ -173,7 +193,7 @@ export function registerSignin(
   ctx: PageContext,
 ): void {
   const prefix = options.secure ? "__Host-" : "";
-  const SESSION_COOKIE = `${prefix}toolrun_session`;
+  const SESSION_COOKIE = sessionCookieName(options.secure);
   const SIGNIN_COOKIE = `${prefix}toolrun_signin`;
   const cookie = (name: string, value: string, maxAge: number) =>
     `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${options.secure ? "; Secure" : ""}`;
@@ -227,7 +247,7 @@ export function registerSignin(
     );
   }
 
-  app.get("/signin", async (_request, reply) => {
+  app.get<{ Querystring: { return?: string } }>("/signin", async (request, reply) => {
     let config: client.Configuration;
     try {
       config = await provider();
@@ -262,7 +282,7 @@ export function registerSignin(
     const kept = cookieOf(request, SIGNIN_COOKIE);
     // This sign-in's checks are used once: the cookie goes whatever happens next.
     reply.header("set-cookie", cookie(SIGNIN_COOKIE, "", 0));
-    const [state, nonce, verifier] = (kept ?? "").split(".");
+    const [state, nonce, verifier, back] = (kept ?? "").split(".");
     const failed = () =>
       messagePage(
         reply,
@@ -313,7 +333,8 @@ export function registerSignin(
       cookie(SIGNIN_COOKIE, "", 0),
       cookie(SESSION_COOKIE, token, SESSION_MAX_AGE_S),
     ]);
-    return secure(reply.code(303)).header("location", MEMBER_PAGE_PATH).send();
+    const next = returnPath(back === undefined ? undefined : Buffer.from(back, "base64url").toString("utf8"));
+    return secure(reply.code(303)).header("location", next).send();
   });
 
   app.get(MEMBER_PAGE_PATH, async (request, reply) => {
