@@ -273,7 +273,11 @@ export function registerSignin(
     });
     reply.header(
       "set-cookie",
-      cookie(SIGNIN_COOKIE, `${state}.${nonce}.${verifier}`, SIGNIN_COOKIE_MAX_AGE_S),
+      cookie(
+        SIGNIN_COOKIE,
+        `${state}.${nonce}.${verifier}.${Buffer.from(returnPath(request.query.return)).toString("base64url")}`,
+        SIGNIN_COOKIE_MAX_AGE_S,
+      ),
     );
     return secure(reply.code(303)).header("location", url.href).send();
   });

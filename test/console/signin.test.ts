@@ -17,10 +17,6 @@ const PUBLIC = "http://toolrun.test";
 const REDIRECT = `${PUBLIC}/signin/callback`;
 
 let idp: TestIdp;
-before(async () => {
-  idp = await startTestIdp(REDIRECT);
-});
-after(() => idp.close());
 
 const ann: Person = { sub: "ann", email: "Ann@Example.com", email_verified: true, name: "Ann Example" };
 
@@ -60,9 +56,13 @@ function cookiesOf(response: LightMyRequestResponse): Record<string, string> {
 }
 
 /** The provider's answer for `person`: the callback URL with its code and state, and the sign-in cookie. */
-async function atProvider(app: TestApp, person: Person): Promise<{ callback: string; signinCookie: string }> {
+async function atProvider(
+  app: TestApp,
+  person: Person,
+  url = "/signin",
+): Promise<{ callback: string; signinCookie: string }> {
   idp.signInAs(person);
-  const start = await app.app.inject({ method: "GET", url: "/signin" });
+  const start = await app.app.inject({ method: "GET", url });
   assert.equal(start.statusCode, 303);
   const location = String(start.headers.location);
   const query = new URL(location).searchParams;
@@ -114,6 +114,11 @@ function post(app: TestApp, url: string, session: string, form: Record<string, s
 }
 
 describe("members' sign-in with OpenID Connect", () => {
+  before(async () => {
+    idp = await startTestIdp(REDIRECT);
+  });
+  after(() => idp.close());
+
   it("signs a new person up, shows the account page, makes a key that calls the API, and signs out", async (t) => {
     const app = await appWith(t, { signup: "open", signupPlan: "builder" });
     const { session, page } = await signedIn(app, ann);
@@ -268,6 +273,27 @@ describe("members' sign-in with OpenID Connect", () => {
       name: "Bo",
     });
     assert.match(page.body, new RegExp(`<code id="account-id">${account.id}</code>`));
+  });
+
+  it("returns to a waiting consent page after signing in, and nowhere else", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    for (const [asked, landed] of [
+      ["/oauth/consent/abc_DEF-1", "/oauth/consent/abc_DEF-1"],
+      ["https://evil.example/", "/member"],
+      ["//evil.example/x", "/member"],
+    ]) {
+      const { callback, signinCookie } = await atProvider(
+        app,
+        { ...ann, sub: "returning" },
+        `/signin?return=${encodeURIComponent(asked ?? "")}`,
+      );
+      const back = await app.app.inject({
+        method: "GET",
+        url: callback.slice(PUBLIC.length),
+        headers: { cookie: `toolrun_signin=${signinCookie}` },
+      });
+      assert.equal(back.headers.location, landed);
+    }
   });
 
   it("ends a disabled member's session at once", async (t) => {
