@@ -220,7 +220,8 @@ export function registerSignin(
 
   const send = (reply: FastifyReply, status: number, body: string) =>
     secure(reply.code(status)).type("text/html; charset=utf-8").send(body);
-  const page = (title: string, main: Markup) => layout(ctx, "member", title, main);
+  const page = (title: string, main: Markup) =>
+    layout(ctx, "member", title, html`<div class="member-page">${main}</div>`);
   const messagePage = (reply: FastifyReply, status: number, title: string, lead: Markup) =>
     send(reply, status, page(title, html`<h1>${title}</h1>\n${lead}`));
 
@@ -465,8 +466,8 @@ ${
   usage && usage.recent.length > 0
     ? html`<section aria-labelledby="usage-title">
 <h2 id="usage-title">Recent calls</h2>
-<table><thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Credits</th></tr></thead>
-<tbody>${usage.recent.map((call) => html`<tr><td>${call.at}</td><td>${call.tool}</td><td>${call.credits}</td></tr>`)}</tbody></table>
+<div class="table-wrap"><table><thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Credits</th></tr></thead>
+<tbody>${usage.recent.map((call) => html`<tr><td>${call.at}</td><td>${call.tool}</td><td>${call.credits}</td></tr>`)}</tbody></table></div>
 </section>`
     : ""
 }
@@ -475,7 +476,7 @@ ${
 ${
   active.length === 0
     ? html`<p>The account has no active key.</p>`
-    : html`<table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
 <tbody>${active.map(
         (
           k,
@@ -483,7 +484,7 @@ ${
 <form method="post" action="${MEMBER_PAGE_PATH}/keys/rotate" class="inline">${hidden}<input type="hidden" name="key_id" value="${k.id}"><button type="submit" aria-label="Rotate ${k.name} (${k.displayPrefix}…)">Rotate</button></form>
 <form method="post" action="${MEMBER_PAGE_PATH}/keys/revoke" class="inline">${hidden}<input type="hidden" name="key_id" value="${k.id}"><button type="submit" class="secondary" aria-label="Revoke ${k.name} (${k.displayPrefix}…)">Revoke</button></form>
 </td></tr>`,
-      )}</tbody></table>`
+      )}</tbody></table></div>`
 }
 <form method="post" action="${MEMBER_PAGE_PATH}/keys" class="tool-form">
 ${hidden}

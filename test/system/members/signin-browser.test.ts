@@ -14,7 +14,7 @@ import type { Page } from "playwright-core";
 import { type Person, startTestIdp, type TestIdp } from "../../helpers/oidc-idp.ts";
 import { runCli } from "../../helpers/process.ts";
 import { freePort } from "../../oauth/helpers.ts";
-import { browserMissing, type Console, startConsole } from "../browser/harness.ts";
+import { assertCleanPage, browserMissing, type Console, startConsole } from "../browser/harness.ts";
 
 const missing = browserMissing();
 const SLUG = "retaining-wall-pressure-calculator";
@@ -72,6 +72,8 @@ describe("members in Chromium", { skip: missing ?? false }, () => {
       assert.match(key, /^tr_live_/);
       const credits = await site.api("/v1/me/credits", key);
       assert.equal(credits.status, 200);
+      // The account page itself, opened signed in: nothing foreign, accessible, fits a phone.
+      for (const width of [1280, 390]) await assertCleanPage(await site.open("/member", { width }));
 
       await page.getByRole("button", { name: "Use a new key in this browser" }).click();
       await page.getByRole("heading", { name: "A new key is in this browser" }).waitFor();
