@@ -5,7 +5,13 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./config.ts";
 import { consentEndpoints, oauthErrorPage, registerConsentPage } from "./console/consent.ts";
-import { consoleEndpoints, notFoundPageSender, registerConsole } from "./console/routes.ts";
+import {
+  consoleEndpoints,
+  consolePageContext,
+  notFoundPageSender,
+  registerConsole,
+} from "./console/routes.ts";
+import { registerSignin, type SigninOptions, signinEndpoints } from "./console/signin.ts";
 import { createAdminEntrance } from "./core/admin/entrance.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
@@ -61,6 +67,8 @@ export interface AppOptions {
   readonly oauth?: OAuthSettings | null;
   /** Fastify's `trustProxy`: whose `X-Forwarded-For` gives `request.ip` (TOOLRUN_TRUST_PROXY). */
   readonly trustProxy?: boolean | number | readonly string[];
+  /** Members' sign-in to the console (OpenID Connect); none: the console as it always was. */
+  readonly signin?: SigninOptions | null;
 }
 
 /**
@@ -149,12 +157,14 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   // The API, which /openapi.json documents; the pages and files for browsers are not part of it.
   const api = [...routes, mcpEndpoint];
   const forBrowsers = referenceAssetRoutes();
-  const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : [])];
+  const signin = options.signin ?? null;
+  const pages = [...consoleEndpoints, ...(oauth ? consentEndpoints : []), ...(signin ? signinEndpoints : [])];
   registerRoutes(app, [...routes, ...forBrowsers], door, createAdminEntrance(deps, door));
   const mcpDoor = options.oauth ? mcpFrontDoor(deps, options.oauth, readiness) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
-  registerConsole(app, deps);
-  if (oauth) registerConsentPage(app, deps, oauth.consent);
+  registerConsole(app, deps, signin !== null);
+  if (signin) registerSignin(app, deps, signin, consolePageContext(deps, true));
+  if (oauth) registerConsentPage(app, deps, oauth.consent, signin !== null);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   // After every method Node reads is added above: a capture's address takes them all.
   registerHook(app, deps);

@@ -13,6 +13,7 @@
  */
 import { isIP } from "node:net";
 import { readConfigFile } from "./config-file.ts";
+import type { MemberSettings, SignupMode } from "./core/admin/members.ts";
 import { type ServiceSettings, SetupProblemsError } from "./core/kernel/settings.ts";
 import {
   DEFAULT_WEBHOOK_RETRY_SCHEDULE,
@@ -94,6 +95,20 @@ export interface Config {
   readonly trustProxy: boolean | number | readonly string[];
   /** The delays before each retry of a failed webhook delivery, in milliseconds. */
   readonly webhookRetryScheduleMs: readonly number[];
+  /** Members' sign-in with OpenID Connect; null when off (the TOOLRUN_SIGNIN_* variables unset). */
+  readonly signin: SigninConfig | null;
+}
+
+/** The console's OpenID Connect relying party, and who may sign up. */
+export interface SigninConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** `{TOOLRUN_PUBLIC_URL}/signin/callback`. */
+  readonly redirectUri: string;
+  /** The public URL is https: the session cookie is `Secure` and named `__Host-…`. */
+  readonly secure: boolean;
+  readonly members: MemberSettings;
 }
 
 /** Why the configuration cannot be used: every bad variable and file member, one line each. */
@@ -361,6 +376,44 @@ export const VARIABLES = {
     unit: "clients an address may register an hour",
     doc: "OAuth clients one address may register by dynamic registration in an hour, counted in the rate limiter's windows (shared by instances); one more answers 429 `rate_limited` with `Retry-After` and stores nothing. Behind a reverse proxy, set `TOOLRUN_TRUST_PROXY` so the address is the client's, not the proxy's",
   }),
+  TOOLRUN_SIGNIN_ISSUER: declare<string | null>(
+    {
+      default: null,
+      accepts: "an https URL (http only on a loopback host)",
+      doc: "members' sign-in to the console ([sign-in](signin.md)): the OpenID Connect issuer (`https://accounts.google.com`, `https://gitlab.com`, a Keycloak realm's URL). On only with `TOOLRUN_SIGNIN_CLIENT_ID` and `TOOLRUN_SIGNIN_CLIENT_SECRET`; the provider's redirect URL is `{TOOLRUN_PUBLIC_URL}/signin/callback`. Unset, there is no sign-in and the console is as it always was",
+    },
+    (raw) => (isSigninIssuer(raw) ? raw.replace(/\/+$/, "") : undefined),
+  ),
+  TOOLRUN_SIGNIN_CLIENT_ID: text(
+    {
+      default: null,
+      accepts: "a client id (letters, digits and `._~:@/+=-`)",
+      doc: "the client id the OpenID provider gave toolrun",
+    },
+    /^[A-Za-z0-9._~:@/+=-]{1,512}$/,
+  ),
+  TOOLRUN_SIGNIN_CLIENT_SECRET: text(
+    {
+      default: null,
+      accepts: "at least 8 printable characters without spaces",
+      doc: "the client secret the OpenID provider gave toolrun (sent to its token endpoint only)",
+      secret: true,
+    },
+    /^[\x21-\x7e]{8,}$/,
+  ),
+  TOOLRUN_SIGNUP: declare<SignupMode>(
+    {
+      default: "open",
+      accepts: '"open" or "invite"',
+      doc: "who may sign in: `open`, anyone the provider vouches for (a first sign-in makes a member and a new account on `TOOLRUN_SIGNUP_PLAN`); `invite`, only the emails an operator invited into an account (`toolrun accounts invite`), verified by the provider",
+    },
+    (raw) => (raw === "open" || raw === "invite" ? raw : undefined),
+  ),
+  TOOLRUN_SIGNUP_PLAN: text({
+    default: "free",
+    accepts: "a plan's id",
+    doc: "the plan of the account an open sign-up makes; a plan of the configuration file (or a built-in one)",
+  }),
   TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH: declare(
     {
       default: false,
@@ -560,6 +613,7 @@ export function loadConfig(env: Env): Config {
     oauthOff: oauth.off,
     trustProxy: read("TOOLRUN_TRUST_PROXY"),
     webhookRetryScheduleMs: read("TOOLRUN_WEBHOOK_RETRY_SCHEDULE"),
+    signin: readSignin(read, publicUrl, file.plans, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems.sort((a, b) => rank(a) - rank(b)));
   return config;
@@ -658,6 +712,57 @@ function readOAuth(
   if (unfit === null) return { settings: oauthSettings(publicUrl, options), off: null };
   if (on === true) problems.push(`TOOLRUN_OAUTH is on, but ${unfit}`);
   return { settings: null, off: `${unfit}; MCP sign-in with OAuth is off (API keys work as always)` };
+}
+
+/**
+ * Sign-in is on when its three variables are set; one or two of them is a mistake. Its redirect is
+ * on the public URL, which must be https (or loopback http) for the provider to send the code back.
+ */
+function readSignin(
+  read: Read,
+  publicUrl: string,
+  plans: Readonly<Record<string, unknown>>,
+  problems: string[],
+): SigninConfig | null {
+  const refusedBefore = problems.length;
+  const issuer = read("TOOLRUN_SIGNIN_ISSUER");
+  const clientId = read("TOOLRUN_SIGNIN_CLIENT_ID");
+  const clientSecret = read("TOOLRUN_SIGNIN_CLIENT_SECRET");
+  const signup = read("TOOLRUN_SIGNUP");
+  const signupPlan = read("TOOLRUN_SIGNUP_PLAN");
+  const set = [issuer, clientId, clientSecret].filter((v) => v !== null).length;
+  if (set === 0) return null;
+  if (issuer === null || clientId === null || clientSecret === null) {
+    // A refused one was named already.
+    if (problems.length === refusedBefore)
+      problems.push(
+        "TOOLRUN_SIGNIN_ISSUER, TOOLRUN_SIGNIN_CLIENT_ID and TOOLRUN_SIGNIN_CLIENT_SECRET must be set together (sign-in is off with none of them)",
+      );
+    return null;
+  }
+  const url = new URL(publicUrl);
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
+    problems.push(
+      `TOOLRUN_SIGNIN_ISSUER is set, but TOOLRUN_PUBLIC_URL is "${publicUrl}": sign-in needs https, or http on a loopback host`,
+    );
+  if (!Object.hasOwn(plans, signupPlan))
+    problems.push(
+      `TOOLRUN_SIGNUP_PLAN must be a plan's id (${Object.keys(plans).join(", ")}), got "${signupPlan}"`,
+    );
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    redirectUri: `${publicUrl}/signin/callback`,
+    secure: url.protocol === "https:",
+    members: { signup, signupPlan },
+  };
+}
+
+function isSigninIssuer(raw: string): boolean {
+  if (!isHttpUrl(raw)) return false;
+  const url = new URL(raw);
+  return url.protocol === "https:" || isLoopbackHost(url.hostname);
 }
 
 function parseInteger(raw: string, min: number, max: number): number | undefined {

@@ -11,7 +11,7 @@ import { SchemaNotReadyError } from "./ports/errors.ts";
 
 /** How often a sweep for abandoned calls runs, at most (half the abandon time when that is shorter). */
 const SWEEP_EVERY_MS = 30_000;
-/** How often expired codes, tokens and ended authorizations are removed. */
+/** How often expired codes, tokens, ended authorizations and expired member sessions are removed. */
 const OAUTH_PURGE_EVERY_MS = 10 * 60 * 1000;
 /** How often expired captures and what they caught are removed (reads hide them meanwhile). */
 const CAPTURE_PURGE_EVERY_MS = 10 * 60 * 1000;
@@ -36,7 +36,7 @@ export interface Job {
 
 /** The jobs of a server with this configuration. */
 export function jobs(
-  config: Pick<Config, "callAbandonS" | "oauth">,
+  config: Pick<Config, "callAbandonS" | "oauth"> & Partial<Pick<Config, "signin">>,
   deps: Pick<CoreDeps, "store" | "now"> & { readonly webhooks?: WebhookDeliverer },
   log: WarningLog,
 ): Job[] {
@@ -96,6 +96,18 @@ export function jobs(
               await webhooks.deliverDue();
             },
             stop: () => webhooks.stop(),
+          },
+        ]
+      : []),
+    ...(config.signin
+      ? [
+          {
+            name: "purge of expired member sessions",
+            everyMs: OAUTH_PURGE_EVERY_MS,
+            atStart: false,
+            async run() {
+              await deps.store.purgeMemberSessions(now());
+            },
           },
         ]
       : []),

@@ -51,6 +51,7 @@ export async function startServer(
     metrics: { metrics, token: config.metricsToken },
     requestTimeoutMs: config.requestTimeoutMs,
     oauth: config.oauth,
+    signin: config.signin,
     trustProxy: config.trustProxy,
   });
   const stop = async () => {

@@ -238,7 +238,7 @@ export const AUDIT_COLUMNS = "seq, at, actor_type, actor_id, action, target, req
 export interface AuditRow {
   seq: string | number;
   at: Timestamp;
-  actor_type: "admin_key" | "cli";
+  actor_type: "admin_key" | "cli" | "member";
   actor_id: string;
   action: string;
   target: string;

@@ -22,6 +22,7 @@ import { registerAccountsCommands } from "./accounts.ts";
 import { registerAdminKeysCommands } from "./admin-keys.ts";
 import { CliError, createCliContext, EXIT_FAILED, EXIT_USAGE } from "./context.ts";
 import { registerKeysCommands } from "./keys.ts";
+import { registerAccountInviteCommand, registerMembersCommands } from "./members.ts";
 import { registerMigrateCommands } from "./migrate.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerToolsCommands } from "./tools.ts";
@@ -64,6 +65,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   registerAdminKeysCommands(program, context);
   registerToolsCommands(program, context);
   registerWebhooksCommands(program, context);
+  registerMembersCommands(program, context);
+  registerAccountInviteCommand(program, context);
   // Every command reports mistakes the same way, on one line, and exits through us.
   for (const command of [program, ...allCommands(program)]) {
     command

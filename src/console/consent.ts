@@ -15,6 +15,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createApiKey } from "../core/admin/actions.ts";
+import { memberActor } from "../core/admin/members.ts";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { hasExpired } from "../core/call/keys.ts";
 import { narrowKey } from "../core/call/scope.ts";
@@ -22,10 +24,12 @@ import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { DISPLAY_SECRET_CHARS, hashKey } from "../core/kernel/key-format.ts";
 import type { ConsentFlow, PendingConsent } from "../core/oauth/consent.ts";
 import { CONSENT_ATTEMPTS_PER_MINUTE, takeConsentAttempt } from "../core/oauth/consent-limit.ts";
+import type { MemberRecord } from "../ports/member-store.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
 import { SITE_STYLES } from "./pages.ts";
 import { CONTENT_SECURITY_POLICY } from "./routes.ts";
+import { memberOf } from "./signin.ts";
 
 export const CONSENT_PAGE_PATH = "/oauth/consent/{uid}";
 
@@ -63,7 +67,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
     operationId: "oauthConsentDecision",
     parameters: uidParameter,
     summary: "OAuth: the consent page's answer",
-    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`, and \`tools\` once per checked tool with \`tools_offered\`; without \`tools_offered\` the approval is for every tool the key may use). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
+    description: `The page's form (\`application/x-www-form-urlencoded\`: \`csrf\`, \`api_key\`, \`decision\` = \`approve\` or \`deny\`, and \`tools\` once per checked tool with \`tools_offered\`; without \`tools_offered\` the approval is for every tool the key may use; or, with members' sign-in on, \`decision\` = \`approve_member\`: the signed-in member approves for their account with a key of it made for this authorization). Answers 303 to the authorization endpoint, which sends the browser back to the client with a code or \`access_denied\`; a key that does not sign in shows the page again saying so. Each address, and each key prefix, may try ${CONSENT_ATTEMPTS_PER_MINUTE} keys a minute.`,
     tag: "OAuth",
     keyed: false,
     requestBody: {
@@ -74,7 +78,7 @@ export const consentEndpoints: readonly EndpointSpec[] = [
         properties: {
           csrf: { type: "string" },
           api_key: { type: "string" },
-          decision: { type: "string", enum: ["approve", "deny"] },
+          decision: { type: "string", enum: ["approve", "deny", "approve_member"] },
           tools_offered: { type: "string", description: "Set by the page: the form carries its tool boxes." },
           tools: {
             type: "array",
@@ -187,11 +191,27 @@ interface Shown {
 
 const FRESH: Shown = { keyProblem: null, toolsProblem: null, chosen: null };
 
+/** With sign-in on: the member signed in here (who may approve for their account), or null. */
+type Signed = { readonly member: MemberRecord | null } | null;
+
+function memberChoice(pending: PendingConsent, csrf: string, signed: Signed): Markup {
+  if (signed === null) return html``;
+  if (signed.member === null)
+    return html`<p class="member-choice">Or <a href="/signin?return=/oauth/consent/${pending.uid}">sign in</a> to approve for your account without handling a key.</p>`;
+  const who = signed.member.name ?? signed.member.email ?? signed.member.id;
+  return html`<form class="tool-form member-choice" method="post" action="/oauth/consent/${pending.uid}">
+<input type="hidden" name="csrf" value="${csrf}">
+<p>Signed in as <strong>${who}</strong>: approve for your account (a key of your account is made for this app; revoke it on <a href="/member">your account</a> to end this approval).</p>
+<div class="actions"><button type="submit" name="decision" value="approve_member">Approve as ${who}</button></div>
+</form>`;
+}
+
 function consentPage(
   pending: PendingConsent,
   csrf: string,
   tools: readonly OfferedTool[],
   shown: Shown,
+  signed: Signed = null,
 ): Markup {
   const problem = shown.keyProblem;
   const described = problem === null ? "api-key-help" : "api-key-help api-key-error";
@@ -213,7 +233,8 @@ ${toolChoice(tools, shown.chosen, shown.toolsProblem)}
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
 </div>
-</form>`,
+</form>
+${memberChoice(pending, csrf, signed)}`,
   );
 }
 
@@ -346,7 +367,11 @@ export function registerConsentPage(
   app: FastifyInstance,
   deps: CoreDeps,
   flow: ConsentFlow<IncomingMessage, ServerResponse>,
+  /** Members may sign in: a signed-in member may approve for their account without a key. */
+  members = false,
 ): void {
+  const signedOf = async (request: FastifyRequest): Promise<Signed> =>
+    members ? { member: await memberOf(deps, request, flow.secure) } : null;
   const path = "/oauth/consent/:uid";
   const cookieFor = (uid: string, nonce: string, maxAge = 3600) =>
     `${CSRF_COOKIE}=${nonce}; Path=/oauth/consent/${uid}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${flow.secure ? "; Secure" : ""}`;
@@ -361,7 +386,12 @@ export function registerConsentPage(
     const nonce = randomBytes(24).toString("base64url");
     reply.header("set-cookie", cookieFor(request.params.uid, nonce));
     const csrf = csrfToken(await flow.csrfKey(), nonce, pending.uid);
-    return send(reply, status, pending, consentPage(pending, csrf, await offeredTools(deps), shown));
+    return send(
+      reply,
+      status,
+      pending,
+      consentPage(pending, csrf, await offeredTools(deps), shown, await signedOf(request)),
+    );
   }
 
   app.get<{ Params: { uid: string } }>(path, async (request, reply) => {
@@ -387,6 +417,25 @@ export function registerConsentPage(
     let next: string | null;
     if (form.get("decision") === "deny") {
       next = await flow.deny(request.raw, reply.raw, uid);
+    } else if (form.get("decision") === "approve_member" && members) {
+      const member = await memberOf(deps, request, flow.secure);
+      if (member === null)
+        return refuse(400, {
+          keyProblem: "Sign in again to approve for your account, or enter an API key.",
+          toolsProblem: null,
+        });
+      // A key of the member's account made for this authorization: it pays, and revoking it ends the approval.
+      const created = await createApiKey(deps, memberActor(member, request.id), {
+        accountId: member.accountId,
+        plan: "",
+        name: `OAuth: ${pending.clientName}`.slice(0, 200),
+        monthlyAllowance: null,
+        expiresAt: null,
+        metadata: {},
+        tools: null,
+        access: "full",
+      });
+      next = await flow.approve(request.raw, reply.raw, uid, created.record, hashKey(created.key), null);
     } else {
       const typed = (form.get("api_key") ?? "").trim();
       if (typed !== "") {

@@ -12,13 +12,15 @@ import { outputTitles } from "./output-titles.ts";
 import { rawRequestFieldOf, requestParts } from "./request-parts.ts";
 import { titleBlockForm, titleBlockOf, titleBlockSheet } from "./title-block.ts";
 
-export type PageName = "tools" | "tool" | "account" | "not-found" | "reference" | "errors";
+export type PageName = "tools" | "tool" | "account" | "member" | "not-found" | "reference" | "errors";
 
 export interface PageContext {
   /** Where the API reference lives (`/docs` of this service unless configured otherwise). */
   readonly docsUrl: string;
   /** The script modules under /console/, fetched at once instead of one import level at a time. */
   readonly modules: readonly string[];
+  /** Members may sign in (TOOLRUN_SIGNIN_*): the navigation links their account page. */
+  readonly members?: boolean;
 }
 
 /** Credits one run costs on each plan: max(weight, the plan's minimum), or nothing when unmetered. */
@@ -38,6 +40,8 @@ export interface PageOptions {
   /** Classic scripts under this origin, at the end of <body>. */
   readonly scripts?: readonly string[];
   readonly wide?: boolean;
+  /** Link the signed-in member's account page (sign-in is on). */
+  readonly members?: boolean;
 }
 
 /** The site's look (site.css) and the console's forms, tables and charts (console.css). */
@@ -67,7 +71,7 @@ ${modules.map((name) => html`<link rel="modulepreload" href="/console/${name}">\
 <header class="site">
 <nav aria-label="Main">
 <a class="brand" href="/">toolrun</a>
-<ul>${link("/", "Tools", page === "tools" || page === "tool")}${link("/account", "Account", page === "account")}${link(docsUrl, "API reference", page === "reference")}${link(`${docsUrl}/errors`, "Error codes", page === "errors")}</ul>
+<ul>${link("/", "Tools", page === "tools" || page === "tool")}${link("/account", "Account", page === "account")}${options.members ? link("/member", "Your account", page === "member") : ""}${link(docsUrl, "API reference", page === "reference")}${link(`${docsUrl}/errors`, "Error codes", page === "errors")}</ul>
 </nav>
 ${consoleScript ? keyBar() : ""}
 </header>
@@ -107,6 +111,7 @@ export function layout(
     docsUrl: ctx.docsUrl,
     modules: ctx.modules,
     wide: page === "tool",
+    ...(ctx.members && { members: true }),
   });
 }
 

@@ -118,9 +118,14 @@ export function notFoundPageSender(docsUrl: string): (reply: FastifyReply) => Fa
   return (reply) => sendPage(reply, body);
 }
 
-export function registerConsole(app: FastifyInstance, deps: CoreDeps): void {
+/** What every console page is rendered with; `members` when members may sign in. */
+export function consolePageContext(deps: CoreDeps, members: boolean): PageContext {
+  return { docsUrl: deps.settings.docsUrl, modules: scriptModules(), ...(members && { members }) };
+}
+
+export function registerConsole(app: FastifyInstance, deps: CoreDeps, members = false): void {
   const assets = loadAssets();
-  const ctx: PageContext = { docsUrl: deps.settings.docsUrl, modules: scriptModules() };
+  const ctx = consolePageContext(deps, members);
   const costs = (tool: RegisteredTool) =>
     planCosts(tool, deps.settings.plans, (weight, plan) => callCost(weight, plan, deps.settings));
 

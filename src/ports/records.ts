@@ -46,9 +46,12 @@ export interface ApiKeyRecord {
 export type KeyAccess = "full" | "read";
 export const KEY_ACCESS: readonly KeyAccess[] = ["full", "read"];
 
-/** Who did something: an admin key (its id), or the CLI (the operating-system user running it). */
+/**
+ * Who did something: an admin key (its id), the CLI (the operating-system user running it), or a
+ * member signed in to the console (its id).
+ */
 export interface Actor {
-  readonly type: "admin_key" | "cli";
+  readonly type: "admin_key" | "cli" | "member";
   readonly id: string;
 }
 

@@ -27,6 +27,7 @@ export interface KeyRotation {
 }
 
 import type { CaptureStore } from "./capture-store.ts";
+import type { MemberStore } from "./member-store.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 import type { NewWebhookEvent, WebhookStore } from "./webhook-store.ts";
 
@@ -441,7 +442,8 @@ export interface Store
     SwitchStore,
     OAuthStore,
     CaptureStore,
-    WebhookStore {
+    WebhookStore,
+    MemberStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

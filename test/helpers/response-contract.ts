@@ -11,6 +11,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
 import { consentEndpoints } from "../../src/console/consent.ts";
 import { consoleEndpoints } from "../../src/console/routes.ts";
+import { signinEndpoints } from "../../src/console/signin.ts";
 import {
   type EndpointSpec,
   EVERY_ENDPOINT_ERRORS,
@@ -127,6 +128,7 @@ function mismatch(document: Json, response: Seen): string {
 const forBrowsers: readonly EndpointSpec[] = [
   ...consoleEndpoints,
   ...consentEndpoints,
+  ...signinEndpoints,
   ...referenceAssetRoutes(),
 ];
 

@@ -78,6 +78,11 @@ export class Person {
     this.log = log;
   }
 
+  /** A cookie this browser got elsewhere (a member's session made by the test). */
+  setCookie(name: string, value: string, path = "/"): void {
+    this.cookies.set(name, { value, path });
+  }
+
   private cookieHeader(url: URL): string {
     return [...this.cookies]
       .filter(([, cookie]) => url.pathname.startsWith(cookie.path))

@@ -45,6 +45,10 @@ describe("housekeeping", () => {
         ["purge of ended OAuth codes and tokens", 600_000],
       ],
     );
+    assert.deepEqual(
+      jobs({ callAbandonS: 120, oauth: null, signin: {} as never }, deps, log).map((job) => job.name),
+      ["sweep of abandoned calls", "purge of expired idempotent answers", "purge of expired member sessions"],
+    );
     assert.equal(
       jobs({ callAbandonS: 20, oauth: null }, deps, log)[0]?.everyMs,
       10_000,

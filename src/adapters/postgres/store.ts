@@ -1,8 +1,8 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts, captures.ts,
- * webhooks.ts and migrations.ts over one pool.
+ * key-changes.ts), admin-keys.ts, audit.ts, members.ts, ledger.ts (with usage.ts), switches.ts,
+ * captures.ts, webhooks.ts and migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
  * createPostgresRateLimiter({ pool: store.pool }); the store owns the pool and ends it in close().
@@ -19,6 +19,7 @@ import { run, statement, transaction } from "./db.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
+import { createMemberStore } from "./members.ts";
 import { isMigrated, migrate } from "./migrations.ts";
 import { createOAuthStore } from "./oauth.ts";
 import {
@@ -85,6 +86,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createCaptureStore(pool),
     ...createSwitchStore(pool),
     ...createWebhookStore(pool),
+    ...createMemberStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
     async ping() {

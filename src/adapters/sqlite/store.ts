@@ -1,9 +1,9 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), accounts.ts, admin-keys.ts, audit.ts, ledger.ts (with usage.ts), switches.ts,
- * captures.ts, migrations.ts, webhooks.ts (with outbox.ts) and write-probe.ts over one database
- * file (db.ts).
+ * key-changes.ts), accounts.ts, admin-keys.ts, members.ts, audit.ts, ledger.ts (with usage.ts),
+ * switches.ts, captures.ts, migrations.ts, webhooks.ts (with outbox.ts) and write-probe.ts over one
+ * database file (db.ts).
  */
 import type { Store } from "../../ports/store.ts";
 import { withCredentialCache } from "../key-cache.ts";
@@ -15,6 +15,7 @@ import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyChanges } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
+import { createMemberStore } from "./members.ts";
 import { isMigrated, migrate } from "./migrations.ts";
 import { createOAuthStore } from "./oauth.ts";
 import { createAppendEvents } from "./outbox.ts";
@@ -41,6 +42,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createCaptureStore(db),
     ...createSwitchStore(db, audited),
     ...createWebhookStore(db, audited, appendEvents),
+    ...createMemberStore(db, audited),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

@@ -3,6 +3,7 @@
 import { setupAccountPage } from "./account.js";
 import { setupCaptures } from "./captures.js";
 import { setupKeyBar } from "./key.js";
+import { setupMemberPage } from "./member.js";
 import { setupRequestParts } from "./request-parts.js";
 import { setupScope } from "./scope.js";
 import { setupTitleBlock } from "./title-block.js";
@@ -18,4 +19,5 @@ if (page === "tool") {
 }
 if (page === "account") reload = setupAccountPage();
 if (page === "tools" || page === "tool") reload = setupScope();
+if (page === "member") setupMemberPage();
 setupKeyBar(() => reload());

@@ -11,6 +11,11 @@ export function currentKey() {
   return sessionStorage.getItem(STORAGE_KEY);
 }
 
+/** Keeps a key in this tab for the tool pages. @param {string} key */
+export function storeKey(key) {
+  sessionStorage.setItem(STORAGE_KEY, key);
+}
+
 /** "tr_live_AbCd…": enough to tell keys apart, never the secret. @param {string} key */
 function shortForm(key) {
   const cut = key.lastIndexOf("_");

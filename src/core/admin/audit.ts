@@ -31,7 +31,7 @@ export function auditEntry(
 
 export interface AuditEntryView {
   at: string;
-  actor: { type: "admin_key" | "cli"; id: string };
+  actor: { type: "admin_key" | "cli" | "member"; id: string };
   action: string;
   target: string;
   request_id: string | null;

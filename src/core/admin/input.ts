@@ -244,7 +244,7 @@ export interface GrantInput {
 
 type Body = Record<string, unknown>;
 
-function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
+export function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
   const validate = lazyInputValidator(schema);
   return (body) => {
     refuseNulCharacters(body, `The ${what} is invalid.`);

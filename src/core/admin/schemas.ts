@@ -15,7 +15,7 @@ import {
 } from "../contract/schemas.ts";
 
 const count: JsonSchema = { type: "integer", minimum: 0 };
-const timestamp: JsonSchema = { type: "string", format: "date-time" };
+export const timestamp: JsonSchema = { type: "string", format: "date-time" };
 
 export const ADMIN_LIST_LIMIT_DEFAULT = 50;
 export const ADMIN_LIST_LIMIT_MAX = 200;
@@ -223,18 +223,22 @@ export const auditSchema: JsonSchema = {
           actor: {
             type: "object",
             required: ["type", "id"],
-            description: "An admin key (its id), or the CLI (`cli`, with the operating-system user as `id`).",
-            properties: { type: { type: "string", enum: ["admin_key", "cli"] }, id: { type: "string" } },
+            description:
+              "An admin key (its id), the CLI (`cli`, with the operating-system user as `id`), or a member signed in to the console (`member`, its id).",
+            properties: {
+              type: { type: "string", enum: ["admin_key", "cli", "member"] },
+              id: { type: "string" },
+            },
           },
           action: {
             type: "string",
             description:
-              "`accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`.",
+              "`accounts.create`, `accounts.update`, `keys.create`, `keys.update`, `keys.rotate`, `keys.revoke`, `credits.grant`, `tools.set`, `admin_keys.create`, `admin_keys.revoke`, `members.create`, `members.invite`, `members.disable`, `members.enable`, `webhooks.create`, `webhooks.update`, `webhooks.delete`, `webhooks.retry`, `webhooks.test`.",
           },
           target: {
             type: "string",
             description:
-              "The account id, key id, admin key id, tool slug or webhook endpoint id acted on (a plan, allowance or grant changed through a key targets its account).",
+              "The account id, key id, admin key id, member id, tool slug or webhook endpoint id acted on (a plan, allowance or grant changed through a key targets its account).",
           },
           request_id: {
             ...nullable({ type: "string" }),
@@ -260,12 +264,15 @@ const cursor: JsonSchema = {
   minLength: 1,
   description: "`next_cursor` of the previous page.",
 };
-const page = (what: string): Record<string, JsonSchema> => ({
+export const page = (what: string): Record<string, JsonSchema> => ({
   limit: limit(what, ADMIN_LIST_LIMIT_MAX, ADMIN_LIST_LIMIT_DEFAULT),
   cursor,
 });
 
-function parameters(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
+export function parameters(
+  properties: Record<string, JsonSchema>,
+  required: readonly string[] = [],
+): JsonSchema {
   return { $schema: SCHEMA_DIALECT, type: "object", additionalProperties: false, required, properties };
 }
 

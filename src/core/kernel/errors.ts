@@ -59,6 +59,12 @@ export const errorCatalog = {
     explanation:
       "The request came from a browser page whose origin the operator has not allowed (`TOOLRUN_ALLOWED_ORIGINS`; on a server listening on loopback, pages on localhost, 127.0.0.1 and [::1] are allowed too), or reached a server listening on loopback under a host name that is neither a loopback name nor an allowed origin's. This protects the MCP endpoint against DNS rebinding. Nothing is charged and no rate-limit slot is taken.",
   },
+  csrf_token_invalid: {
+    status: 403,
+    title: "Missing or wrong CSRF token",
+    explanation:
+      "A state-changing console request (a signed-in member's form or action) came without the CSRF token of the member's session, or with another one: it was not sent by the console's own page. Reload the page and try again. Nothing was changed.",
+  },
   tool_not_found: {
     status: 404,
     title: "No tool with that slug",
@@ -81,6 +87,11 @@ export const errorCatalog = {
     title: "No account with that id",
     explanation:
       "Admin API: no account has this id (a key created with `account_id` must name an existing one). `GET /admin/v1/accounts` lists them. Nothing was changed.",
+  },
+  member_not_found: {
+    status: 404,
+    title: "No member with that id",
+    explanation: "Admin API: no member has this id. `GET /admin/v1/members` lists them. Nothing was changed.",
   },
   authorization_not_found: {
     status: 404,

@@ -32,6 +32,21 @@ import {
 } from "../../core/admin/input.ts";
 import { keyView, listKeyViews } from "../../core/admin/key-view.ts";
 import {
+  accountIdParameters,
+  existingMember,
+  inviteAnswerSchema,
+  inviteMember,
+  inviteSchema,
+  listMemberViews,
+  memberIdParameters,
+  memberListParameters,
+  memberListSchema,
+  memberSchema,
+  memberView,
+  parseInvite,
+  setMemberStatus,
+} from "../../core/admin/members.ts";
+import {
   ADMIN_LIST_LIMIT_DEFAULT,
   auditParameters,
   auditSchema,
@@ -284,6 +299,71 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
         await setToolSwitch(deps, by, slug, parseSwitch(body));
         return toolSwitchView(deps, slug);
       },
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/members",
+      operationId: "adminListMembers",
+      summary: "List members",
+      description:
+        "The people who signed in to the console (with `TOOLRUN_SIGNIN_*` set), oldest first, a page at a time; `account_id` keeps one account's.",
+      parameters: memberListParameters,
+      response: memberListSchema,
+      errors: [],
+      run: async ({ args }) =>
+        listMemberViews(deps, {
+          ...page(args, ADMIN_LIST_LIMIT_DEFAULT),
+          accountId: (args.account_id as string | undefined) ?? null,
+        }),
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/members/{id}",
+      operationId: "adminGetMember",
+      summary: "Read a member",
+      description: "One member: its provider identity, verified email, account, status and last sighting.",
+      parameters: memberIdParameters,
+      response: memberSchema,
+      errors: ["member_not_found"],
+      run: async ({ args }) => memberView(await existingMember(deps.store, id(args))),
+    }),
+    adminRoute({
+      method: "POST",
+      path: "/members/{id}/disable",
+      operationId: "adminDisableMember",
+      summary: "Disable a member",
+      description:
+        "The member's console sessions end at once and it cannot sign in again until enabled. Its account and keys are untouched. Audited as `members.disable`.",
+      parameters: memberIdParameters,
+      response: memberSchema,
+      errors: ["member_not_found"],
+      run: async ({ by, args }) => memberView(await setMemberStatus(deps, by, id(args), "disabled")),
+    }),
+    adminRoute({
+      method: "POST",
+      path: "/members/{id}/enable",
+      operationId: "adminEnableMember",
+      summary: "Enable a member",
+      description:
+        "The member may sign in again (its ended sessions stay ended). Audited as `members.enable`.",
+      parameters: memberIdParameters,
+      response: memberSchema,
+      errors: ["member_not_found"],
+      run: async ({ by, args }) => memberView(await setMemberStatus(deps, by, id(args), "active")),
+    }),
+    adminRoute({
+      method: "POST",
+      path: "/accounts/{id}/members",
+      operationId: "adminInviteMember",
+      summary: "Invite a member",
+      description:
+        "Lets the email sign in to the console and join the account, when the provider says it verified it (matched without regard to case); with `TOOLRUN_SIGNUP=invite` only invited emails may sign in. A later invite of the same email names the other account instead. Audited as `members.invite`.",
+      parameters: accountIdParameters,
+      body: inviteSchema,
+      status: 201,
+      response: inviteAnswerSchema,
+      errors: ["account_not_found"],
+      run: async ({ by, args, body }) => inviteMember(deps, by, id(args), parseInvite(body).email),
     }),
     adminRoute({
       method: "GET",

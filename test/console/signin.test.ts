@@ -1,0 +1,340 @@
+/**
+ * Members' sign-in, in process: the app with sign-in on, a local OpenID provider on a loopback
+ * port, the browser's part played by following redirects. The attacks: a forged `state`, a
+ * replayed code, a request without the CSRF token, the session cookie on `/v1` and `/mcp`, an
+ * unverified email and an invite, secrets in the logs.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { LightMyRequestResponse } from "fastify";
+import { createAccount } from "../../src/core/admin/actions.ts";
+import { cliActor } from "../../src/core/admin/audit.ts";
+import type { MemberSettings } from "../../src/core/admin/members.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { type Person, startTestIdp, type TestIdp, throughProvider } from "../helpers/oidc-idp.ts";
+
+const PUBLIC = "http://toolrun.test";
+const REDIRECT = `${PUBLIC}/signin/callback`;
+
+let idp: TestIdp;
+
+const ann: Person = { sub: "ann", email: "Ann@Example.com", email_verified: true, name: "Ann Example" };
+
+async function appWith(t: Parameters<typeof createTestApp>[1], members: MemberSettings, logs?: string[]) {
+  return createTestApp(
+    {
+      appOptions: {
+        signin: {
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          redirectUri: REDIRECT,
+          secure: false,
+          members,
+        },
+        ...(logs && {
+          logger: {
+            level: "info",
+            stream: { write: (line: string) => void logs.push(line) },
+          },
+        }),
+      },
+    },
+    t,
+  );
+}
+
+function cookiesOf(response: LightMyRequestResponse): Record<string, string> {
+  const out: Record<string, string> = {};
+  const raw = response.headers["set-cookie"];
+  for (const line of Array.isArray(raw) ? raw : raw ? [raw] : []) {
+    const [pair = ""] = line.split(";");
+    const eq = pair.indexOf("=");
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The provider's answer for `person`: the callback URL with its code and state, and the sign-in cookie. */
+async function atProvider(
+  app: TestApp,
+  person: Person,
+  url = "/signin",
+): Promise<{ callback: string; signinCookie: string }> {
+  idp.signInAs(person);
+  const start = await app.app.inject({ method: "GET", url });
+  assert.equal(start.statusCode, 303);
+  const location = String(start.headers.location);
+  const query = new URL(location).searchParams;
+  assert.equal(query.get("code_challenge_method"), "S256");
+  assert.ok(query.get("state") && query.get("nonce") && query.get("code_challenge"));
+  assert.equal(query.get("scope"), "openid email profile");
+  const signinCookie = cookiesOf(start).toolrun_signin ?? "";
+  assert.match(String(start.headers["set-cookie"]), /HttpOnly; SameSite=Lax/);
+  const callback = await throughProvider(idp, location, new Map());
+  assert.ok(callback.startsWith(REDIRECT), callback);
+  return { callback, signinCookie };
+}
+
+async function signedIn(
+  app: TestApp,
+  person: Person,
+): Promise<{ session: string; page: LightMyRequestResponse }> {
+  const { callback, signinCookie } = await atProvider(app, person);
+  const back = await app.app.inject({
+    method: "GET",
+    url: callback.slice(PUBLIC.length),
+    headers: { cookie: `toolrun_signin=${signinCookie}` },
+  });
+  assert.equal(back.statusCode, 303, back.body);
+  assert.equal(back.headers.location, "/member");
+  const session = cookiesOf(back).toolrun_session ?? "";
+  assert.match(session, /^[0-9A-Za-z]{43}$/);
+  const page = await app.app.inject({
+    method: "GET",
+    url: "/member",
+    headers: { cookie: `toolrun_session=${session}` },
+  });
+  return { session, page };
+}
+
+function csrfOf(page: LightMyRequestResponse): string {
+  const found = /name="csrf" value="([^"]+)"/.exec(page.body);
+  assert.ok(found?.[1]);
+  return found[1];
+}
+
+function post(app: TestApp, url: string, session: string, form: Record<string, string>) {
+  return app.app.inject({
+    method: "POST",
+    url,
+    headers: { cookie: `toolrun_session=${session}`, "content-type": "application/x-www-form-urlencoded" },
+    payload: new URLSearchParams(form).toString(),
+  });
+}
+
+describe("members' sign-in with OpenID Connect", () => {
+  before(async () => {
+    idp = await startTestIdp(REDIRECT);
+  });
+  after(() => idp.close());
+
+  it("signs a new person up, shows the account page, makes a key that calls the API, and signs out", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "builder" });
+    const { session, page } = await signedIn(app, ann);
+    assert.equal(page.statusCode, 200);
+    assert.match(
+      page.body,
+      /Signed in as <strong id="member-name">Ann Example<\/strong> \(ann@example.com\)/,
+    );
+    assert.match(page.body, /on plan <strong>builder<\/strong>/);
+    const csrf = csrfOf(page);
+
+    const made = await post(app, "/member/keys", session, { csrf, name: "laptop", expires: "" });
+    assert.equal(made.statusCode, 200);
+    const key = /<code id="new-key">([^<]+)<\/code>/.exec(made.body)?.[1] ?? "";
+    assert.match(key, /^tr_live_/);
+    const credits = await app.app.inject({
+      method: "GET",
+      url: "/v1/me/credits",
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(credits.statusCode, 200);
+    assert.equal(credits.json().plan, "builder");
+    const record = await app.recordOf(key);
+    const log = await app.store.listAudit({ limit: 5, cursor: null, target: record.id });
+    assert.deepEqual(log.entries[0]?.actor.type, "member");
+    assert.equal(log.entries[0]?.action, "keys.create");
+
+    const browser = await post(app, "/member/browser-key", session, { csrf });
+    assert.match(browser.body, /id="browser-key" data-key="tr_live_[0-9A-Za-z]+"/);
+
+    const rotated = await post(app, "/member/keys/rotate", session, { csrf, key_id: record.id });
+    const newKey = /<code id="new-key">([^<]+)<\/code>/.exec(rotated.body)?.[1] ?? "";
+    assert.notEqual(newKey, key);
+    const old = await app.app.inject({
+      method: "GET",
+      url: "/v1/me/credits",
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(old.statusCode, 401);
+    const revoked = await post(app, "/member/keys/revoke", session, { csrf, key_id: record.id });
+    assert.match(revoked.body, /Revoked key/);
+
+    const out = await post(app, "/signout", session, { csrf });
+    assert.equal(out.statusCode, 303);
+    const after = await app.app.inject({
+      method: "GET",
+      url: "/member",
+      headers: { cookie: `toolrun_session=${session}` },
+    });
+    assert.equal(after.statusCode, 303);
+    assert.equal(after.headers.location, "/signin");
+  });
+
+  it("refuses a state-changing request without the session's CSRF token", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    const { session, page } = await signedIn(app, { ...ann, sub: "csrf" });
+    const forms: Record<string, string>[] = [{}, { csrf: "x".repeat(43) }, { csrf: `${csrfOf(page)}x` }];
+    for (const form of forms) {
+      const refused = await post(app, "/member/keys", session, { ...form, name: "evil" });
+      assert.equal(refused.statusCode, 403);
+      assert.match(refused.body, /csrf_token_invalid/);
+      const out = await post(app, "/signout", session, form);
+      assert.equal(out.statusCode, 403);
+    }
+    const member = await app.store.findMemberByIdentity(idp.issuer, "csrf");
+    assert.equal((await app.store.listAccountKeys(member?.accountId ?? "")).length, 0);
+    assert.equal(
+      (
+        await app.app.inject({
+          method: "GET",
+          url: "/member",
+          headers: { cookie: `toolrun_session=${session}` },
+        })
+      ).statusCode,
+      200,
+    );
+  });
+
+  it("refuses a forged state and a replayed code", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    const { callback, signinCookie } = await atProvider(app, { ...ann, sub: "forged" });
+    const forged = new URL(callback);
+    forged.searchParams.set("state", "forged-state");
+    const refused = await app.app.inject({
+      method: "GET",
+      url: forged.href.slice(PUBLIC.length),
+      headers: { cookie: `toolrun_signin=${signinCookie}` },
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(cookiesOf(refused).toolrun_session, undefined);
+    // Without this browser's sign-in cookie (another browser), the right state is refused too.
+    const elsewhere = await app.app.inject({ method: "GET", url: callback.slice(PUBLIC.length) });
+    assert.equal(elsewhere.statusCode, 400);
+
+    const fresh = await atProvider(app, { ...ann, sub: "replay" });
+    const first = await app.app.inject({
+      method: "GET",
+      url: fresh.callback.slice(PUBLIC.length),
+      headers: { cookie: `toolrun_signin=${fresh.signinCookie}` },
+    });
+    assert.equal(first.statusCode, 303);
+    const replayed = await app.app.inject({
+      method: "GET",
+      url: fresh.callback.slice(PUBLIC.length),
+      headers: { cookie: `toolrun_signin=${fresh.signinCookie}` },
+    });
+    assert.equal(replayed.statusCode, 400);
+    assert.equal(cookiesOf(replayed).toolrun_session, undefined);
+  });
+
+  it("invite-only: a stranger sees a refusal; an invited verified email joins; an unverified one never does", async (t) => {
+    const app = await appWith(t, { signup: "invite", signupPlan: "free" });
+    const account = await createAccount(app.deps, cliActor("test"), {
+      name: "team",
+      plan: "free",
+      monthlyAllowance: null,
+      metadata: {},
+    });
+    await app.store.inviteMember(account.id, "bo@example.com", new Date().toISOString());
+    const stranger = await atProvider(app, {
+      sub: "stranger",
+      email: "who@example.com",
+      email_verified: true,
+      name: "S",
+    });
+    const refused = await app.app.inject({
+      method: "GET",
+      url: stranger.callback.slice(PUBLIC.length),
+      headers: { cookie: `toolrun_signin=${stranger.signinCookie}` },
+    });
+    assert.equal(refused.statusCode, 403);
+    assert.match(refused.body, /You cannot sign in here/);
+
+    const unverified = await atProvider(app, {
+      sub: "mallory",
+      email: "bo@example.com",
+      email_verified: false,
+      name: "M",
+    });
+    const notJoined = await app.app.inject({
+      method: "GET",
+      url: unverified.callback.slice(PUBLIC.length),
+      headers: { cookie: `toolrun_signin=${unverified.signinCookie}` },
+    });
+    assert.equal(notJoined.statusCode, 403);
+    assert.equal(await app.store.findMemberByIdentity(idp.issuer, "mallory"), null);
+
+    const { page } = await signedIn(app, {
+      sub: "bo",
+      email: "bo@example.com",
+      email_verified: true,
+      name: "Bo",
+    });
+    assert.match(page.body, new RegExp(`<code id="account-id">${account.id}</code>`));
+  });
+
+  it("returns to a waiting consent page after signing in, and nowhere else", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    for (const [asked, landed] of [
+      ["/oauth/consent/abc_DEF-1", "/oauth/consent/abc_DEF-1"],
+      ["https://evil.example/", "/member"],
+      ["//evil.example/x", "/member"],
+    ]) {
+      const { callback, signinCookie } = await atProvider(
+        app,
+        { ...ann, sub: "returning" },
+        `/signin?return=${encodeURIComponent(asked ?? "")}`,
+      );
+      const back = await app.app.inject({
+        method: "GET",
+        url: callback.slice(PUBLIC.length),
+        headers: { cookie: `toolrun_signin=${signinCookie}` },
+      });
+      assert.equal(back.headers.location, landed);
+    }
+  });
+
+  it("ends a disabled member's session at once", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    const { session } = await signedIn(app, { ...ann, sub: "disabled" });
+    const member = await app.store.findMemberByIdentity(idp.issuer, "disabled");
+    assert.ok(member);
+    await app.store.setMemberStatus(member.id, "disabled");
+    const page = await app.app.inject({
+      method: "GET",
+      url: "/member",
+      headers: { cookie: `toolrun_session=${session}` },
+    });
+    assert.equal(page.statusCode, 303);
+  });
+
+  it("the API never takes the session cookie, and no session token or key reaches the logs", async (t) => {
+    const logs: string[] = [];
+    const app = await appWith(t, { signup: "open", signupPlan: "free" }, logs);
+    const { session, page } = await signedIn(app, { ...ann, sub: "api" });
+    const made = await post(app, "/member/keys", session, { csrf: csrfOf(page), name: "k", expires: "" });
+    const key = /<code id="new-key">([^<]+)<\/code>/.exec(made.body)?.[1] ?? "";
+    const cookie = { cookie: `toolrun_session=${session}` };
+    const v1 = await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: cookie });
+    assert.equal(v1.statusCode, 401);
+    assert.equal(v1.json().code, "invalid_api_key");
+    const mcp = await app.app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: {
+        ...cookie,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      payload: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(mcp.statusCode, 401);
+    const all = logs.join("\n");
+    assert.ok(all.length > 0);
+    assert.ok(!all.includes(session), "the session token is in the logs");
+    assert.ok(!all.includes(key), "a key is in the logs");
+    assert.ok(!all.includes(csrfOf(page)), "the CSRF token is in the logs");
+  });
+});
