@@ -29,7 +29,7 @@ function fakeStore(calls: string[], fail?: Error): Store {
 const oauth = { issuer: "http://x", resource: "http://x/mcp" } as never;
 
 describe("housekeeping", () => {
-  it("lists the abandoned-call sweep, the answer and capture purges, and the OAuth purge when OAuth is on", () => {
+  it("lists the abandoned-call sweep, the answer and capture purges, the OAuth purge when OAuth is on and the sessions purge when sign-in is", () => {
     const deps = { store: fakeStore([]), now: () => NOW };
     const log = { warn() {} };
     assert.deepEqual(
@@ -47,7 +47,12 @@ describe("housekeeping", () => {
     );
     assert.deepEqual(
       jobs({ callAbandonS: 120, oauth: null, signin: {} as never }, deps, log).map((job) => job.name),
-      ["sweep of abandoned calls", "purge of expired idempotent answers", "purge of expired member sessions"],
+      [
+        "sweep of abandoned calls",
+        "purge of expired idempotent answers",
+        "purge of expired captures",
+        "purge of expired member sessions",
+      ],
     );
     assert.equal(
       jobs({ callAbandonS: 20, oauth: null }, deps, log)[0]?.everyMs,
