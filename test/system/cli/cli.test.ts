@@ -24,6 +24,8 @@ describe("toolrun CLI", () => {
     assert.equal(created.code, 0, created.stderr);
     const key = JSON.parse(created.stdout);
     assert.deepEqual(Object.keys(key).sort(), [
+      "access",
+      "account_id",
       "created_at",
       "expires_at",
       "granted_credits",
@@ -39,6 +41,7 @@ describe("toolrun CLI", () => {
       "previous_secret_expires_at",
       "revoked_at",
       "status",
+      "tools",
     ]);
     assert.equal(key.plan, "builder");
     assert.equal(key.name, "ci");
