@@ -189,6 +189,7 @@ describe("toolrun CLI lists", () => {
     for (const key of parsed)
       assert.deepEqual(Object.keys(key), [
         "id",
+        "account_id",
         "prefix",
         "name",
         "plan",
@@ -202,6 +203,8 @@ describe("toolrun CLI lists", () => {
         "revoked_at",
         "previous_prefix",
         "previous_secret_expires_at",
+        "tools",
+        "access",
       ]);
   });
 });
