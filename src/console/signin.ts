@@ -444,10 +444,10 @@ export function registerSignin(
     const account = await deps.store.getAccount(member.accountId);
     const keys = await deps.store.listAccountKeys(member.accountId);
     const active = keys.filter((k) => k.revokedAt === null);
-    // The account's figures, read as any of its keys reads them (one balance, one ledger).
-    const probe = keys[0];
-    const credits = probe ? await getCredits(deps, probe) : null;
-    const usage = probe ? await getUsage(deps, probe, { limit: 10, cursor: null }) : null;
+    // The account's own figures (one balance, one ledger), with or without a key.
+    const holder = account && { ...account, accountId: account.id, accountName: account.name };
+    const credits = holder ? await getCredits(deps, holder) : null;
+    const usage = holder ? await getUsage(deps, holder, { limit: 10, cursor: null }) : null;
     const hidden = html`<input type="hidden" name="csrf" value="${csrf}">`;
     return html`<h1>Your account</h1>
 <p class="lead">Signed in as <strong id="member-name">${member.name ?? member.email ?? member.id}</strong>${member.email ? html` (${member.email})` : ""}, member of account <code id="account-id">${member.accountId}</code>${account ? html` on plan <strong>${account.plan}</strong>` : ""}.</p>
@@ -462,7 +462,7 @@ ${
 <dt>Credits remaining</dt><dd id="credits-remaining">${credits.credits_remaining ?? "unmetered"}</dd>
 <dt>Granted this month</dt><dd id="granted">${account && account.grantedPeriod === periodOf(deps.now()).id ? account.grantedCredits : 0}</dd>
 </dl>`
-    : html`<p>No key yet: create one below to see the account's balance and usage.</p>`
+    : html`<p>The account's balance cannot be read right now.</p>`
 }
 <p class="help">Buying credits is not offered here yet; ask the operator of this service for a grant.</p>
 </section>

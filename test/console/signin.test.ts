@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
-import { createAccount } from "../../src/core/admin/actions.ts";
+import { createAccount, grantAccountCredits } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { MemberSettings } from "../../src/core/admin/members.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -170,6 +170,27 @@ describe("members' sign-in with OpenID Connect", () => {
     });
     assert.equal(after.statusCode, 303);
     assert.equal(after.headers.location, "/signin");
+  });
+
+  it("shows a fresh member's balance, this month's grant and usage before the account has a key", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    const { session } = await signedIn(app, { ...ann, sub: "keyless" });
+    const member = await app.store.findMemberByIdentity(idp.issuer, "keyless");
+    assert.ok(member);
+    assert.equal((await app.store.listAccountKeys(member.accountId)).length, 0);
+    await grantAccountCredits(app.deps, cliActor("test"), member.accountId, { credits: 50, reason: null });
+    const page = await app.app.inject({
+      method: "GET",
+      url: "/member",
+      headers: { cookie: `toolrun_session=${session}` },
+    });
+    assert.equal(page.statusCode, 200);
+    assert.doesNotMatch(page.body, /No key yet/);
+    assert.match(page.body, /<dd id="credits-used">0<\/dd>/);
+    assert.match(page.body, /<dd id="granted">50<\/dd>/);
+    const allowance = /<dd id="monthly-allowance">(\d+)<\/dd>/.exec(page.body)?.[1];
+    assert.ok(allowance !== undefined && Number(allowance) >= 50, page.body);
+    assert.match(page.body, new RegExp(`<dd id="credits-remaining">${allowance}</dd>`));
   });
 
   it("refuses a state-changing request without the session's CSRF token", async (t) => {
