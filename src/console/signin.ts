@@ -19,6 +19,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import * as client from "openid-client";
 import { createApiKey, existing, revokeApiKey, rotateApiKey } from "../core/admin/actions.ts";
+import { type KnownTool, knownTool } from "../core/admin/input.ts";
 import {
   csrfTokenOf,
   endSession,
@@ -34,7 +35,7 @@ import { periodOf } from "../core/kernel/credits.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { ApiError } from "../core/kernel/errors.ts";
 import type { MemberRecord } from "../ports/member-store.ts";
-import type { ApiKeyRecord } from "../ports/store.ts";
+import type { ApiKeyRecord, KeyAccess } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
 import { layout, type PageContext } from "./pages.ts";
 import { CONTENT_SECURITY_POLICY } from "./routes.ts";
@@ -381,6 +382,9 @@ export function registerSignin(
         signed,
         html`<p class="field-error" role="alert">The expiry must be a date after today.</p>`,
       );
+    const scope = keyScope(form, deps.registry.all().length, knownTool(deps));
+    if ("problem" in scope)
+      return accountMain(signed, html`<p class="field-error" role="alert">${scope.problem}</p>`);
     const created = await createApiKey(deps, memberActor(signed.member, request.id), {
       accountId: signed.member.accountId,
       plan: "",
@@ -388,8 +392,8 @@ export function registerSignin(
       monthlyAllowance: null,
       expiresAt,
       metadata: {},
-      tools: null,
-      access: "full",
+      tools: scope.tools,
+      access: scope.access,
     });
     return accountMain(signed, shownOnce(`Created key ${created.record.name}`, created.key));
   });
@@ -449,6 +453,7 @@ export function registerSignin(
     const credits = holder ? await getCredits(deps, holder) : null;
     const usage = holder ? await getUsage(deps, holder, { limit: 10, cursor: null }) : null;
     const hidden = html`<input type="hidden" name="csrf" value="${csrf}">`;
+    const tools = deps.registry.all();
     return html`<h1>Your account</h1>
 <p class="lead">Signed in as <strong id="member-name">${member.name ?? member.email ?? member.id}</strong>${member.email ? html` (${member.email})` : ""}, member of account <code id="account-id">${member.accountId}</code>${account ? html` on plan <strong>${account.plan}</strong>` : ""}.</p>
 ${notice ?? ""}
@@ -495,6 +500,21 @@ ${hidden}
 <h3>Create a key</h3>
 <div class="field"><label for="key-name">Key name</label><input id="key-name" name="name" maxlength="200" autocomplete="off"></div>
 <div class="field"><label for="key-expires">Expires on</label><input id="key-expires" name="expires" type="date" aria-describedby="key-expires-help"><p id="key-expires-help" class="help">Leave empty for a key that does not expire.</p></div>
+<fieldset class="group tool-choice" aria-describedby="key-tools-help">
+<legend>Tools it may use</legend>
+<input type="hidden" name="tools_offered" value="1">
+<p id="key-tools-help" class="help">With every tool checked, the key may also use tools added later.</p>
+${tools.map(
+  (tool) =>
+    html`<div class="check"><input type="checkbox" id="key-tool-${tool.slug}" name="tools" value="${tool.slug}" checked> <label for="key-tool-${tool.slug}">${tool.definition.name}</label></div>
+`,
+)}</fieldset>
+<fieldset class="group tool-choice">
+<legend>Access</legend>
+<div class="check"><input type="radio" id="key-access-full" name="access" value="full" checked> <label for="key-access-full">Full: may call its tools</label></div>
+<div class="check"><input type="radio" id="key-access-read" name="access" value="read" aria-describedby="key-access-read-help"> <label for="key-access-read">Read-only</label></div>
+<p id="key-access-read-help" class="help">Only the free reads (catalog, search, schemas, its credits and usage); a tool call is refused.</p>
+</fieldset>
 <div class="actions"><button type="submit">Create key</button></div>
 </form>
 <form method="post" action="${MEMBER_PAGE_PATH}/browser-key" class="tool-form">
@@ -516,6 +536,25 @@ function shownOnce(title: string, key: string): Markup {
 <p>Copy it now: it is shown only this once.</p>
 <p><code id="new-key">${key}</code></p>
 </section>`;
+}
+
+/**
+ * The scope the create-a-key form chose. Every box checked is every tool (null), so the key also
+ * gets tools added later; a form without the boxes (`tools_offered`) is every tool, full access.
+ */
+function keyScope(
+  form: URLSearchParams,
+  offered: number,
+  known: KnownTool,
+): { tools: string[] | null; access: KeyAccess } | { problem: string } {
+  const access = form.get("access") ?? "full";
+  if (access !== "full" && access !== "read") return { problem: "The access must be full or read-only." };
+  if (form.get("tools_offered") === null) return { tools: null, access };
+  const checked = new Set(form.getAll("tools"));
+  const unknown = [...checked].filter((slug) => !known(slug));
+  if (unknown.length > 0) return { problem: `No tool has the slug ${unknown.join(", ")}.` };
+  if (checked.size === 0) return { problem: "Check at least one tool: a key with no tool could do nothing." };
+  return { tools: checked.size === offered ? null : [...checked], access };
 }
 
 function notYours(): Markup {

@@ -193,6 +193,72 @@ describe("members' sign-in with OpenID Connect", () => {
     assert.match(page.body, new RegExp(`<dd id="credits-remaining">${allowance}</dd>`));
   });
 
+  it("creates a key limited to the checked tools and read-only access, and refuses a form with no tool", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "free" });
+    const { session, page } = await signedIn(app, { ...ann, sub: "scoped" });
+    assert.match(
+      page.body,
+      /<input type="checkbox" id="key-tool-echo" name="tools" value="echo" checked> <label for="key-tool-echo">/,
+    );
+    assert.match(
+      page.body,
+      /<input type="radio" id="key-access-read" name="access" value="read"[^>]*> <label for="key-access-read">Read-only<\/label>/,
+    );
+    const csrf = csrfOf(page);
+    const form = new URLSearchParams({
+      csrf,
+      name: "reader",
+      expires: "",
+      tools_offered: "1",
+      access: "read",
+    });
+    form.append("tools", "echo");
+    const made = await app.app.inject({
+      method: "POST",
+      url: "/member/keys",
+      headers: { cookie: `toolrun_session=${session}`, "content-type": "application/x-www-form-urlencoded" },
+      payload: form.toString(),
+    });
+    assert.equal(made.statusCode, 200);
+    const key = /<code id="new-key">([^<]+)<\/code>/.exec(made.body)?.[1] ?? "";
+    assert.match(key, /^tr_live_/);
+    const credits = await app.app.inject({
+      method: "GET",
+      url: "/v1/me/credits",
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(credits.statusCode, 200);
+    assert.deepEqual(credits.json().key.tools, ["echo"]);
+    assert.equal(credits.json().key.access, "read");
+
+    const none = await post(app, "/member/keys", session, { csrf, name: "none", tools_offered: "1" });
+    assert.equal(none.statusCode, 200);
+    assert.match(none.body, /role="alert">Check at least one tool/);
+    const unknown = await post(app, "/member/keys", session, {
+      csrf,
+      name: "x",
+      tools_offered: "1",
+      tools: "nope",
+    });
+    assert.match(unknown.body, /role="alert">No tool has the slug nope/);
+    const badAccess = await post(app, "/member/keys", session, { csrf, name: "x", access: "admin" });
+    assert.match(badAccess.body, /role="alert">The access must be full or read-only/);
+    const member = await app.store.findMemberByIdentity(idp.issuer, "scoped");
+    assert.equal((await app.store.listAccountKeys(member?.accountId ?? "")).length, 1);
+
+    const all = new URLSearchParams({ csrf, name: "every", tools_offered: "1", access: "full" });
+    for (const slug of app.deps.registry.all().map((tool) => tool.slug)) all.append("tools", slug);
+    const every = await app.app.inject({
+      method: "POST",
+      url: "/member/keys",
+      headers: { cookie: `toolrun_session=${session}`, "content-type": "application/x-www-form-urlencoded" },
+      payload: all.toString(),
+    });
+    const everyKey = await app.recordOf(/<code id="new-key">([^<]+)<\/code>/.exec(every.body)?.[1] ?? "");
+    assert.equal(everyKey.tools, null);
+    assert.equal(everyKey.access, "full");
+  });
+
   it("refuses a state-changing request without the session's CSRF token", async (t) => {
     const app = await appWith(t, { signup: "open", signupPlan: "free" });
     const { session, page } = await signedIn(app, { ...ann, sub: "csrf" });
