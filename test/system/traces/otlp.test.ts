@@ -167,6 +167,16 @@ describe("traces exported over OTLP/HTTP", () => {
     }
   };
 
+  /** The server's log line matching `match`: written after the answer, it may still be in the pipe. */
+  const logLine = async (match: (line: string) => boolean): Promise<string | undefined> => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const line = server.output().split("\n").find(match);
+      if (line !== undefined || Date.now() > deadline) return line;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
   const named = (spans: ExportedSpan[], name: string): ExportedSpan => {
     const span = spans.find((s) => s.name === name);
     assert.ok(span, `no span "${name}" among ${spans.map((s) => s.name).join(", ")}`);
@@ -210,10 +220,9 @@ describe("traces exported over OTLP/HTTP", () => {
     assert.equal(outward.attributes["http.response.status_code"], 201);
     assert.deepEqual(upstreamParents(caller.traceId), [outward.spanId]);
 
-    const line = server
-      .output()
-      .split("\n")
-      .find((text) => text.includes('"request completed"') && text.includes("/v1/tool/create-ticket"));
+    const line = await logLine(
+      (text) => text.includes('"request completed"') && text.includes("/v1/tool/create-ticket"),
+    );
     assert.ok(line, server.output());
     assert.equal((JSON.parse(line) as { traceId?: string }).traceId, caller.traceId);
   });
