@@ -28,7 +28,7 @@ import type { MemberRecord } from "../ports/member-store.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
 import { SITE_STYLES } from "./pages.ts";
-import { CONTENT_SECURITY_POLICY } from "./routes.ts";
+import { apiTools, CONTENT_SECURITY_POLICY } from "./routes.ts";
 import { memberOf } from "./signin.ts";
 
 export const CONSENT_PAGE_PATH = "/oauth/consent/{uid}";
@@ -323,16 +323,7 @@ async function keyFor(
 
 /** The tools the page offers: those callable over the API, as the console lists them. */
 async function offeredTools(deps: CoreDeps): Promise<OfferedTool[]> {
-  const tools = deps.registry.all();
-  const shown = await Promise.all(
-    tools.map((tool) =>
-      deps.switches.of(tool).then(
-        (s) => s.api,
-        () => tool.apiByDefault,
-      ),
-    ),
-  );
-  return tools.filter((_, i) => shown[i]).map((tool) => ({ slug: tool.slug, name: tool.definition.name }));
+  return (await apiTools(deps)).map((tool) => ({ slug: tool.slug, name: tool.definition.name }));
 }
 
 /**

@@ -123,30 +123,30 @@ export function consolePageContext(deps: CoreDeps, members: boolean): PageContex
   return { docsUrl: deps.settings.docsUrl, modules: scriptModules(), ...(members && { members }) };
 }
 
+/** Tools offered over the API; the operator's stored switches apply, the defaults if unreadable. */
+export async function apiTools(deps: Pick<CoreDeps, "registry" | "switches">): Promise<RegisteredTool[]> {
+  const tools = deps.registry.all();
+  const shown = await Promise.all(
+    tools.map((tool) =>
+      deps.switches.of(tool).then(
+        (s) => s.api,
+        () => tool.apiByDefault,
+      ),
+    ),
+  );
+  return tools.filter((_, i) => shown[i]);
+}
+
 export function registerConsole(app: FastifyInstance, deps: CoreDeps, members = false): void {
   const assets = loadAssets();
   const ctx = consolePageContext(deps, members);
   const costs = (tool: RegisteredTool) =>
     planCosts(tool, deps.settings.plans, (weight, plan) => callCost(weight, plan, deps.settings));
 
-  /** Tools offered over the API; the operator's stored switches apply, the defaults if unreadable. */
-  async function apiTools(): Promise<RegisteredTool[]> {
-    const tools = deps.registry.all();
-    const shown = await Promise.all(
-      tools.map((tool) =>
-        deps.switches.of(tool).then(
-          (s) => s.api,
-          () => tool.apiByDefault,
-        ),
-      ),
-    );
-    return tools.filter((_, i) => shown[i]);
-  }
-
-  app.get("/", async (_request, reply) => sendPage(reply, toolsPage(ctx, await apiTools(), costs)));
+  app.get("/", async (_request, reply) => sendPage(reply, toolsPage(ctx, await apiTools(deps), costs)));
 
   app.get<{ Params: { slug: string } }>("/tools/:slug", async (request, reply) => {
-    const tools = await apiTools();
+    const tools = await apiTools(deps);
     const tool = tools.find((t) => t.slug === request.params.slug);
     if (!tool) throw new ApiError("not_found", "No tool has this slug.");
     return sendPage(reply, toolPage(ctx, tool, costs(tool)));
