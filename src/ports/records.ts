@@ -40,6 +40,17 @@ export interface ApiKeyRecord {
   readonly tools: readonly string[] | null;
   /** `read`: the free reads only, never a tool call; `full`: everything its tools allow. */
   readonly access: KeyAccess;
+  /**
+   * The OAuth authorization this record was presented through, when it came from an access token
+   * (never stored: the token's verifier sets it on its copy, as it narrows `tools`).
+   */
+  readonly via?: OAuthVia;
+}
+
+/** The OAuth authorization a key acts through: its shown `authz_…` id and its client. */
+export interface OAuthVia {
+  readonly authorizationId: string;
+  readonly clientId: string | null;
 }
 
 /** What a key may do with the tools it sees: `full`, or `read` (free reads, no tool call). */

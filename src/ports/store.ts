@@ -4,6 +4,7 @@
  * Implemented by adapters/sqlite and adapters/postgres; both pass the same contract suite
  * (test/contracts/store.contract.ts). Every money-like change is atomic inside the adapter.
  */
+import type { CallLog, CallOrigin } from "./call-log.ts";
 import type { Actor, ApiKeyRecord, KeyAccess, NewAuditEntry } from "./records.ts";
 
 export { KEY_ACCESS } from "./records.ts";
@@ -252,6 +253,8 @@ export interface Reservation {
   readonly at: string;
   /** The client's Idempotency-Key for this call, when it sent one. */
   readonly idempotency?: IdempotencyClaim;
+  /** Who called and how, written on the call's row; absent: unknown (recorded as nulls). */
+  readonly origin?: CallOrigin;
 }
 
 /** A call's claim on an idempotency key of its account, taken atomically with its reservation. */
@@ -439,6 +442,7 @@ export interface Store
     AdminKeyStore,
     AuditLog,
     Ledger,
+    CallLog,
     SwitchStore,
     OAuthStore,
     CaptureStore,

@@ -13,12 +13,14 @@
 import type { Pool } from "pg";
 import { BackendUnavailableError } from "../../ports/errors.ts";
 import type { Reservation } from "../../ports/store.ts";
+import { originValues } from "../call-rows.ts";
 import { type Queryable, run, statement } from "./db.ts";
 
 const CALLS = statement(
   "ledger_calls",
   `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[], $4::text[],
-     $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::integer[], $10::timestamptz[], $11::integer[])`,
+     $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::integer[], $10::timestamptz[], $11::integer[],
+     $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])`,
 );
 
 /** At most this many calls a statement: bounds how long one transaction holds its rows. */
@@ -68,8 +70,8 @@ export async function recordCalls(
   calls: readonly { readonly r: Reservation; readonly httpStatus: number | null }[],
 ): Promise<CallRow[]> {
   // One array a parameter, the calls in the batch's order.
-  const values = calls.map(({ r, httpStatus }) => [...reservationValues(r), httpStatus]);
-  const columns = Array.from({ length: 11 }, (_, i) => values.map((call) => call[i] ?? null));
+  const values = calls.map(({ r, httpStatus }) => [...reservationValues(r), httpStatus, ...originValues(r.origin)]);
+  const columns = Array.from({ length: 16 }, (_, i) => values.map((call) => call[i] ?? null));
   const rows = await run<CallRow>(db, CALLS, columns);
   if (rows.length !== calls.length)
     throw new Error(`toolrun_calls returned ${rows.length} rows for ${calls.length} calls`);

@@ -46,6 +46,7 @@ import type {
   WorkResult,
 } from "../../ports/store.ts";
 import { untilCaptured } from "../captures.ts";
+import { originValues } from "../call-rows.ts";
 import { storedAnswer } from "../sql-rows.ts";
 import { type CallRow, recordCalls, reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";
@@ -57,7 +58,8 @@ const RESERVE_CLAIMED = statement(
   "ledger_reserve_claimed",
   `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
      $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::integer,
-     $10::timestamptz, $11::text, $12::text, $13::timestamptz)`,
+     $10::timestamptz, $11::text, $12::text, $13::timestamptz, $14::text, $15::text, $16::text, $17::text,
+     $18::text)`,
 );
 const SETTLE = statement(
   "ledger_settle",
@@ -148,6 +150,7 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
         claim.key,
         claim.fingerprint,
         claim.expiresAt,
+        ...originValues(r.origin),
       ])
     : await recordCalls(pool, [{ r, httpStatus: null }]);
   if (!row) throw new Error("toolrun_reserve_claimed returned no row");

@@ -1,7 +1,7 @@
 /**
  * The Store port on PostgreSQL, for running several instances against one database.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), admin-keys.ts, audit.ts, members.ts, ledger.ts (with usage.ts), switches.ts,
+ * key-changes.ts), admin-keys.ts, audit.ts, members.ts, ledger.ts (with usage.ts), calls.ts, switches.ts,
  * captures.ts, webhooks.ts and migrations.ts over one pool.
  *
  * The returned store exposes its `pool` so deps.ts can hand the same connections to
@@ -14,6 +14,7 @@ import { type KeyCacheOptions, withCredentialCache } from "../key-cache.ts";
 import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
+import { createCallLog } from "./calls.ts";
 import { createCaptureStore } from "./captures.ts";
 import { run, statement, transaction } from "./db.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
@@ -83,6 +84,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
     ...ledger,
+    ...createCallLog(pool),
     ...createCaptureStore(pool),
     ...createSwitchStore(pool),
     ...createWebhookStore(pool),

@@ -13,6 +13,7 @@ import type {
   StoredAnswer,
 } from "../../ports/store.ts";
 import { refusalOf } from "../admission.ts";
+import { originValues } from "../call-rows.ts";
 import { storedAnswer } from "../sql-rows.ts";
 import { createStandings } from "../standings.ts";
 import type { Db } from "./db.ts";
@@ -88,8 +89,9 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
        calls = calls + 1, active_calls = active_calls + excluded.active_calls, credits = credits + excluded.credits`,
   );
   const record = db.statement(
-    `INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at,
+                              credential, oauth_client_id, transport, client_name, client_version)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const claimed = db.statement<{
     fingerprint: string;
@@ -206,6 +208,7 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
         status,
         httpStatus,
         r.at,
+        ...originValues(r.origin),
       );
     },
     capture: (callId, httpStatus) => capture.run(httpStatus, callId) > 0,

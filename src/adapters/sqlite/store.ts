@@ -1,7 +1,7 @@
 /**
  * The Store port on Node's built-in SQLite (`node:sqlite`), for one machine.
  * Boundary: assembles keys.ts and oauth.ts (behind the key cache, told of changes by
- * key-changes.ts), accounts.ts, admin-keys.ts, members.ts, audit.ts, ledger.ts (with usage.ts),
+ * key-changes.ts), accounts.ts, admin-keys.ts, members.ts, audit.ts, ledger.ts (with usage.ts), calls.ts,
  * switches.ts, captures.ts, migrations.ts, webhooks.ts (with outbox.ts) and write-probe.ts over one
  * database file (db.ts).
  */
@@ -10,6 +10,7 @@ import { withCredentialCache } from "../key-cache.ts";
 import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
+import { createCallLog } from "./calls.ts";
 import { createCaptureStore } from "./captures.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyChanges } from "./key-changes.ts";
@@ -39,6 +40,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createAdminKeyStore(db, audited),
     ...createAuditLog(db),
     ...createLedger(db, options),
+    ...createCallLog(db),
     ...createCaptureStore(db),
     ...createSwitchStore(db, audited),
     ...createWebhookStore(db, audited, appendEvents),
