@@ -47,6 +47,7 @@ import {
 } from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
 import { adminAccountRoutes } from "./http/routes/admin-accounts.ts";
+import { adminCallRoutes } from "./http/routes/admin-calls.ts";
 import { captureRoutes, hookEndpoints, registerHook } from "./http/routes/captures.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
@@ -94,6 +95,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
     ...adminRoutes(deps),
     ...webhookRoutes(deps),
     ...adminAccountRoutes(deps),
+    ...adminCallRoutes(deps),
     ...(options.oauth ? [...oauthAdminRoutes(deps), ...protectedResourceRoutes(options.oauth)] : []),
     ...healthRoutes(deps),
     ...docsRoutes(deps.settings.docsUrl, document),

@@ -3,12 +3,7 @@
  * and PostgreSQL (same columns, see their migrations 0013): a row turned into a CallRecord, the
  * origin's parameters in the column order both stores' inserts name, and the cursors.
  */
-import type {
-  CallOrigin,
-  CallOutcomeName,
-  CallRecord,
-  CallsQuery,
-} from "../ports/call-log.ts";
+import type { CallOrigin, CallOutcomeName, CallRecord, CallsQuery } from "../ports/call-log.ts";
 import { InvalidCursorError } from "../ports/errors.ts";
 import { iso, type Timestamp } from "./sql-rows.ts";
 

@@ -55,7 +55,18 @@ export function createToolServer(deps: CoreDeps, call: McpCallContext): Server {
         tool: isToolName(deps, call.key, request.params.name) ? request.params.name : undefined,
         meta: request.params._meta,
       },
-      () => callTool(deps, call, request.params.name, request.params.arguments, request.params._meta),
+      // The client's clientInfo: from this request's envelope under 2026-07-28 (the SDK fills it in
+      // per request); a 2025-era client said it in its `initialize`, which this stateless server
+      // served in another exchange, so it is not known here.
+      () =>
+        callTool(
+          deps,
+          call,
+          request.params.name,
+          request.params.arguments,
+          request.params._meta,
+          server.getClientVersion(),
+        ),
     ),
   );
   return server;

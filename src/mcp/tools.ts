@@ -27,6 +27,7 @@ import {
 } from "../core/call/idempotency.ts";
 import { invokeTool } from "../core/call/invoke.ts";
 import type { Observer } from "../core/call/observer.ts";
+import { type ClientInfo, callOrigin } from "../core/call/origin.ts";
 import { keyMayUse, toolsForKey } from "../core/call/scope.ts";
 import { type FailureLog, type ProblemContext, problemFor } from "../core/contract/error-mapper.ts";
 import { type FreeRead, freeReads } from "../core/contract/reads.ts";
@@ -146,6 +147,7 @@ export async function callTool(
   name: string,
   args: Record<string, unknown> | undefined,
   meta?: Record<string, unknown>,
+  client?: ClientInfo,
 ): Promise<CallToolResult> {
   const read = reads.get(name);
   if (!isToolName(deps, call.key, name)) {
@@ -159,6 +161,7 @@ export async function callTool(
     const answer = await invokeTool(deps, {
       key: call.key,
       slug: name,
+      origin: callOrigin(call.key, "mcp", client),
       body: { parsed: input, json: JSON.stringify(input) },
       requestId: call.requestId,
       idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),

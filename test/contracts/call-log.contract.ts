@@ -141,11 +141,10 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
           found.push(...(await store.listCalls({ limit: 50, cursor: null, accountId, ...query })).calls);
         return ids(found).sort();
       };
-      assert.deepEqual(ids((await store.listCalls({ limit: 10, cursor: null, accountId: a.accountId })).calls), [
-        made[4]?.callId,
-        made[2]?.callId,
-        made[0]?.callId,
-      ]);
+      assert.deepEqual(
+        ids((await store.listCalls({ limit: 10, cursor: null, accountId: a.accountId })).calls),
+        [made[4]?.callId, made[2]?.callId, made[0]?.callId],
+      );
       assert.deepEqual(ids((await store.listCalls({ limit: 10, cursor: null, keyId: b.id })).calls), [
         made[3]?.callId,
         made[1]?.callId,
@@ -233,7 +232,10 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
         [early.callId],
       );
       // Read again from the start: the order it was first given in, the late one after.
-      assert.deepEqual((await exportAll(store, 1, { accountId: key.accountId })).ids, [later.callId, early.callId]);
+      assert.deepEqual((await exportAll(store, 1, { accountId: key.accountId })).ids, [
+        later.callId,
+        early.callId,
+      ]);
       // An empty read keeps its place.
       const empty = await store.usageEvents({ limit: 10, cursor: next.nextCursor, accountId: key.accountId });
       assert.deepEqual(empty.calls, []);

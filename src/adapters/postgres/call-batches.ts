@@ -70,7 +70,11 @@ export async function recordCalls(
   calls: readonly { readonly r: Reservation; readonly httpStatus: number | null }[],
 ): Promise<CallRow[]> {
   // One array a parameter, the calls in the batch's order.
-  const values = calls.map(({ r, httpStatus }) => [...reservationValues(r), httpStatus, ...originValues(r.origin)]);
+  const values = calls.map(({ r, httpStatus }) => [
+    ...reservationValues(r),
+    httpStatus,
+    ...originValues(r.origin),
+  ]);
   const columns = Array.from({ length: 16 }, (_, i) => values.map((call) => call[i] ?? null));
   const rows = await run<CallRow>(db, CALLS, columns);
   if (rows.length !== calls.length)

@@ -7,7 +7,14 @@
  */
 import type { Pool } from "pg";
 import type { CallLog } from "../../ports/call-log.ts";
-import { CALL_COLUMNS, type CallRecordRow, callFilters, cursorParts, pageOf, toCallRecord } from "../call-rows.ts";
+import {
+  CALL_COLUMNS,
+  type CallRecordRow,
+  callFilters,
+  cursorParts,
+  pageOf,
+  toCallRecord,
+} from "../call-rows.ts";
 import { pageSize } from "../sql-rows.ts";
 import { run, type Statement, statement } from "./db.ts";
 
@@ -51,12 +58,18 @@ export function createCallLog(pool: Pool): CallLog {
       conditions.push("settled_xid IS NOT NULL", "settled_xid < pg_snapshot_xmin(pg_current_snapshot())");
       if (after) {
         values.push(after[0] ?? "0", after[1] ?? "0");
-        conditions.push(`(settled_xid, seq) > ($${values.length - 1}::text::xid8, $${values.length}::bigint)`);
+        conditions.push(
+          `(settled_xid, seq) > ($${values.length - 1}::text::xid8, $${values.length}::bigint)`,
+        );
       }
       values.push(limit + 1);
       const sql = `SELECT ${CALL_COLUMNS}, settled_xid::text FROM usage_calls WHERE ${conditions.join(" AND ")}
                    ORDER BY settled_xid, seq LIMIT $${values.length}`;
-      const rows = await run<EventRow>(pool, prepare(`usage_events_${shape}${after ? "c" : ""}`, sql), values);
+      const rows = await run<EventRow>(
+        pool,
+        prepare(`usage_events_${shape}${after ? "c" : ""}`, sql),
+        values,
+      );
       const cursorOf = (row: EventRow) => `${row.settled_xid}.${row.seq}`;
       const { page, next } = pageOf(rows, limit, cursorOf);
       const last = page.at(-1);

@@ -45,8 +45,8 @@ import type {
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
-import { untilCaptured } from "../captures.ts";
 import { originValues } from "../call-rows.ts";
+import { untilCaptured } from "../captures.ts";
 import { storedAnswer } from "../sql-rows.ts";
 import { type CallRow, recordCalls, reservationValues } from "./call-batches.ts";
 import { run, statement } from "./db.ts";

@@ -4,7 +4,14 @@
  * the triggers of migrations/0013_call_origins.sql). Boundary: read-only, `usage_calls`.
  */
 import type { CallLog } from "../../ports/call-log.ts";
-import { CALL_COLUMNS, type CallRecordRow, callFilters, cursorParts, pageOf, toCallRecord } from "../call-rows.ts";
+import {
+  CALL_COLUMNS,
+  type CallRecordRow,
+  callFilters,
+  cursorParts,
+  pageOf,
+  toCallRecord,
+} from "../call-rows.ts";
 import { pageSize } from "../sql-rows.ts";
 import type { Db, Statement } from "./db.ts";
 

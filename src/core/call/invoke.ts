@@ -81,6 +81,7 @@ async function meteredCall(
       allowance: price.allowance,
       monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
       at: price.now.toISOString(),
+      origin: call.origin,
       ...(claim && { idempotency: claim }),
     },
     work,

@@ -3,6 +3,7 @@
  * one type every step of the call path reads. What a tool's run is told of it is `RunOptions`
  * (core/tools/run.ts), a floor below, derived from this once the call is admitted.
  */
+import type { CallOrigin } from "../../ports/call-log.ts";
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import type { Observer } from "./observer.ts";
 
@@ -18,6 +19,8 @@ export interface ToolCall {
   readonly slug: string;
   readonly body: CallBody;
   readonly requestId: string;
+  /** Who called and how, recorded on the call's row (core/call/origin.ts). */
+  readonly origin: CallOrigin;
   /** The client's idempotency key, already checked by readIdempotencyKey. */
   readonly idempotencyKey?: string | undefined;
   /**

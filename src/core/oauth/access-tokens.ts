@@ -10,12 +10,14 @@ import { type CredentialVerifier, refusal, type Verification } from "../call/cre
 import { hasExpired } from "../call/keys.ts";
 import { narrowKey } from "../call/scope.ts";
 import { hashKey } from "../kernel/key-format.ts";
+import { shownAuthorizationId } from "./authorizations.ts";
 import { OAUTH_HINT } from "./challenge.ts";
 import type { OAuthSettings } from "./settings.ts";
 
 /** The parts of a stored access token this check reads. */
 interface AccessTokenPayload {
   readonly aud?: string | readonly string[];
+  readonly clientId?: string;
 }
 
 const refuse = (reason: string) => refusal(reason, OAUTH_HINT);
@@ -46,11 +48,17 @@ export function accessTokenVerifier(
         return refuse(`The access token expired at ${holder.expiresAt}; refresh it or sign in again.`);
       if (Date.parse(holder.authorizationExpiresAt) <= now.getTime())
         return refuse("The authorization behind this access token has expired; sign in again.");
-      if (!audiences(JSON.parse(holder.payload) as AccessTokenPayload).includes(settings.resource))
+      const payload = JSON.parse(holder.payload) as AccessTokenPayload;
+      if (!audiences(payload).includes(settings.resource))
         return refuse(`The access token was issued for another resource, not ${settings.resource}.`);
       if (hasExpired(holder.key, now))
         return refuse(`The API key this access token acts for expired at ${holder.key.expiresAt}.`);
-      return { ok: true, key: narrowKey(holder.key, holder.authorizationTools) };
+      // The calls it makes are recorded as made through this authorization and its client.
+      const via = {
+        authorizationId: shownAuthorizationId(holder.authorizationId),
+        clientId: typeof payload.clientId === "string" ? payload.clientId : null,
+      };
+      return { ok: true, key: { ...narrowKey(holder.key, holder.authorizationTools), via } };
     },
   };
 }

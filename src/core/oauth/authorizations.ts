@@ -41,6 +41,11 @@ export interface DeauthorizedView {
 const ID_PREFIX = "authz_";
 
 /** The library's grant id for a shown id; null for an id this service never showed. */
+/** The id an authorization is shown (and its calls recorded) under. */
+export function shownAuthorizationId(grantId: string): string {
+  return ID_PREFIX + grantId;
+}
+
 function grantId(shownId: string): string | null {
   return shownId.startsWith(ID_PREFIX) ? shownId.slice(ID_PREFIX.length) : null;
 }
@@ -58,7 +63,7 @@ function view(record: OAuthAuthorizationRecord): AuthorizationView {
     [...Object.values(resources), grant.openid?.scope ?? ""].flatMap((s) => s.split(" ")).filter(Boolean),
   );
   return {
-    id: ID_PREFIX + record.id,
+    id: shownAuthorizationId(record.id),
     client_id: record.clientId,
     client_name: record.clientName,
     resource: Object.keys(resources),

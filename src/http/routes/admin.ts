@@ -65,7 +65,7 @@ import { toolSwitchView, toolSwitchViews } from "../../core/admin/tool-switches.
 import type { CoreDeps } from "../../core/call/deps.ts";
 import { parseJsonBody } from "../../core/call/json-body.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
-import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
+import { JSON_TYPE, type ResponseHeader } from "../../core/kernel/endpoint.ts";
 import { ApiError, type ErrorCode } from "../../core/kernel/errors.ts";
 import { type InputValidator, lazyInputValidator } from "../../core/kernel/validation.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
@@ -97,9 +97,20 @@ export interface AdminRouteSpec {
   /** The body may be left out: `body` is then undefined. */
   readonly bodyOptional?: boolean;
   readonly status?: number;
-  readonly response: JsonSchema;
+  /** The JSON answer's schema; absent for a route with its own `contentType`. */
+  readonly response?: JsonSchema;
+  /** The answer's type when it is not JSON: `run` then answers a RawAnswer. */
+  readonly contentType?: string;
+  /** The headers the answer documents. */
+  readonly headers?: Readonly<Record<string, ResponseHeader>>;
   readonly errors: readonly ErrorCode[];
   run(call: AdminCall): Promise<object>;
+}
+
+/** An answer sent as it is (a route with its own `contentType`), with the headers that go with it. */
+export interface RawAnswer {
+  readonly raw: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export function adminRoute(spec: AdminRouteSpec): HttpRoute {
@@ -120,7 +131,15 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
     ...(spec.body
       ? { requestBody: { contentType: JSON_TYPE, schema: spec.body, optional: spec.bodyOptional === true } }
       : {}),
-    answers: [{ status, description: spec.summary, contentType: JSON_TYPE, schema: spec.response }],
+    answers: [
+      {
+        status,
+        description: spec.summary,
+        contentType: spec.contentType ?? JSON_TYPE,
+        ...(spec.response && { schema: spec.response }),
+        ...(spec.headers && { headers: spec.headers }),
+      },
+    ],
     errors: [...errors],
     bodyLimit: ADMIN_BODY_LIMIT,
     handler: async (request, reply) => {
@@ -134,6 +153,10 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
         args,
         body,
       });
+      if (spec.contentType !== undefined) {
+        const { raw, headers } = answer as RawAnswer;
+        return reply.code(status).headers(headers).type(spec.contentType).send(raw);
+      }
       return reply.code(status).send(answer);
     },
   };

@@ -11,6 +11,7 @@ import {
   replayedHeader,
 } from "../../core/call/idempotency.ts";
 import { invokeTool } from "../../core/call/invoke.ts";
+import { callOrigin } from "../../core/call/origin.ts";
 import { resolveForKey } from "../../core/call/scope.ts";
 import { envelopeSchema } from "../../core/contract/schemas.ts";
 import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
@@ -70,9 +71,11 @@ export function toolRoutes(deps: CoreDeps): HttpRoute[] {
       handler: async (request, reply) => {
         const { slug } = request.params as { slug: string };
         noteCall(request, { tool: slug });
+        const key = keyOf(request);
         const answer = await invokeTool(deps, {
-          key: keyOf(request),
+          key,
           slug,
+          origin: callOrigin(key, "http"),
           body: { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0) },
           requestId: request.id,
           idempotencyKey: readIdempotencyKey(request.headers["idempotency-key"], IDEMPOTENCY_HEADER),
