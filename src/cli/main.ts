@@ -26,6 +26,7 @@ import { registerAccountInviteCommand, registerMembersCommands } from "./members
 import { registerMigrateCommands } from "./migrate.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerToolsCommands } from "./tools.ts";
+import { registerUsageCommands } from "./usage.ts";
 import { registerWebhooksCommands } from "./webhooks.ts";
 
 const VERSION = (
@@ -65,6 +66,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   registerAdminKeysCommands(program, context);
   registerToolsCommands(program, context);
   registerWebhooksCommands(program, context);
+  registerUsageCommands(program, context);
   registerMembersCommands(program, context);
   registerAccountInviteCommand(program, context);
   // Every command reports mistakes the same way, on one line, and exits through us.

@@ -15,7 +15,9 @@ import {
 import type { JsonSchema } from "../../tools/tool.ts";
 import { decodeCursor, encodeCursor } from "../contract/cursor.ts";
 import { nullable, SCHEMA_DIALECT } from "../contract/schemas.ts";
+import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
+import { lazyInputValidator } from "../kernel/validation.ts";
 import { parameters } from "./schemas.ts";
 
 export const CALLS_LIMIT_DEFAULT = 50;
@@ -297,3 +299,20 @@ export async function readUsageEvents(
     more: page.more,
   };
 }
+
+const checkCalls = lazyInputValidator(callsParameters);
+const checkEvents = lazyInputValidator(usageEventsParameters);
+
+function checked(check: typeof checkCalls, args: Args): Args {
+  const result = check(args);
+  if (!result.ok)
+    throw new ApiError("validation_error", "The parameters are invalid.", {
+      extras: { fields: result.fields },
+    });
+  return result.value;
+}
+
+/** The calls listing's parameters from outside the HTTP API (the CLI's options), checked alike. */
+export const checkCallsArgs = (args: Args): Args => checked(checkCalls, args);
+/** The export's parameters from outside the HTTP API (the CLI's options), checked alike. */
+export const checkUsageEventsArgs = (args: Args): Args => checked(checkEvents, args);
