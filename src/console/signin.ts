@@ -19,6 +19,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import * as client from "openid-client";
 import { createApiKey, existing, revokeApiKey, rotateApiKey } from "../core/admin/actions.ts";
+import { callView } from "../core/admin/calls.ts";
 import { type KnownTool, knownTool } from "../core/admin/input.ts";
 import {
   csrfTokenOf,
@@ -30,7 +31,7 @@ import {
   startSession,
 } from "../core/admin/members.ts";
 import type { CoreDeps } from "../core/call/deps.ts";
-import { getCredits, getUsage } from "../core/contract/account.ts";
+import { getCredits } from "../core/contract/account.ts";
 import { periodOf } from "../core/kernel/credits.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { ApiError } from "../core/kernel/errors.ts";
@@ -451,7 +452,9 @@ export function registerSignin(
     // The account's own figures (one balance, one ledger), with or without a key.
     const holder = account && { ...account, accountId: account.id, accountName: account.name };
     const credits = holder ? await getCredits(deps, holder) : null;
-    const usage = holder ? await getUsage(deps, holder, { limit: 10, cursor: null }) : null;
+    const recent = account
+      ? (await deps.store.listCalls({ accountId: account.id, limit: 10, cursor: null })).calls.map(callView)
+      : [];
     const hidden = html`<input type="hidden" name="csrf" value="${csrf}">`;
     const tools = deps.registry.all();
     return html`<h1>Your account</h1>
@@ -472,11 +475,11 @@ ${
 <p class="help">Buying credits is not offered here yet; ask the operator of this service for a grant.</p>
 </section>
 ${
-  usage && usage.recent.length > 0
+  recent.length > 0
     ? html`<section aria-labelledby="usage-title">
 <h2 id="usage-title">Recent calls</h2>
-<div class="table-wrap"><table><thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Credits</th></tr></thead>
-<tbody>${usage.recent.map((call) => html`<tr><td>${call.at}</td><td>${call.tool}</td><td>${call.credits}</td></tr>`)}</tbody></table></div>
+<div class="table-wrap"><table data-output="member-recent"><thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Credits</th><th scope="col">Via</th><th scope="col">Client</th></tr></thead>
+<tbody>${recent.map((call) => html`<tr><td>${call.at}</td><td>${call.tool}</td><td>${call.credits}</td><td>${call.transport === null ? "unknown" : call.transport.toUpperCase()}</td><td>${clientLabel(call.client)}</td></tr>`)}</tbody></table></div>
 </section>`
     : ""
 }
@@ -568,4 +571,11 @@ function dateEnd(raw: string, now: Date): string | undefined {
   if (!Number.isFinite(end) || end <= now.getTime() || end > Date.parse("9999-12-31T00:00:00Z"))
     return undefined;
   return new Date(end).toISOString();
+}
+
+/** How the account page names the client of a call: MCP's clientInfo, else the OAuth client, else a dash. */
+function clientLabel(client: ReturnType<typeof callView>["client"]): string {
+  if (client === null) return "—";
+  const named = [client.name, client.version].filter((part) => part !== null).join(" ");
+  return named !== "" ? named : (client.id ?? "—");
 }

@@ -10,6 +10,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { createAccount, grantAccountCredits } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { MemberSettings } from "../../src/core/admin/members.ts";
+import { reservation } from "../contracts/store.contract.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { type Person, startTestIdp, type TestIdp, throughProvider } from "../helpers/oidc-idp.ts";
 
@@ -170,6 +171,52 @@ describe("members' sign-in with OpenID Connect", () => {
     });
     assert.equal(after.statusCode, 303);
     assert.equal(after.headers.location, "/signin");
+  });
+
+  it("shows the transport and client of the account's recent calls", async (t) => {
+    const app = await appWith(t, { signup: "open", signupPlan: "builder" });
+    const { session, page } = await signedIn(app, { ...ann, sub: "recent" });
+    const made = await post(app, "/member/keys", session, {
+      csrf: csrfOf(page),
+      name: "laptop",
+      expires: "",
+    });
+    const key = /<code id="new-key">([^<]+)<\/code>/.exec(made.body)?.[1] ?? "";
+    const record = await app.recordOf(key);
+    const called = await app.app.inject({
+      method: "POST",
+      url: "/v1/tool/echo",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      payload: { value: 1 },
+    });
+    assert.equal(called.statusCode, 200, called.body);
+    const mcp = reservation(record.id, {
+      accountId: record.accountId,
+      tool: "echo",
+      at: app.clock.now().toISOString(),
+      origin: {
+        credential: "key",
+        oauthClientId: null,
+        transport: "mcp",
+        clientName: "claude-code",
+        clientVersion: "2.1",
+      },
+    });
+    await app.store.runCall(mcp, () => ({ ok: true, value: null }));
+    const shown = await app.app.inject({
+      method: "GET",
+      url: "/member",
+      headers: { cookie: `toolrun_session=${session}` },
+    });
+    const rows = [
+      ...shown.body.matchAll(
+        /<tr><td>[^<]+<\/td><td>echo<\/td><td>\d+<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g,
+      ),
+    ].map((m) => [m[1], m[2]]);
+    assert.deepEqual(rows, [
+      ["MCP", "claude-code 2.1"],
+      ["HTTP", "—"],
+    ]);
   });
 
   it("shows a fresh member's balance, this month's grant and usage before the account has a key", async (t) => {
