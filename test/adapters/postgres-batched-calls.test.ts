@@ -3,10 +3,12 @@
  * (set-wise when no call is refused, a call at a time otherwise), every call gets the outcome and
  * figures it would have had alone, and the books end as if the calls had come one by one.
  */
+
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { PoolClient } from "pg";
+import { originValues } from "../../src/adapters/call-rows.ts";
 import { createPostgresStore, type PostgresStore } from "../../src/adapters/postgres/store.ts";
 import { accountOf, newKey } from "../contracts/store.contract.ts";
 import { seededRandom } from "../helpers/random.ts";
@@ -43,6 +45,13 @@ function args(c: Call) {
     c.cap,
     "2026-11-24T12:00:00.000Z",
     c.httpStatus,
+    ...originValues({
+      credential: "key",
+      oauthClientId: null,
+      transport: "http",
+      clientName: null,
+      clientVersion: null,
+    }),
   ];
 }
 
@@ -65,11 +74,11 @@ async function asBatch(
         ).rows[0]?.calls ?? 0,
       );
     const before = await recordCalls();
-    const columns = Array.from({ length: 11 }, (_, i) => calls.map((c) => args(c)[i] ?? null));
+    const columns = Array.from({ length: 16 }, (_, i) => calls.map((c) => args(c)[i] ?? null));
     const { rows } = await client.query<Row>(
       `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[],
          $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::integer[], $10::timestamptz[],
-         $11::integer[])`,
+         $11::integer[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])`,
       columns,
     );
     const oneByOne = (await recordCalls()) - before;

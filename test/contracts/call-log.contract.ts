@@ -63,6 +63,18 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
       }
     }
 
+    /**
+     * Waits until the export gives `count` calls of the account: PostgreSQL holds back what was
+     * settled after any transaction still open in the database (other tests' too), for a moment.
+     */
+    async function caughtUp(store: Store, accountId: string, count: number): Promise<void> {
+      for (let tries = 0; ; tries++) {
+        const { calls } = await store.usageEvents({ limit: 1000, cursor: null, accountId });
+        if (calls.length >= count || tries === 200) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
     /** A reservation made and left pending until `settle` is called. */
     async function pending(store: Store, r: Reservation) {
       let started!: () => void;
@@ -184,6 +196,7 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
       await store.runCall(charged, ok);
       await store.runCall(refunded, failed);
       const settle = await pending(store, reservation(key.id, { origin: MCP }));
+      await caughtUp(store, key.accountId, 2);
       const { calls } = await store.usageEvents({ limit: 10, cursor: null, accountId: key.accountId });
       assert.deepEqual(
         calls.map((c) => [c.callId, c.outcome, c.credits, c.origin]),
@@ -201,6 +214,8 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
       const keys = [await keyed(store), await keyed(store)];
       for (let i = 0; i < 7; i++)
         await store.runCall(reservation(keys[i % 2]?.id ?? "", { origin: HTTP }), i === 3 ? failed : ok);
+      await caughtUp(store, keys[0]?.accountId ?? "", 4);
+      await caughtUp(store, keys[1]?.accountId ?? "", 3);
       const whole = await exportAll(store, 100);
       assert.equal(whole.ids.length >= 7, true);
       assert.deepEqual((await exportAll(store, 3)).ids, whole.ids);
@@ -223,9 +238,11 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
       const settle = await pending(store, early);
       const later = reservation(key.id, { origin: HTTP });
       await store.runCall(later, ok);
+      await caughtUp(store, key.accountId, 1);
       const first = await exportAll(store, 10, { accountId: key.accountId });
       assert.deepEqual(first.ids, [later.callId]);
       assert.equal((await settle()).status, "charged");
+      await caughtUp(store, key.accountId, 2);
       const next = await store.usageEvents({ limit: 10, cursor: first.cursor, accountId: key.accountId });
       assert.deepEqual(
         next.calls.map((c) => c.callId),
@@ -249,6 +266,7 @@ export function describeCallLogContract(name: string, makeFixture: () => Promise
         reservation(key.id, { origin: HTTP, at: `${day}T12:00:00.000Z`, period: "2026-10" }),
       );
       for (const r of days) await store.runCall(r, ok);
+      await caughtUp(store, key.accountId, 3);
       const { calls } = await store.usageEvents({
         limit: 10,
         cursor: null,

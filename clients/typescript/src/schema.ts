@@ -676,6 +676,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calls
+         * @description Recorded calls, newest first, a page at a time, with who made each: the key, the credential (`key` or the `authz_...` OAuth authorization) and its client, the transport (`http`, `mcp`) and the MCP client's clientInfo. Filters: `account`, `key`, `tool`, `outcome`, and `since`/`until` on the call's time. No request body is stored. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminListCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/usage/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export usage events
+         * @description The settled calls (charged or refunded; a reservation still pending is not given until it settles) as NDJSON, one CloudEvents 1.0 event a line: `id` the call's id, `type` `toolrun.call`, `subject` the account, `time` the settlement. In settlement order, the same ids in the same order on every read; a call settling later always comes after what was already given. Each line is one JSON object (see docs/operations.md for its members and their mapping to OpenMeter, Stripe meter events, Lago and Orb). The `toolrun-next-cursor` header holds where the next read starts (given again as `cursor`, even from an empty page); `toolrun-more: true` when more events are ready now. `since`/`until` filter on the settlement time. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminExportUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -6619,6 +6659,272 @@ export interface operations {
             };
             /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListCalls: {
+        parameters: {
+            query?: {
+                /** @description Only the calls of this account (`acc_...`). */
+                account?: string;
+                /** @description Only the calls made with this key (`key_...`). */
+                key?: string;
+                /** @description Only the calls of this tool (its slug). */
+                tool?: string;
+                /** @description Only the calls that ended so. */
+                outcome?: "pending" | "charged" | "refunded";
+                /** @description Only the calls made at or after this RFC 3339 date-time. */
+                since?: string;
+                /** @description Only the calls made before this RFC 3339 date-time. */
+                until?: string;
+                /** @description Most calls to return. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List calls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. No request body is ever stored. */
+                        calls: {
+                            /** @description The call's id (the export's event `id`). */
+                            id: string;
+                            request_id: string;
+                            account_id: string;
+                            tool: string;
+                            /**
+                             * @description `pending` while a reservation runs.
+                             * @enum {string}
+                             */
+                            outcome: "pending" | "charged" | "refunded";
+                            /** @description The status the call ended with. */
+                            http_status: number | null;
+                            /** @description Credits charged; 0 when refunded. */
+                            credits: number;
+                            /**
+                             * Format: date-time
+                             * @description When the call was made.
+                             */
+                            at: string;
+                            /** @description When it was charged or refunded; null while pending. */
+                            settled_at: string | null;
+                            /** @description The key that made the call (or that the OAuth authorization acts for). */
+                            key_id: string;
+                            /** @description `key` when the key itself was sent, or the `authz_...` id of the OAuth authorization whose access token was; null for calls recorded before toolrun kept it. */
+                            credential: string | null;
+                            /** @description How the call came. */
+                            transport: ("http" | "mcp") | null;
+                            /** @description The client that called, when anything is known of it; null otherwise. */
+                            client: {
+                                /** @description The OAuth client the authorization was granted to; null for a key. */
+                                id: string | null;
+                                /** @description The MCP client's clientInfo `name`, when it sent one. */
+                                name: string | null;
+                                /** @description The MCP client's clientInfo `version`, when it sent one. */
+                                version: string | null;
+                            } | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminExportUsage: {
+        parameters: {
+            query?: {
+                /** @description Only the calls of this account (`acc_...`). */
+                account?: string;
+                /** @description Only the calls settled at or after this RFC 3339 date-time. */
+                since?: string;
+                /** @description Only the calls settled before this RFC 3339 date-time. */
+                until?: string;
+                /** @description Most events to return. */
+                limit?: number;
+                /** @description The `toolrun-next-cursor` header of the previous answer: the events after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export usage events */
+            200: {
+                headers: {
+                    /** @description Where the next read starts: pass it as `cursor`. Absent only when nothing was ever read. */
+                    "toolrun-next-cursor"?: string;
+                    /** @description `true` when more events are ready now: read again with the cursor at once. */
+                    "toolrun-more"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": unknown;
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
