@@ -13,6 +13,7 @@ import {
 } from "./console/routes.ts";
 import { registerSignin, type SigninOptions, signinEndpoints } from "./console/signin.ts";
 import { createAdminEntrance } from "./core/admin/entrance.ts";
+import type { Billing } from "./core/billing/packs.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
 import { createReadiness } from "./core/call/readiness.ts";
@@ -47,6 +48,7 @@ import {
 } from "./http/request-log.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
 import { adminAccountRoutes } from "./http/routes/admin-accounts.ts";
+import { billingRoutes } from "./http/routes/billing.ts";
 import { captureRoutes, hookEndpoints, registerHook } from "./http/routes/captures.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
@@ -69,6 +71,8 @@ export interface AppOptions {
   readonly trustProxy?: boolean | number | readonly string[];
   /** Members' sign-in to the console (OpenID Connect); none: the console as it always was. */
   readonly signin?: SigninOptions | null;
+  /** Selling credits with Stripe Checkout; none: the billing routes answer 404 `billing_disabled`. */
+  readonly billing?: Billing | null;
 }
 
 /**
@@ -91,6 +95,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
     ...toolRoutes(deps),
     ...readRoutes(deps),
     ...captureRoutes(deps),
+    ...billingRoutes(deps, options.billing ?? null),
     ...adminRoutes(deps),
     ...webhookRoutes(deps),
     ...adminAccountRoutes(deps),
