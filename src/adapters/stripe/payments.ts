@@ -67,7 +67,8 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
           options.webhookSecret,
           undefined,
           undefined,
-          Math.floor(receivedAt.getTime() / 1000),
+          // Milliseconds: the library takes the age in seconds from it.
+          receivedAt.getTime(),
         );
       } catch (error) {
         throw new PaymentSignatureError(error instanceof Error ? error.message : String(error), {
