@@ -167,8 +167,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerRoutes(app, [...routes, ...forBrowsers], door, createAdminEntrance(deps, door));
   const mcpDoor = options.oauth ? mcpFrontDoor(deps, options.oauth, readiness) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
-  registerConsole(app, deps, signin !== null);
-  if (signin) registerSignin(app, deps, signin, consolePageContext(deps, true));
+  const billing = options.billing ?? null;
+  const pageContext = consolePageContext(deps, signin !== null, billing?.packs);
+  registerConsole(app, deps, pageContext);
+  if (signin) registerSignin(app, deps, signin, pageContext, billing);
   if (oauth) registerConsentPage(app, deps, oauth.consent, signin !== null);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   // After every method Node reads is added above: a capture's address takes them all.

@@ -5,6 +5,7 @@
  * both answer 404 `billing_disabled`.
  */
 
+import type { FastifyRequest } from "fastify";
 import {
   checkoutAnswerSchema,
   checkoutBodySchema,
@@ -16,6 +17,7 @@ import { type Billing, billingDisabled } from "../../core/billing/packs.ts";
 import type { CoreDeps } from "../../core/call/deps.ts";
 import { parseJsonBody } from "../../core/call/json-body.ts";
 import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
+import { ApiError } from "../../core/kernel/errors.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
 
@@ -43,6 +45,15 @@ const stripeSignatureHeader: JsonSchema = {
   properties: { "stripe-signature": { type: "string", description: "Stripe's signature of the body." } },
 };
 
+/** Why Stripe did not create a checkout is the operator's to read (a wrong key, an unknown price). */
+export function logRefusedCheckout(request: FastifyRequest, error: unknown): void {
+  if (error instanceof ApiError && error.code === "payment_provider_unavailable")
+    request.log.warn(
+      { err: { message: error.cause instanceof Error ? error.cause.message : String(error.cause) } },
+      "stripe: the checkout was not created",
+    );
+}
+
 export function billingRoutes(deps: CoreDeps, billing: Billing | null): HttpRoute[] {
   return [
     {
@@ -69,7 +80,18 @@ export function billingRoutes(deps: CoreDeps, billing: Billing | null): HttpRout
         if (billing === null) throw billingDisabled();
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const pack = parseCheckout(parseJsonBody(raw));
-        return startCheckout(billing, deps.settings.publicUrl, keyOf(request).accountId, pack, "/account");
+        try {
+          return await startCheckout(
+            billing,
+            deps.settings.publicUrl,
+            keyOf(request).accountId,
+            pack,
+            "/account",
+          );
+        } catch (error) {
+          logRefusedCheckout(request, error);
+          throw error;
+        }
       },
     },
     {
