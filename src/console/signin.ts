@@ -413,7 +413,7 @@ export function registerSignin(
   });
 
   if (billing !== null)
-    memberPost(`${MEMBER_PAGE_PATH}/checkout`, async (signed, form) => {
+    memberPost(`${MEMBER_PAGE_PATH}/checkout`, async (signed, form, request) => {
       try {
         return await startCheckout(
           billing,
@@ -425,6 +425,11 @@ export function registerSignin(
       } catch (error) {
         const shown = ["validation_error", "payment_provider_unavailable"];
         if (!(error instanceof ApiError) || !shown.includes(error.code)) throw error;
+        if (error.code === "payment_provider_unavailable")
+          request.log.warn(
+            { err: { message: error.cause instanceof Error ? error.cause.message : String(error.cause) } },
+            "stripe: the checkout was not created",
+          );
         return accountMain(
           signed,
           html`<p class="field-error" role="alert">${

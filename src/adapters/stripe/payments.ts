@@ -92,7 +92,7 @@ function sessionOf(event: Stripe.Event): PaymentEvent["session"] {
 }
 
 /** `TOOLRUN_STRIPE_API_BASE` as the library's host, port and protocol. */
-export function hostOptions(apiBase: string | null): {
+function hostOptions(apiBase: string | null): {
   host?: string;
   port?: number;
   protocol?: "http" | "https";

@@ -46,7 +46,7 @@ const stripeSignatureHeader: JsonSchema = {
 };
 
 /** Why Stripe did not create a checkout is the operator's to read (a wrong key, an unknown price). */
-export function logRefusedCheckout(request: FastifyRequest, error: unknown): void {
+function logRefusedCheckout(request: FastifyRequest, error: unknown): void {
   if (error instanceof ApiError && error.code === "payment_provider_unavailable")
     request.log.warn(
       { err: { message: error.cause instanceof Error ? error.cause.message : String(error.cause) } },
