@@ -119,6 +119,25 @@ describe("buying credits with Stripe Checkout", () => {
     );
   });
 
+  it("refuses bodies past their limits with 413, the checkout's and the webhook's", async () => {
+    const key = await t.key("free");
+    assertProblem(await checkout(key, { pack: "x".repeat(5 * 1024) }), 413, "payload_too_large");
+    const huge = JSON.stringify({ id: "evt_huge", padding: "x".repeat(600 * 1024) });
+    assertProblem(
+      await t.app.inject({
+        method: "POST",
+        url: WEBHOOK,
+        headers: {
+          "content-type": "application/json",
+          "stripe-signature": signed(huge, { at: t.clock.now() }),
+        },
+        payload: huge,
+      }),
+      413,
+      "payload_too_large",
+    );
+  });
+
   it("needs a key to buy", async () => {
     assertProblem(
       await t.app.inject({ method: "POST", url: "/v1/billing/checkout", headers: json(), payload: "{}" }),
