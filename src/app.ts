@@ -13,6 +13,7 @@ import {
 } from "./console/routes.ts";
 import { registerSignin, type SigninOptions, signinEndpoints } from "./console/signin.ts";
 import { createAdminEntrance } from "./core/admin/entrance.ts";
+import type { Billing } from "./core/billing/packs.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createFrontDoor } from "./core/call/front-door.ts";
 import { createReadiness } from "./core/call/readiness.ts";
@@ -48,6 +49,7 @@ import {
 import { adminRoutes } from "./http/routes/admin.ts";
 import { adminAccountRoutes } from "./http/routes/admin-accounts.ts";
 import { adminCallRoutes } from "./http/routes/admin-calls.ts";
+import { billingRoutes } from "./http/routes/billing.ts";
 import { captureRoutes, hookEndpoints, registerHook } from "./http/routes/captures.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
@@ -70,6 +72,8 @@ export interface AppOptions {
   readonly trustProxy?: boolean | number | readonly string[];
   /** Members' sign-in to the console (OpenID Connect); none: the console as it always was. */
   readonly signin?: SigninOptions | null;
+  /** Selling credits with Stripe Checkout; none: the billing routes answer 404 `billing_disabled`. */
+  readonly billing?: Billing | null;
 }
 
 /**
@@ -92,6 +96,7 @@ function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object)
     ...toolRoutes(deps),
     ...readRoutes(deps),
     ...captureRoutes(deps),
+    ...billingRoutes(deps, options.billing ?? null),
     ...adminRoutes(deps),
     ...webhookRoutes(deps),
     ...adminAccountRoutes(deps),
@@ -164,8 +169,10 @@ export function buildApp(deps: CoreDeps, options: AppOptions = {}): FastifyInsta
   registerRoutes(app, [...routes, ...forBrowsers], door, createAdminEntrance(deps, door));
   const mcpDoor = options.oauth ? mcpFrontDoor(deps, options.oauth, readiness) : door;
   registerMcpEndpoint(app, deps, mcpDoor, { note: noteCall, observer: callLogObserver });
-  registerConsole(app, deps, signin !== null);
-  if (signin) registerSignin(app, deps, signin, consolePageContext(deps, true));
+  const billing = options.billing ?? null;
+  const pageContext = consolePageContext(deps, signin !== null, billing?.packs);
+  registerConsole(app, deps, pageContext);
+  if (signin) registerSignin(app, deps, signin, pageContext, billing);
   if (oauth) registerConsentPage(app, deps, oauth.consent, signin !== null);
   registerMethodNotAllowed(app, [...api, ...forBrowsers, ...pages], docsUrl);
   // After every method Node reads is added above: a capture's address takes them all.

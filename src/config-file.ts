@@ -4,13 +4,15 @@
  * `tools.<slug>.secrets` are passed on unchecked, for the tool loader to check with their tools.
  */
 import { readFileSync } from "node:fs";
+import type { Pack } from "./core/billing/packs.ts";
 import { DEFAULT_PLANS, type Plan, type ToolSettings } from "./core/kernel/settings.ts";
 import { MAX_COUNT } from "./core/tools/check-definition.ts";
-import { MAX_ALLOWANCE } from "./ports/store.ts";
+import { MAX_ALLOWANCE, MAX_GRANTED_CREDITS } from "./ports/store.ts";
 
 const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
 const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls", "secrets"] as const;
-const FILE_MEMBERS = ["plans", "tools", "httpTools"];
+const FILE_MEMBERS = ["plans", "tools", "httpTools", "billing"];
+const PACK_FIELDS = ["id", "name", "credits", "price"];
 
 export interface FileSettings {
   plans: Record<string, Plan>;
@@ -19,10 +21,12 @@ export interface FileSettings {
   secrets: Record<string, unknown>;
   /** `httpTools`, unchecked. */
   httpTools?: unknown;
+  /** `billing.packs`: what Stripe Checkout sells (none: nothing). */
+  packs: Pack[];
 }
 
 export function readConfigFile(path: string | undefined, problems: string[]): FileSettings {
-  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {}, secrets: {} };
+  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {}, secrets: {}, packs: [] };
   if (path === undefined) return settings;
   let parsed: unknown;
   try {
@@ -66,7 +70,56 @@ export function readConfigFile(path: string | undefined, problems: string[]): Fi
       }
     }
   }
+  if (parsed.billing !== undefined) settings.packs = readBilling(parsed.billing, problems);
   return settings;
+}
+
+function readBilling(raw: unknown, problems: string[]): Pack[] {
+  const where = "TOOLRUN_CONFIG: billing";
+  if (!isObject(raw)) {
+    problems.push(`${where} must be an object`);
+    return [];
+  }
+  for (const key of Object.keys(raw)) {
+    if (key !== "packs") problems.push(`${where}: unknown member "${key}" (expected packs)`);
+  }
+  if (raw.packs === undefined) return [];
+  if (!Array.isArray(raw.packs)) {
+    problems.push(`${where}.packs must be an array of {id, name, credits, price}`);
+    return [];
+  }
+  const packs: Pack[] = [];
+  raw.packs.forEach((entry: unknown, index: number) => {
+    const pack = readPack(entry, `${where}.packs[${index}]`, problems);
+    if (pack === undefined) return;
+    if (packs.some((p) => p.id === pack.id))
+      problems.push(`${where}.packs[${index}].id "${pack.id}" is used twice`);
+    else packs.push(pack);
+  });
+  return packs;
+}
+
+function readPack(raw: unknown, where: string, problems: string[]): Pack | undefined {
+  if (!isObject(raw)) {
+    problems.push(`${where} must be an object {id, name, credits, price}`);
+    return undefined;
+  }
+  const count = problems.length;
+  for (const key of Object.keys(raw)) {
+    if (!PACK_FIELDS.includes(key)) problems.push(`${where}: unknown member "${key}"`);
+  }
+  const { id, name, price } = raw;
+  if (typeof id !== "string" || !/^[a-z0-9][a-z0-9_-]{0,63}$/.test(id))
+    problems.push(`${where}.id must be lowercase letters, digits, - and _ (at most 64)`);
+  if (typeof name !== "string" || name.trim() === "" || name.length > 100)
+    problems.push(`${where}.name must be a text of 1 to 100 characters`);
+  if (typeof price !== "string" || !/^[A-Za-z0-9_]{1,255}$/.test(price))
+    problems.push(`${where}.price must be a Stripe price id (price_…)`);
+  const credits = readCount(raw.credits, `${where}.credits`, 1, problems, MAX_GRANTED_CREDITS);
+  if (raw.credits === undefined)
+    problems.push(`${where}.credits must be an integer from 1 to ${MAX_GRANTED_CREDITS}`);
+  if (problems.length > count || credits === undefined) return undefined;
+  return { id: id as string, name: name as string, credits, price: price as string };
 }
 
 function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: string[]): Plan | undefined {

@@ -14,6 +14,7 @@
 import { isIP } from "node:net";
 import { readConfigFile } from "./config-file.ts";
 import type { MemberSettings, SignupMode } from "./core/admin/members.ts";
+import type { Pack } from "./core/billing/packs.ts";
 import { type ServiceSettings, SetupProblemsError } from "./core/kernel/settings.ts";
 import {
   DEFAULT_WEBHOOK_RETRY_SCHEDULE,
@@ -97,6 +98,17 @@ export interface Config {
   readonly webhookRetryScheduleMs: readonly number[];
   /** Members' sign-in with OpenID Connect; null when off (the TOOLRUN_SIGNIN_* variables unset). */
   readonly signin: SigninConfig | null;
+  /** Selling credits with Stripe Checkout; null when off (the TOOLRUN_STRIPE_* secrets unset). */
+  readonly billing: BillingConfig | null;
+}
+
+/** Stripe Checkout and the packs it sells. */
+export interface BillingConfig {
+  readonly secretKey: string;
+  readonly webhookSecret: string;
+  /** null: Stripe's own API. */
+  readonly apiBase: string | null;
+  readonly packs: readonly Pack[];
 }
 
 /** The console's OpenID Connect relying party, and who may sign up. */
@@ -414,6 +426,33 @@ export const VARIABLES = {
     accepts: "a plan's id",
     doc: "the plan of the account an open sign-up makes; a plan of the configuration file (or a built-in one)",
   }),
+  TOOLRUN_STRIPE_SECRET_KEY: text(
+    {
+      default: null,
+      accepts: "a Stripe secret or restricted key (sk_… or rk_…)",
+      doc: "selling credits with Stripe Checkout ([billing](billing.md)): the API key toolrun creates Checkout Sessions with. On only with `TOOLRUN_STRIPE_WEBHOOK_SECRET` and the configuration file's `billing.packs`; unset, nothing is sold and the billing routes answer 404 `billing_disabled`",
+      secret: true,
+    },
+    /^(sk|rk)_[A-Za-z0-9_]{8,}$/,
+  ),
+  TOOLRUN_STRIPE_WEBHOOK_SECRET: text(
+    {
+      default: null,
+      accepts: "a Stripe webhook signing secret (whsec_…)",
+      doc: "the signing secret of the Stripe webhook endpoint `{TOOLRUN_PUBLIC_URL}/v1/billing/stripe/webhook`: a delivery whose `Stripe-Signature` does not verify under it is refused and grants nothing",
+      secret: true,
+    },
+    /^whsec_[A-Za-z0-9+/=_]{8,}$/,
+  ),
+  TOOLRUN_STRIPE_API_BASE: declare<string | null>(
+    {
+      default: null,
+      shown: "`https://api.stripe.com`",
+      accepts: "an http or https URL without a path",
+      doc: "where the Stripe API is; only tests against a local fake of Stripe change it",
+    },
+    (raw) => (isHttpUrl(raw) && new URL(raw).pathname === "/" ? new URL(raw).origin : undefined),
+  ),
   TOOLRUN_OAUTH_ALLOW_PRIVATE_FETCH: declare(
     {
       default: false,
@@ -614,6 +653,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: read("TOOLRUN_TRUST_PROXY"),
     webhookRetryScheduleMs: read("TOOLRUN_WEBHOOK_RETRY_SCHEDULE"),
     signin: readSignin(read, publicUrl, file.plans, problems),
+    billing: readBilling(read, file.packs, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems.sort((a, b) => rank(a) - rank(b)));
   return config;
@@ -757,6 +797,30 @@ function readSignin(
     secure: url.protocol === "https:",
     members: { signup, signupPlan },
   };
+}
+
+/**
+ * Billing is on when both Stripe secrets are set; one without the other is a mistake, and so is
+ * selling with no pack to sell. Packs without the secrets are kept for later and sell nothing.
+ */
+function readBilling(read: Read, packs: readonly Pack[], problems: string[]): BillingConfig | null {
+  const refusedBefore = problems.length;
+  const secretKey = read("TOOLRUN_STRIPE_SECRET_KEY");
+  const webhookSecret = read("TOOLRUN_STRIPE_WEBHOOK_SECRET");
+  const apiBase = read("TOOLRUN_STRIPE_API_BASE");
+  if (secretKey === null && webhookSecret === null) return null;
+  if (secretKey === null || webhookSecret === null) {
+    if (problems.length === refusedBefore)
+      problems.push(
+        "TOOLRUN_STRIPE_SECRET_KEY and TOOLRUN_STRIPE_WEBHOOK_SECRET must be set together (billing is off with neither)",
+      );
+    return null;
+  }
+  if (packs.length === 0)
+    problems.push(
+      "TOOLRUN_STRIPE_SECRET_KEY is set, but TOOLRUN_CONFIG has no billing.packs: list the packs to sell (docs/billing.md)",
+    );
+  return { secretKey, webhookSecret, apiBase, packs };
 }
 
 function isSigninIssuer(raw: string): boolean {

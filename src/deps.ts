@@ -11,10 +11,12 @@ import { createComputePool } from "./adapters/compute/pool.ts";
 import { createHttpUpstream } from "./adapters/http-upstream/index.ts";
 import { createMemoryRateLimiter } from "./adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "./adapters/sqlite/store.ts";
+import { createStripePayments } from "./adapters/stripe/payments.ts";
 import { createTelemetry } from "./adapters/telemetry/index.ts";
 import { withLedgerSpans } from "./adapters/telemetry/traced-store.ts";
 import { withUpstreamSpans } from "./adapters/telemetry/traced-upstream.ts";
 import type { Config } from "./config.ts";
+import type { Billing } from "./core/billing/packs.ts";
 import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createKeyedCallsInFlight } from "./core/call/idempotency.ts";
@@ -137,6 +139,20 @@ export function assembleDeps(parts: DepsParts): Deps {
       await Promise.allSettled([limiter.close(), store.close(), offload?.close()]);
       await telemetry?.shutdown();
     },
+  };
+}
+
+/** Stripe Checkout and its packs, when the configuration sets them up; null otherwise. */
+export function createBilling(config: Pick<Config, "billing">): Billing | null {
+  const { billing } = config;
+  if (billing === null) return null;
+  return {
+    packs: billing.packs,
+    payments: createStripePayments({
+      secretKey: billing.secretKey,
+      webhookSecret: billing.webhookSecret,
+      apiBase: billing.apiBase,
+    }),
   };
 }
 

@@ -9,7 +9,7 @@ import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin/actions.ts";
 import { createWebhookDeliverer } from "./core/admin/webhook-delivery.ts";
 import type { Observer } from "./core/call/observer.ts";
-import { createDeps, type Deps, loadConfiguredTools, openTelemetry } from "./deps.ts";
+import { createBilling, createDeps, type Deps, loadConfiguredTools, openTelemetry } from "./deps.ts";
 import { jobs, startHousekeeping } from "./housekeeping.ts";
 import { createMetrics } from "./http/metrics.ts";
 import { BackendUnavailableError } from "./ports/errors.ts";
@@ -52,6 +52,7 @@ export async function startServer(
     requestTimeoutMs: config.requestTimeoutMs,
     oauth: config.oauth,
     signin: config.signin,
+    billing: createBilling(config),
     trustProxy: config.trustProxy,
   });
   const stop = async () => {

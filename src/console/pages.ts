@@ -3,6 +3,7 @@
  * script (assets/console.js) adds what needs the user's key: runs, results and the account.
  */
 
+import type { Pack } from "../core/billing/packs.ts";
 import type { Plan } from "../core/kernel/settings.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import { catchDelivery } from "./captures.ts";
@@ -21,6 +22,25 @@ export interface PageContext {
   readonly modules: readonly string[];
   /** Members may sign in (TOOLRUN_SIGNIN_*): the navigation links their account page. */
   readonly members?: boolean;
+  /** The packs of credits for sale (Stripe Checkout is set up); none: nothing is sold. */
+  readonly packs?: readonly Pack[];
+}
+
+/** How a checkout came back to the account page (`?checkout=`), as the page words it. */
+export function checkoutNotice(outcome: unknown): Markup | "" {
+  if (outcome === "success")
+    return html`<p class="notice" role="status" id="checkout-notice">Thank you: the payment went through. The credits are added as soon as Stripe confirms it to this service, usually within seconds; a payment by bank debit can take a few days.</p>`;
+  if (outcome === "cancelled")
+    return html`<p class="notice" role="status" id="checkout-notice">The checkout was cancelled: nothing was bought or charged.</p>`;
+  return "";
+}
+
+/** One Buy button per pack; the page's script (or the member's form) starts its checkout. */
+export function packList(packs: readonly Pack[], buy: (pack: Pack) => Markup): Markup {
+  return html`<ul class="packs">${packs.map(
+    (pack) =>
+      html`<li class="pack"><span class="pack-name">${pack.name}</span> <span class="pack-credits">${pack.credits.toLocaleString("en")} credits</span> ${buy(pack)}</li>`,
+  )}</ul>`;
 }
 
 /** Credits one run costs on each plan: max(weight, the plan's minimum), or nothing when unmetered. */
@@ -196,8 +216,10 @@ function titlesAttribute(schema: RegisteredTool["definition"]["outputSchema"]): 
   return titles === null ? html`` : html` data-output-titles="${JSON.stringify(titles)}"`;
 }
 
-export function accountPage(ctx: PageContext): string {
+export function accountPage(ctx: PageContext, checkout: unknown = null): string {
+  const packs = ctx.packs ?? [];
   const main = html`<h1>Account</h1>
+${checkoutNotice(checkout)}
 <p id="account-needs-key">Paste your API key above to see its account, plan, credits and usage.</p>
 <div id="problem" class="problem" tabindex="-1" hidden></div>
 <div id="account" hidden>
@@ -211,6 +233,15 @@ export function accountPage(ctx: PageContext): string {
 <dl id="credits" class="figures"></dl>
 <p id="period" class="meta"></p>
 </section>
+${
+  packs.length > 0
+    ? html`<section aria-labelledby="buy-title" class="card">
+<h2 id="buy-title">Buy credits</h2>
+${packList(packs, (pack) => html`<button type="button" data-pack="${pack.id}" aria-label="Buy ${pack.name}">Buy</button>`)}
+<p class="meta">Paid through Stripe Checkout, for this key's account: every key of the account spends them.</p>
+</section>`
+    : ""
+}
 <section aria-labelledby="by-tool-title" class="card">
 <h2 id="by-tool-title">Usage by tool</h2>
 <div id="by-tool-chart" class="chart"></div>

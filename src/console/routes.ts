@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import type { Pack } from "../core/billing/packs.ts";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { callCost } from "../core/kernel/credits.ts";
 import { type EndpointSpec, NOT_FOUND_PAGE } from "../core/kernel/endpoint.ts";
@@ -119,8 +120,17 @@ export function notFoundPageSender(docsUrl: string): (reply: FastifyReply) => Fa
 }
 
 /** What every console page is rendered with; `members` when members may sign in. */
-export function consolePageContext(deps: CoreDeps, members: boolean): PageContext {
-  return { docsUrl: deps.settings.docsUrl, modules: scriptModules(), ...(members && { members }) };
+export function consolePageContext(
+  deps: CoreDeps,
+  members: boolean,
+  packs: readonly Pack[] = [],
+): PageContext {
+  return {
+    docsUrl: deps.settings.docsUrl,
+    modules: scriptModules(),
+    ...(members && { members }),
+    ...(packs.length > 0 && { packs }),
+  };
 }
 
 /** Tools offered over the API; the operator's stored switches apply, the defaults if unreadable. */
@@ -137,9 +147,8 @@ export async function apiTools(deps: Pick<CoreDeps, "registry" | "switches">): P
   return tools.filter((_, i) => shown[i]);
 }
 
-export function registerConsole(app: FastifyInstance, deps: CoreDeps, members = false): void {
+export function registerConsole(app: FastifyInstance, deps: CoreDeps, ctx: PageContext): void {
   const assets = loadAssets();
-  const ctx = consolePageContext(deps, members);
   const costs = (tool: RegisteredTool) =>
     planCosts(tool, deps.settings.plans, (weight, plan) => callCost(weight, plan, deps.settings));
 
@@ -152,7 +161,9 @@ export function registerConsole(app: FastifyInstance, deps: CoreDeps, members = 
     return sendPage(reply, toolPage(ctx, tool, costs(tool)));
   });
 
-  app.get("/account", async (_request, reply) => sendPage(reply, accountPage(ctx)));
+  app.get<{ Querystring: { checkout?: unknown } }>("/account", async (request, reply) =>
+    sendPage(reply, accountPage(ctx, request.query.checkout)),
+  );
 
   app.get<{ Params: { file: string } }>("/console/:file", async (request, reply) => {
     const asset = assets.get(request.params.file);

@@ -30,6 +30,8 @@ import {
   signIn,
   startSession,
 } from "../core/admin/members.ts";
+import { startCheckout } from "../core/billing/checkout.ts";
+import type { Billing } from "../core/billing/packs.ts";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { getCredits } from "../core/contract/account.ts";
 import { periodOf } from "../core/kernel/credits.ts";
@@ -38,7 +40,7 @@ import { ApiError } from "../core/kernel/errors.ts";
 import type { MemberRecord } from "../ports/member-store.ts";
 import type { ApiKeyRecord, KeyAccess } from "../ports/store.ts";
 import { html, type Markup } from "./html.ts";
-import { layout, type PageContext } from "./pages.ts";
+import { checkoutNotice, layout, type PageContext, packList } from "./pages.ts";
 import { CONTENT_SECURITY_POLICY } from "./routes.ts";
 
 /** What the console needs of the sign-in configuration (config.ts's SigninConfig). */
@@ -122,6 +124,11 @@ export const signinEndpoints: readonly EndpointSpec[] = [
   memberForm("/signout", "consoleSignout", "Console: sign out"),
   memberForm(`${MEMBER_PAGE_PATH}/keys`, "consoleMemberCreateKey", "Console: create a key of the account"),
   memberForm(
+    `${MEMBER_PAGE_PATH}/checkout`,
+    "consoleMemberCheckout",
+    "Console: buy a pack of credits (on to Stripe Checkout)",
+  ),
+  memberForm(
     `${MEMBER_PAGE_PATH}/browser-key`,
     "consoleMemberBrowserKey",
     "Console: a new key for this browser",
@@ -193,6 +200,7 @@ export function registerSignin(
   deps: CoreDeps,
   options: SigninOptions,
   ctx: PageContext,
+  billing: Billing | null = null,
 ): void {
   const prefix = options.secure ? "__Host-" : "";
   const SESSION_COOKIE = sessionCookieName(options.secure);
@@ -344,16 +352,21 @@ export function registerSignin(
     return secure(reply.code(303)).header("location", next).send();
   });
 
-  app.get(MEMBER_PAGE_PATH, async (request, reply) => {
+  app.get<{ Querystring: { checkout?: unknown } }>(MEMBER_PAGE_PATH, async (request, reply) => {
     const signed = await signedIn(request);
     if (signed === null) return secure(reply.code(303)).header("location", "/signin").send();
-    return send(reply, 200, page("Your account", await accountMain(signed, null)));
+    const notice = checkoutNotice(request.query.checkout);
+    return send(reply, 200, page("Your account", await accountMain(signed, notice === "" ? null : notice)));
   });
 
   /** A POST of the member page: signed in (else to the sign-in), its CSRF token checked. */
   function memberPost(
     path: string,
-    act: (signed: Signed, form: URLSearchParams, request: FastifyRequest) => Promise<Markup | "signed-out">,
+    act: (
+      signed: Signed,
+      form: URLSearchParams,
+      request: FastifyRequest,
+    ) => Promise<Markup | "signed-out" | { readonly redirect: string }>,
   ): void {
     app.post(path, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
       const signed = await signedIn(request);
@@ -365,6 +378,7 @@ export function registerSignin(
         reply.header("set-cookie", cookie(SESSION_COOKIE, "", 0));
         return secure(reply.code(303)).header("location", "/").send();
       }
+      if ("redirect" in shown) return secure(reply.code(303)).header("location", shown.redirect).send();
       return send(reply, 200, page("Your account", shown));
     });
   }
@@ -398,6 +412,35 @@ export function registerSignin(
     });
     return accountMain(signed, shownOnce(`Created key ${created.record.name}`, created.key));
   });
+
+  if (billing !== null)
+    memberPost(`${MEMBER_PAGE_PATH}/checkout`, async (signed, form, request) => {
+      try {
+        return await startCheckout(
+          billing,
+          deps.settings.publicUrl,
+          signed.member.accountId,
+          form.get("pack") ?? "",
+          MEMBER_PAGE_PATH,
+        ).then(({ url }) => ({ redirect: url }));
+      } catch (error) {
+        const shown = ["validation_error", "payment_provider_unavailable"];
+        if (!(error instanceof ApiError) || !shown.includes(error.code)) throw error;
+        if (error.code === "payment_provider_unavailable")
+          request.log.warn(
+            { err: { message: error.cause instanceof Error ? error.cause.message : String(error.cause) } },
+            "stripe: the checkout was not created",
+          );
+        return accountMain(
+          signed,
+          html`<p class="field-error" role="alert">${
+            error.code === "payment_provider_unavailable"
+              ? "Stripe did not open the checkout; nothing was bought. Try again in a moment."
+              : "There is no such pack."
+          }</p>`,
+        );
+      }
+    });
 
   memberPost(`${MEMBER_PAGE_PATH}/browser-key`, async (signed, _form, request) => {
     const created = await createApiKey(deps, memberActor(signed.member, request.id), {
@@ -472,7 +515,17 @@ ${
 </dl>`
     : html`<p>The account's balance cannot be read right now.</p>`
 }
-<p class="help">Buying credits is not offered here yet; ask the operator of this service for a grant.</p>
+${
+  billing === null
+    ? html`<p class="help">Buying credits is not offered here; ask the operator of this service for a grant.</p>`
+    : html`<h3 id="buy-title">Buy credits</h3>
+${packList(
+  billing.packs,
+  (pack) =>
+    html`<form method="post" action="${MEMBER_PAGE_PATH}/checkout" class="inline">${hidden}<input type="hidden" name="pack" value="${pack.id}"><button type="submit" aria-label="Buy ${pack.name}">Buy</button></form>`,
+)}
+<p class="help">Paid through Stripe Checkout, for this account: every key of the account spends them.</p>`
+}
 </section>
 ${
   recent.length > 0

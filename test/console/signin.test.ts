@@ -7,11 +7,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
+import { createStripePayments } from "../../src/adapters/stripe/payments.ts";
 import { createAccount, grantAccountCredits } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { MemberSettings } from "../../src/core/admin/members.ts";
 import { reservation } from "../contracts/store.contract.ts";
+import type { Billing } from "../../src/core/billing/packs.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../helpers/fake-stripe.ts";
 import { type Person, startTestIdp, type TestIdp, throughProvider } from "../helpers/oidc-idp.ts";
 
 const PUBLIC = "http://toolrun.test";
@@ -21,10 +24,16 @@ let idp: TestIdp;
 
 const ann: Person = { sub: "ann", email: "Ann@Example.com", email_verified: true, name: "Ann Example" };
 
-async function appWith(t: Parameters<typeof createTestApp>[1], members: MemberSettings, logs?: string[]) {
+async function appWith(
+  t: Parameters<typeof createTestApp>[1],
+  members: MemberSettings,
+  logs?: string[],
+  billing?: Billing,
+) {
   return createTestApp(
     {
       appOptions: {
+        ...(billing && { billing }),
         signin: {
           issuer: idp.issuer,
           clientId: idp.clientId,
@@ -442,6 +451,46 @@ describe("members' sign-in with OpenID Connect", () => {
       headers: { cookie: `toolrun_session=${session}` },
     });
     assert.equal(page.statusCode, 303);
+  });
+
+  it("offers no Buy where credits are not sold, and a Buy per pack that goes on to Stripe's checkout where they are", async (t) => {
+    const plain = await appWith(t, { signup: "open", signupPlan: "free" });
+    const { page: without } = await signedIn(plain, ann);
+    assert.match(without.body, /Buying credits is not offered here/);
+    assert.doesNotMatch(without.body, /\/member\/checkout/);
+
+    const fake = await startFakeStripe();
+    t.after(() => fake.close());
+    const billing: Billing = {
+      packs: [{ id: "starter", name: "Starter pack", credits: 1000, price: "price_starter" }],
+      payments: createStripePayments({
+        secretKey: FAKE_SECRET_KEY,
+        webhookSecret: FAKE_WEBHOOK_SECRET,
+        apiBase: fake.base,
+      }),
+    };
+    const app = await appWith(t, { signup: "open", signupPlan: "free" }, undefined, billing);
+    const { session, page } = await signedIn(app, ann);
+    assert.match(page.body, /aria-label="Buy Starter pack"/);
+    const accountId = /id="account-id">([^<]+)</.exec(page.body)?.[1];
+    const bought = await post(app, "/member/checkout", session, { csrf: csrfOf(page), pack: "starter" });
+    assert.equal(bought.statusCode, 303, bought.body);
+    const made = fake.sessions.at(-1);
+    assert.equal(bought.headers.location, made?.url);
+    assert.equal(made?.metadata.toolrun_account, accountId);
+    assert.equal(made?.success_url, `${PUBLIC}/member?checkout=success`);
+    const unknown = await post(app, "/member/checkout", session, { csrf: csrfOf(page), pack: "huge" });
+    assert.equal(unknown.statusCode, 200);
+    assert.match(unknown.body, /There is no such pack/);
+    const back = await app.app.inject({
+      method: "GET",
+      url: "/member?checkout=success",
+      headers: { cookie: `toolrun_session=${session}` },
+    });
+    assert.match(back.body, /the payment went through/);
+    const forged = await post(app, "/member/checkout", session, { csrf: "forged", pack: "starter" });
+    assert.equal(forged.statusCode, 403);
+    assert.equal(fake.sessions.length, 1);
   });
 
   it("the API never takes the session cookie, and no session token or key reaches the logs", async (t) => {

@@ -34,7 +34,7 @@ function importsOf(file: string): string[] {
 }
 
 /** The core's rooms, lowest floor first. */
-const FLOORS = ["kernel", "tools", "call", "contract", "admin", "oauth"];
+const FLOORS = ["kernel", "tools", "call", "contract", "admin", "billing", "oauth"];
 
 /** The floor of a core file (its index in FLOORS): -1 for a file in no room. */
 function floorOf(path: string): number {

@@ -314,7 +314,12 @@ describe("configuration mistakes", () => {
       const found = problemsOf({ ...postgres, [name]: "%" });
       if (found.length === 0) continue; // a path or a name: "%" is one
       refused++;
-      const secret = name === "TOOLRUN_METRICS_TOKEN" || name === "TOOLRUN_SIGNIN_CLIENT_SECRET";
+      const secret = [
+        "TOOLRUN_METRICS_TOKEN",
+        "TOOLRUN_SIGNIN_CLIENT_SECRET",
+        "TOOLRUN_STRIPE_SECRET_KEY",
+        "TOOLRUN_STRIPE_WEBHOOK_SECRET",
+      ].includes(name);
       const echo = secret ? "" : ', got "%"';
       assert.deepEqual(found, [`${name} must be ${variable.accepts}${echo}`], name);
     }

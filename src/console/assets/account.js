@@ -2,7 +2,8 @@
 /**
  * The account page: the key's account (its id, name and plan) beside the key in use, the account's
  * credits this period (`GET /v1/me/credits`), what they went on by tool and the recent calls with
- * the key that made each (`GET /v1/me/usage`), exactly as the API reports them.
+ * the key that made each (`GET /v1/me/usage`), exactly as the API reports them; where credits are
+ * sold, a Buy button per pack (`POST /v1/billing/checkout`, then on to the checkout's page).
  */
 import { callApi, hideProblem, showProblem } from "./api.js";
 import { barChart } from "./charts.js";
@@ -93,6 +94,28 @@ export function setupAccountPage() {
     setCursor(page.data.next_cursor);
     if (more.hidden) byId("recent-title", HTMLElement).focus();
   });
+
+  // Buy: the checkout is created for the key's account, then the browser goes on to Stripe's page.
+  for (const button of document.querySelectorAll("button[data-pack]")) {
+    if (!(button instanceof HTMLButtonElement)) continue;
+    button.addEventListener("click", async () => {
+      const key = currentKey();
+      if (key === null) return;
+      hideProblem(problemBox);
+      button.disabled = true;
+      const started = await callApi(
+        "POST",
+        "/v1/billing/checkout",
+        key,
+        JSON.stringify({ pack: button.dataset.pack }),
+      );
+      if (!started.ok) {
+        button.disabled = false;
+        return showProblem(problemBox, started.problem);
+      }
+      location.assign(String(started.data.url));
+    });
+  }
 
   async function load() {
     hideProblem(problemBox);

@@ -17,6 +17,12 @@ export const errorCatalog = {
     explanation:
       "A field is missing, has the wrong type or is out of bounds, or the body is not a JSON object. `fields` maps each bad field to a message (a single string when the failure is not tied to one field, absent when the body is not JSON at all). Fix the request; retrying it unchanged fails the same way. Nothing is charged.",
   },
+  payment_signature_invalid: {
+    status: 400,
+    title: "The payment provider's signature does not verify",
+    explanation:
+      "A delivery to the Stripe webhook (`POST /v1/billing/stripe/webhook`) has no `Stripe-Signature` header, or one that does not match its body under the webhook's signing secret, or one more than 5 minutes old. Nothing was granted. Check that `TOOLRUN_STRIPE_WEBHOOK_SECRET` is the signing secret of this endpoint in the Stripe dashboard, and that nothing in front of the service rewrites the body.",
+  },
   malformed_request: {
     status: 400,
     title: "The request is not valid HTTP",
@@ -110,6 +116,12 @@ export const errorCatalog = {
     title: "Too many live captures",
     explanation:
       "The account already has 5 live captures, the most it may hold at once. Delete one it no longer needs (`DELETE /v1/captures/{id}`; `GET /v1/captures` lists them) or wait until one expires, then create the capture again. Nothing was created.",
+  },
+  billing_disabled: {
+    status: 404,
+    title: "Buying credits is not set up",
+    explanation:
+      "This service sells no credits: its operator has not set up Stripe Checkout (`TOOLRUN_STRIPE_SECRET_KEY`, `TOOLRUN_STRIPE_WEBHOOK_SECRET` and `billing.packs` in the configuration file). Ask the operator for a grant instead. Nothing was changed.",
   },
   webhook_not_found: {
     status: 404,
@@ -229,6 +241,12 @@ export const errorCatalog = {
     title: "The API is not configured",
     explanation:
       "The service has no database schema yet (the operator has to run `toolrun migrate`). Retry later. Nothing is charged.",
+  },
+  payment_provider_unavailable: {
+    status: 502,
+    title: "The payment provider did not answer",
+    explanation:
+      "Stripe refused to create the Checkout Session, or could not be reached in time. Nothing was bought or charged. Retry in a moment; if it persists, the operator's Stripe settings (the secret key, the packs' price ids) need a look.",
   },
   backend_unavailable: {
     status: 503,
