@@ -95,6 +95,7 @@ export async function loadConfiguredTools(
     cwd: toolSources.cwd,
     upstream: telemetry ? withUpstreamSpans(createHttpUpstream(), telemetry) : createHttpUpstream(),
     abandonAfterMs: config.callAbandonS * 1000,
+    syncTimeoutMs: config.settings.syncTimeoutS * 1000,
     readSecrets: options.readSecrets,
   });
 }

@@ -15,6 +15,7 @@ import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { createCaptureStore } from "./captures.ts";
+import { createJobStore } from "./jobs.ts";
 import { run, statement, transaction } from "./db.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
@@ -87,6 +88,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createSwitchStore(pool),
     ...createWebhookStore(pool),
     ...createMemberStore(pool),
+    ...createJobStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
     async ping() {

@@ -17,6 +17,7 @@ import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
 import { createMemberStore } from "./members.ts";
 import { isMigrated, migrate } from "./migrations.ts";
+import { createJobStore } from "./jobs.ts";
 import { createOAuthStore } from "./oauth.ts";
 import { createAppendEvents } from "./outbox.ts";
 import { createSwitchStore } from "./switches.ts";
@@ -43,6 +44,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createSwitchStore(db, audited),
     ...createWebhookStore(db, audited, appendEvents),
     ...createMemberStore(db, audited),
+    ...createJobStore(db, appendEvents),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

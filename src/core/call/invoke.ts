@@ -9,6 +9,7 @@
 import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
+import { syncTimeoutOf } from "../tools/loader.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
@@ -37,6 +38,9 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     idempotencyKey: keyed ? outwardKeyOf(call.key.accountId, call.idempotencyKey) : undefined,
     clientGone: keyed ? undefined : call.clientGone,
     writesOutputs: true,
+    ...(tool.definition.jobs !== "no" && {
+      timeoutMs: syncTimeoutOf(tool.definition, deps.settings.syncTimeoutS * 1000),
+    }),
   });
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);
