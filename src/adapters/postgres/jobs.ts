@@ -75,7 +75,8 @@ export function createJobStore(pool: Pool): JobStore {
         await run(client, LOCK_ACCOUNT, [job.accountId]);
         if (job.idempotency !== undefined) {
           const [existing] = await run<JobRow>(client, BY_KEY, [job.accountId, job.idempotency.key]);
-          if (existing !== undefined) return { created: false, reason: "exists", job: toJob(existing) } as const;
+          if (existing !== undefined)
+            return { created: false, reason: "exists", job: toJob(existing) } as const;
         }
         const live = (await run<{ n: number }>(client, LIVE_COUNT, [job.accountId, now]))[0]?.n ?? 0;
         if (live >= maxLive) return { created: false, reason: "limit" } as const;

@@ -27,7 +27,9 @@ export function createJobStore(db: Db, appendEvents: AppendEvents): JobStore {
      ORDER BY seq DESC LIMIT ?4`,
   );
   const remove = db.statement("DELETE FROM jobs WHERE id = ?");
-  const running = db.statement("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
+  const running = db.statement(
+    "UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'",
+  );
   const renew = db.statement<{ status: string }>(
     `UPDATE jobs SET lease_expires_at = CASE WHEN status IN ${LIVE_STATUSES} THEN ?3 ELSE lease_expires_at END
      WHERE id = ?1 AND lease_owner = ?2 RETURNING status`,
@@ -52,9 +54,11 @@ export function createJobStore(db: Db, appendEvents: AppendEvents): JobStore {
       return db.transaction(() => {
         if (job.idempotency !== undefined) {
           const existing = byKey.get(job.accountId, job.idempotency.key);
-          if (existing !== undefined) return { created: false, reason: "exists", job: toJob(existing) } as const;
+          if (existing !== undefined)
+            return { created: false, reason: "exists", job: toJob(existing) } as const;
         }
-        if ((liveCount.get(job.accountId, now)?.n ?? 0) >= maxLive) return { created: false, reason: "limit" } as const;
+        if ((liveCount.get(job.accountId, now)?.n ?? 0) >= maxLive)
+          return { created: false, reason: "limit" } as const;
         insert.run(
           job.id,
           job.accountId,
