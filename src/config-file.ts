@@ -4,7 +4,12 @@
  * `tools.<slug>.secrets` are passed on unchecked, for the tool loader to check with their tools.
  */
 import { readFileSync } from "node:fs";
-import { DEFAULT_MAX_CONCURRENT_JOBS, DEFAULT_PLANS, type Plan, type ToolSettings } from "./core/kernel/settings.ts";
+import {
+  DEFAULT_MAX_CONCURRENT_JOBS,
+  DEFAULT_PLANS,
+  type Plan,
+  type ToolSettings,
+} from "./core/kernel/settings.ts";
 import { MAX_COUNT } from "./core/tools/check-definition.ts";
 import { MAX_ALLOWANCE } from "./ports/store.ts";
 
@@ -86,7 +91,13 @@ function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: st
   const rpm = readCount(raw.rpm, `${where}.rpm`, 1, problems);
   const monthlyCredits = readCount(raw.monthlyCredits, `${where}.monthlyCredits`, 0, problems, MAX_ALLOWANCE);
   const minCredits = readCount(raw.minCredits, `${where}.minCredits`, 0, problems);
-  const maxConcurrentJobs = readCount(raw.maxConcurrentJobs, `${where}.maxConcurrentJobs`, 0, problems, 10_000);
+  const maxConcurrentJobs = readCount(
+    raw.maxConcurrentJobs,
+    `${where}.maxConcurrentJobs`,
+    0,
+    problems,
+    10_000,
+  );
   if (raw.label !== undefined && typeof raw.label !== "string")
     problems.push(`${where}.label must be a string`);
   if (base === undefined && (rpm === undefined || monthlyCredits === undefined || minCredits === undefined)) {

@@ -55,7 +55,14 @@ export interface ServiceSettings {
 }
 
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
-  free: { id: "free", label: "Free member", rpm: 60, monthlyCredits: 1000, minCredits: 2, maxConcurrentJobs: 1 },
+  free: {
+    id: "free",
+    label: "Free member",
+    rpm: 60,
+    monthlyCredits: 1000,
+    minCredits: 2,
+    maxConcurrentJobs: 1,
+  },
   builder: {
     id: "builder",
     label: "Builder",

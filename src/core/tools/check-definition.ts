@@ -65,7 +65,8 @@ export function jobsOf(jobs: ToolJobs | undefined, effects: ToolEffects): ToolJo
 
 /** The longest `timeoutMs` a tool may set: an hour when it may run as a job. */
 export function maxTimeoutOf(jobs: unknown, effects: unknown): number {
-  const runsAsJob = jobs === "optional" || jobs === "required" || (jobs === undefined && effects === "external");
+  const runsAsJob =
+    jobs === "optional" || jobs === "required" || (jobs === undefined && effects === "external");
   return runsAsJob ? MAX_JOB_TIMEOUT_MS : MAX_TIMEOUT_MS;
 }
 
