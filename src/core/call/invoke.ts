@@ -101,7 +101,7 @@ async function meteredCall(
   return answer;
 }
 
-function checkSize(tool: RegisteredTool, body: CallBody): void {
+export function checkSize(tool: RegisteredTool, body: CallBody): void {
   const bytes = "raw" in body ? body.raw.length : Buffer.byteLength(body.json);
   if (bytes > tool.maxBodyBytes) {
     throw new ApiError(
@@ -112,7 +112,11 @@ function checkSize(tool: RegisteredTool, body: CallBody): void {
 }
 
 /** A switched-off tool answers 503 or 403, after a body that is not JSON has had its 400. */
-async function checkSwitches(deps: CoreDeps, tool: RegisteredTool, compute: CallCompute): Promise<void> {
+export async function checkSwitches(
+  deps: CoreDeps,
+  tool: RegisteredTool,
+  compute: CallCompute,
+): Promise<void> {
   const switches = await deps.switches.of(tool);
   if (switches.enabled && switches.api) return;
   compute.readJson();
@@ -148,7 +152,7 @@ function upstreamStatusOf(outcome: CallOutcome<Computed>): { upstreamStatus?: nu
   return upstreamStatus === undefined ? {} : { upstreamStatus };
 }
 
-function report(
+export function report(
   deps: CoreDeps,
   call: ToolCall,
   event: { readonly tool: string; readonly outcome: ToolCallOutcome; readonly credits: number },
