@@ -18,7 +18,7 @@ import type { Config } from "./config.ts";
 import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createKeyedCallsInFlight } from "./core/call/idempotency.ts";
-import { createJobsInFlight } from "./core/call/jobs.ts";
+import { createJobsInFlight } from "./core/call/jobs-in-flight.ts";
 import type { Observer } from "./core/call/observer.ts";
 import { withTracedCalls } from "./core/call/trace-observer.ts";
 import { keyPattern } from "./core/kernel/key-format.ts";

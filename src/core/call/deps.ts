@@ -10,7 +10,7 @@ import type { ServiceSettings } from "../kernel/settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { SwitchReader } from "../tools/switches.ts";
 import type { KeyedCallsInFlight } from "./idempotency.ts";
-import type { JobsInFlight } from "./jobs.ts";
+import type { JobsInFlight } from "./jobs-in-flight.ts";
 import type { Observer } from "./observer.ts";
 
 export interface CoreDeps {

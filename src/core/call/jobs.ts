@@ -28,41 +28,6 @@ import type { ToolCall } from "./tool-call.ts";
 export const JOB_RETRY_AFTER_S = 1;
 export const TOO_MANY_JOBS_RETRY_AFTER_S = 5;
 
-/** The jobs this instance runs: their lease, and the signal each one's cancel fires. */
-export interface JobsInFlight {
-  /** This instance's name on the leases it holds. */
-  readonly owner: string;
-  /** How long a lease holds unless renewed (the abandon time). */
-  readonly leaseMs: number;
-  /** Fires the tool's signal of a job running here; false when it runs elsewhere or not at all. */
-  abort(id: string): boolean;
-  /** Resolves once no job runs here (tests, and a server that stops). */
-  idle(): Promise<void>;
-  /** @internal the runner's bookkeeping */
-  track(id: string, controller: AbortController, ended: Promise<void>): void;
-}
-
-export function createJobsInFlight(leaseMs: number): JobsInFlight {
-  const running = new Map<string, { controller: AbortController; ended: Promise<void> }>();
-  return {
-    owner: `inst_${randomUUID()}`,
-    leaseMs,
-    abort(id) {
-      const job = running.get(id);
-      if (job === undefined) return false;
-      job.controller.abort();
-      return true;
-    },
-    async idle() {
-      while (running.size > 0) await Promise.allSettled([...running.values()].map((job) => job.ended));
-    },
-    track(id, controller, ended) {
-      running.set(id, { controller, ended });
-      void ended.finally(() => running.delete(id));
-    },
-  };
-}
-
 /** Whether the call runs as a job: always for a `required` tool, on request for an `optional` one. */
 export function runsAsJob(tool: RegisteredTool, asked: boolean): boolean {
   const { jobs } = tool.definition;
