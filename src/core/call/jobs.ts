@@ -55,13 +55,19 @@ export async function startJob(deps: CoreDeps, call: ToolCall): Promise<StartedJ
   checkMayCall(call.key, tool);
   checkSize(tool, call.body);
   const controller = new AbortController();
-  const compute = computeOf(deps, tool, call, {
-    requestId: call.requestId,
-    idempotencyKey:
-      call.idempotencyKey === undefined ? undefined : outwardKeyOf(call.key.accountId, call.idempotencyKey),
-    cancel: controller.signal,
-    writesOutputs: true,
-  });
+  // A job outlives its request: its client leaving is no reason to drop its compute.
+  const compute = computeOf(
+    deps,
+    tool,
+    { ...call, clientGone: undefined },
+    {
+      requestId: call.requestId,
+      idempotencyKey:
+        call.idempotencyKey === undefined ? undefined : outwardKeyOf(call.key.accountId, call.idempotencyKey),
+      cancel: controller.signal,
+      writesOutputs: true,
+    },
+  );
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);
   const work = await compute.validate(async () => false);

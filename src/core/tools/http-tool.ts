@@ -133,7 +133,7 @@ export function checkHttpTool(
   const limits: [string, number, number][] = [
     ["weight", 0, MAX_COUNT],
     ["maxBodyBytes", 2, MAX_COUNT],
-    ["timeoutMs", 1, maxTimeoutOf(raw.jobs, raw.effects ?? (raw.method === "GET" ? "none" : "external"))],
+    ["timeoutMs", 1, maxTimeoutOf(raw.jobs, raw.effects ?? defaultEffects(raw.method))],
     ["maxResponseBytes", 1, MAX_OUTPUT_BYTES],
   ];
   for (const [name, min, max] of limits) {
@@ -278,6 +278,12 @@ export function bindHttpTool(
     checkOutput: tool.checkOutput,
     timeoutDetail: upstreamTimeout(timeoutMs),
   };
+}
+
+/** What a declaration's method makes its effects when it says none; undefined for no method. */
+function defaultEffects(method: unknown): ToolEffects | undefined {
+  if (method === "GET") return "none";
+  return (METHODS as readonly unknown[]).includes(method) ? "external" : undefined;
 }
 
 function unbound(): never {
