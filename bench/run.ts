@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { embeddedCases } from "./cases/embedded.ts";
+import { jobCases } from "./cases/jobs.ts";
 import { mcpCases } from "./cases/mcp.ts";
 import { operatorToolCases } from "./cases/operator-tools.ts";
 import { scaleOutCases } from "./cases/scale-out.ts";
@@ -23,7 +24,13 @@ import {
 } from "./lib/report.ts";
 import { SkipCase } from "./lib/service.ts";
 
-const ALL: readonly BenchCase[] = [...embeddedCases, ...mcpCases, ...operatorToolCases, ...scaleOutCases];
+const ALL: readonly BenchCase[] = [
+  ...embeddedCases,
+  ...mcpCases,
+  ...operatorToolCases,
+  ...jobCases,
+  ...scaleOutCases,
+];
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseBenchArgs(argv);

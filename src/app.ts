@@ -53,6 +53,7 @@ import { billingRoutes } from "./http/routes/billing.ts";
 import { captureRoutes, hookEndpoints, registerHook } from "./http/routes/captures.ts";
 import { docsRoutes, referenceAssetRoutes } from "./http/routes/docs.ts";
 import { healthRoutes } from "./http/routes/health.ts";
+import { jobRoutes } from "./http/routes/jobs.ts";
 import { readRoutes } from "./http/routes/reads.ts";
 import { toolRoutes } from "./http/routes/tools.ts";
 import { webhookRoutes } from "./http/routes/webhooks.ts";
@@ -94,6 +95,7 @@ export function apiDocument(deps: CoreDeps, options: AppOptions = {}): object {
 function httpRoutes(deps: CoreDeps, options: AppOptions, document: () => object): HttpRoute[] {
   return [
     ...toolRoutes(deps),
+    ...jobRoutes(deps),
     ...readRoutes(deps),
     ...captureRoutes(deps),
     ...billingRoutes(deps, options.billing ?? null),

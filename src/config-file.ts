@@ -5,11 +5,16 @@
  */
 import { readFileSync } from "node:fs";
 import type { Pack } from "./core/billing/packs.ts";
-import { DEFAULT_PLANS, type Plan, type ToolSettings } from "./core/kernel/settings.ts";
+import {
+  DEFAULT_MAX_CONCURRENT_JOBS,
+  DEFAULT_PLANS,
+  type Plan,
+  type ToolSettings,
+} from "./core/kernel/settings.ts";
 import { MAX_COUNT } from "./core/tools/check-definition.ts";
 import { MAX_ALLOWANCE, MAX_GRANTED_CREDITS } from "./ports/store.ts";
 
-const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
+const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "maxConcurrentJobs", "label"] as const;
 const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls", "secrets"] as const;
 const FILE_MEMBERS = ["plans", "tools", "httpTools", "billing"];
 const PACK_FIELDS = ["id", "name", "credits", "price"];
@@ -139,6 +144,13 @@ function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: st
   const rpm = readCount(raw.rpm, `${where}.rpm`, 1, problems);
   const monthlyCredits = readCount(raw.monthlyCredits, `${where}.monthlyCredits`, 0, problems, MAX_ALLOWANCE);
   const minCredits = readCount(raw.minCredits, `${where}.minCredits`, 0, problems);
+  const maxConcurrentJobs = readCount(
+    raw.maxConcurrentJobs,
+    `${where}.maxConcurrentJobs`,
+    0,
+    problems,
+    10_000,
+  );
   if (raw.label !== undefined && typeof raw.label !== "string")
     problems.push(`${where}.label must be a string`);
   if (base === undefined && (rpm === undefined || monthlyCredits === undefined || minCredits === undefined)) {
@@ -152,6 +164,7 @@ function readPlan(id: string, raw: unknown, base: Plan | undefined, problems: st
     rpm: rpm ?? base?.rpm ?? 0,
     monthlyCredits: monthlyCredits ?? base?.monthlyCredits ?? 0,
     minCredits: minCredits ?? base?.minCredits ?? 0,
+    maxConcurrentJobs: maxConcurrentJobs ?? base?.maxConcurrentJobs ?? DEFAULT_MAX_CONCURRENT_JOBS,
   };
 }
 

@@ -333,6 +333,20 @@ export const VARIABLES = {
     unit: "seconds",
     doc: 'how long a capture (`POST /v1/captures`, the inspector page\'s "Catch a real delivery") catches requests at its `/hooks/{token}` address; then it answers 404, and the capture with what it caught is purged ([captures](captures.md))',
   }),
+  TOOLRUN_SYNC_TIMEOUT_S: integer({
+    default: 120,
+    min: 1,
+    max: 3_600,
+    unit: "seconds",
+    doc: "the longest a synchronous call of a tool that may run as a job (its `jobs` is `optional` or `required`) runs before it fails, refunded, whatever the tool's `timeoutMs`; a job of it may run up to its `timeoutMs`, an hour at most ([jobs](jobs.md))",
+  }),
+  TOOLRUN_JOB_TTL_S: integer({
+    default: 86_400,
+    min: 60,
+    max: 31_536_000,
+    unit: "seconds",
+    doc: "how long a job is kept, with its result or problem, after it ended; then `GET /v1/jobs/{id}` answers 404 `job_not_found` ([jobs](jobs.md))",
+  }),
   TOOLRUN_CALL_ABANDON_S: integer({
     default: DEFAULT_CALL_ABANDON_S,
     min: 1,
@@ -527,6 +541,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = VARIABLES.TOOLRUN_REQUEST_TIMEOUT_MS.d
 export const DEFAULT_IDEMPOTENCY_TTL_S = VARIABLES.TOOLRUN_IDEMPOTENCY_TTL_S.default;
 export const DEFAULT_ADMIN_RPM = VARIABLES.TOOLRUN_ADMIN_RPM.default;
 export const DEFAULT_CAPTURE_TTL_S = VARIABLES.TOOLRUN_CAPTURE_TTL_S.default;
+export const DEFAULT_SYNC_TIMEOUT_S = VARIABLES.TOOLRUN_SYNC_TIMEOUT_S.default;
+export const DEFAULT_JOB_TTL_S = VARIABLES.TOOLRUN_JOB_TTL_S.default;
 
 /** Every variable toolrun reads. */
 export const KNOWN_VARIABLES: readonly string[] = Object.keys(VARIABLES);
@@ -636,6 +652,8 @@ export function loadConfig(env: Env): Config {
       publicUrl,
       captureTtlS: read("TOOLRUN_CAPTURE_TTL_S"),
       adminRpm: read("TOOLRUN_ADMIN_RPM"),
+      syncTimeoutS: read("TOOLRUN_SYNC_TIMEOUT_S"),
+      jobTtlS: read("TOOLRUN_JOB_TTL_S"),
     },
     toolSources: {
       modules: read("TOOLRUN_TOOLS"),

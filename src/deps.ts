@@ -20,6 +20,7 @@ import type { Billing } from "./core/billing/packs.ts";
 import { computeRunner, runnerToolsOf } from "./core/call/compute-runner.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
 import { createKeyedCallsInFlight } from "./core/call/idempotency.ts";
+import { createJobsInFlight } from "./core/call/jobs-in-flight.ts";
 import type { Observer } from "./core/call/observer.ts";
 import { withTracedCalls } from "./core/call/trace-observer.ts";
 import { keyPattern } from "./core/kernel/key-format.ts";
@@ -28,6 +29,7 @@ import { type LoadedTool, loadTools } from "./core/tools/loader.ts";
 import { createToolRegistry } from "./core/tools/registry.ts";
 import { createSwitchReader } from "./core/tools/switches.ts";
 import type { ComputeOffload } from "./ports/compute-offload.ts";
+import { DEFAULT_CALL_ABANDON_S } from "./ports/defaults.ts";
 import type { RateLimiter } from "./ports/rate-limiter.ts";
 import type { Store } from "./ports/store.ts";
 import type { Telemetry } from "./ports/telemetry.ts";
@@ -58,6 +60,8 @@ export interface DepsParts {
   readonly telemetry?: Telemetry;
   /** Outward HTTP for webhook deliveries (default: undici's, as HTTP tools use). */
   readonly upstream?: Upstream;
+  /** How long a job's lease holds unless renewed: the abandon time (default DEFAULT_CALL_ABANDON_S). */
+  readonly jobLeaseMs?: number;
 }
 
 export interface BackendOptions {
@@ -97,6 +101,7 @@ export async function loadConfiguredTools(
     cwd: toolSources.cwd,
     upstream: telemetry ? withUpstreamSpans(createHttpUpstream(), telemetry) : createHttpUpstream(),
     abandonAfterMs: config.callAbandonS * 1000,
+    syncTimeoutMs: config.settings.syncTimeoutS * 1000,
     readSecrets: options.readSecrets,
   });
 }
@@ -110,7 +115,15 @@ export async function createDeps(
   const { store, limiter } = await createBackends(config, { blockOnLocks });
   // The worker thread imports the computing tools it may run: the built-in ones and the modules'.
   const offload = createComputePool({ runner: computeRunner(runnerToolsOf(tools)), limits: config.compute });
-  return assembleDeps({ store, limiter, settings: config.settings, tools, offload, ...extra });
+  return assembleDeps({
+    store,
+    limiter,
+    settings: config.settings,
+    tools,
+    offload,
+    jobLeaseMs: config.callAbandonS * 1000,
+    ...extra,
+  });
 }
 
 export function assembleDeps(parts: DepsParts): Deps {
@@ -131,6 +144,7 @@ export function assembleDeps(parts: DepsParts): Deps {
     // Time-ordered: new usage rows land at the right edge of the call-id index, not on a random page.
     newCallId: randomUUIDv7,
     keyedCalls: createKeyedCallsInFlight(),
+    jobs: createJobsInFlight(parts.jobLeaseMs ?? DEFAULT_CALL_ABANDON_S * 1000),
     upstream: parts.upstream ?? createHttpUpstream(),
     ...(observer ? { observer } : {}),
     ...(offload ? { offload } : {}),

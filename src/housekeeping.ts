@@ -7,6 +7,7 @@
 import type { Config } from "./config.ts";
 import type { WebhookDeliverer } from "./core/admin/webhook-delivery.ts";
 import type { CoreDeps } from "./core/call/deps.ts";
+import { endLapsedJobs } from "./core/call/jobs.ts";
 import { SchemaNotReadyError } from "./ports/errors.ts";
 
 /** How often a sweep for abandoned calls runs, at most (half the abandon time when that is shorter). */
@@ -15,6 +16,8 @@ const SWEEP_EVERY_MS = 30_000;
 const OAUTH_PURGE_EVERY_MS = 10 * 60 * 1000;
 /** How often expired captures and what they caught are removed (reads hide them meanwhile). */
 const CAPTURE_PURGE_EVERY_MS = 10 * 60 * 1000;
+/** How often jobs ended longer ago than TOOLRUN_JOB_TTL_S are removed. */
+const JOB_PURGE_EVERY_MS = 10 * 60 * 1000;
 /** How often each instance looks for webhook deliveries due: the shortest a retry waits, about. */
 export const WEBHOOK_DELIVERY_EVERY_MS = 1000;
 
@@ -37,7 +40,7 @@ export interface Job {
 /** The jobs of a server with this configuration. */
 export function jobs(
   config: Pick<Config, "callAbandonS" | "oauth"> & Partial<Pick<Config, "signin">>,
-  deps: Pick<CoreDeps, "store" | "now"> & { readonly webhooks?: WebhookDeliverer },
+  deps: Pick<CoreDeps, "store" | "now" | "settings"> & { readonly webhooks?: WebhookDeliverer },
   log: WarningLog,
 ): Job[] {
   const { webhooks } = deps;
@@ -58,6 +61,17 @@ export function jobs(
       },
     },
     {
+      // A job whose lease lapsed belongs to a process that died too: it ends failed, and its
+      // call, pending as long, is among those the sweep above refunds.
+      name: "sweep of abandoned jobs",
+      everyMs: sweepEveryMs,
+      atStart: true,
+      async run() {
+        const failed = await endLapsedJobs(deps);
+        if (failed > 0) log.warn({ failed }, "ended the jobs of a stopped process");
+      },
+    },
+    {
       name: "purge of expired idempotent answers",
       everyMs: sweepEveryMs,
       atStart: true,
@@ -71,6 +85,14 @@ export function jobs(
       atStart: true,
       async run() {
         await deps.store.purgeCaptures(now());
+      },
+    },
+    {
+      name: "purge of ended jobs",
+      everyMs: JOB_PURGE_EVERY_MS,
+      atStart: true,
+      async run() {
+        await deps.store.purgeJobs(now());
       },
     },
     ...(config.oauth

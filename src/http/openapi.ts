@@ -99,7 +99,7 @@ function toolCall(call: EndpointSpec, tool: RegisteredTool): EndpointSpec {
     path,
     operationId: `callTool.${tool.slug}`,
     summary: definition.name,
-    description: `${definition.description}\n\nCosts the key's plan price per call (\`credits\` in \`GET ${path}\`); a call that fails is refunded. At most ${tool.maxBodyBytes} bytes of body.`,
+    description: `${definition.description}\n\nCosts the key's plan price per call (\`credits\` in \`GET ${path}\`); a call that fails is refunded. At most ${tool.maxBodyBytes} bytes of body.${jobsNote(definition.jobs)}`,
     requestBody: { contentType: JSON_TYPE, schema: definition.inputSchema, examples },
     answers: [
       {
@@ -110,10 +110,18 @@ function toolCall(call: EndpointSpec, tool: RegisteredTool): EndpointSpec {
         // The generic call's response headers (Idempotent-Replayed) hold for every tool.
         ...(call.answers[0]?.headers && { headers: call.answers[0].headers }),
       },
+      // A tool that may run as a job answers it as the generic call does.
+      ...(definition.jobs === "no" ? [] : call.answers.filter((answer) => answer.status === 202)),
     ],
     // A tool's own path still answers 404 `tool_not_found` to a key limited to other tools.
     errors: call.errors,
   };
+}
+
+function jobsNote(jobs: "no" | "optional" | "required"): string {
+  if (jobs === "required") return " Every call runs as a job: 202 with the job (`GET /v1/jobs/{id}`).";
+  if (jobs === "optional") return " With `Prefer: respond-async` the call runs as a job: 202 with the job.";
+  return "";
 }
 
 function operation(endpoint: EndpointSpec, docsUrl: string): Json {

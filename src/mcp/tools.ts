@@ -12,6 +12,8 @@
  */
 import {
   type CallToolResult,
+  type ClientCapabilities,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type Tool,
@@ -37,6 +39,9 @@ import type { ProblemDocument } from "../core/kernel/errors.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { toPortableJsonSchema } from "./portable-schema.ts";
+
+/** The MCP tasks extension (protocol 2026-07-28) a client declares to run a tool as a task. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** Where a failed call's problem document travels as data. */
 export const PROBLEM_META_KEY = "toolrun/problem";
@@ -154,6 +159,9 @@ export async function callTool(
     // Not a tool that ran and failed: the request names nothing we have (a protocol error).
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list lists them.");
   }
+  // Every call of it is a job, which only a client with the tasks extension can follow.
+  if (read === undefined && deps.registry.get(name)?.definition.jobs === "required")
+    throw tasksRequired(name);
   const input = args ?? {};
   try {
     if (read !== undefined) return successResult({ ...(await read.call(deps, call.key, input)) });
@@ -174,6 +182,14 @@ export async function callTool(
     call.note?.({ code: mapped.problem.code });
     return markReplayed(problemResult(mapped.problem), isReplayedError(mapped.error));
   }
+}
+
+function tasksRequired(name: string): MissingRequiredClientCapabilityError {
+  const requiredCapabilities = { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities;
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities },
+    `Every call of "${name}" runs as a job: call it over HTTP (docs/jobs.md), or from a client with the ${TASKS_EXTENSION} extension.`,
+  );
 }
 
 /** Where a failure of this call is logged and counted, and the documentation its problem links. */

@@ -28,6 +28,7 @@ export interface KeyRotation {
 }
 
 import type { CaptureStore } from "./capture-store.ts";
+import type { JobStore } from "./job-store.ts";
 import type { MemberStore } from "./member-store.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 import type { NewWebhookEvent, WebhookStore } from "./webhook-store.ts";
@@ -447,7 +448,8 @@ export interface Store
     OAuthStore,
     CaptureStore,
     WebhookStore,
-    MemberStore {
+    MemberStore,
+    JobStore {
   /**
    * Applies pending migrations and returns the versions it applied (none when the schema was up
    * to date). Safe to run again and from several processes.

@@ -36,6 +36,15 @@ export interface ToolExample {
  */
 export type ToolEffects = "none" | "external";
 
+/**
+ * Whether a call may run as a job, answered 202 at once and read later (`GET /v1/jobs/{id}`):
+ * `"no"`, never; `"optional"`, when the client asks (`Prefer: respond-async`, an MCP client with
+ * the tasks extension); `"required"`, always. Default `"no"` for a tool that only computes,
+ * `"optional"` for one with effects outside. A job may run up to an hour (`timeoutMs`); a
+ * synchronous call stops at the service's synchronous limit (`TOOLRUN_SYNC_TIMEOUT_S`).
+ */
+export type ToolJobs = "no" | "optional" | "required";
+
 /** What `run` receives beside its input. */
 export interface ToolContext {
   /** Fires when the tool's `timeoutMs` has passed or the client has gone: stop, and pass it on. */
@@ -84,8 +93,13 @@ export interface ToolDefinition<Input = Record<string, unknown>, Output = Record
   readonly outputSchema: JsonSchema;
   readonly examples: readonly ToolExample[];
   readonly effects: ToolEffects;
-  /** How long `run` may take before the call fails and `context.signal` fires; default 30000. */
+  /**
+   * How long `run` may take before the call fails and `context.signal` fires; default 30000, at
+   * most 300000, or 3600000 (an hour) for a tool whose `jobs` is not `"no"`.
+   */
   readonly timeoutMs?: number;
+  /** Whether a call may run as a job (ToolJobs); default from `effects`. */
+  readonly jobs?: ToolJobs;
   /**
    * The largest `outputs` the tool may answer, in bytes of JSON: past it the call fails (500
    * `processing_error`, refunded) instead of being served and kept for retries. Default 1048576

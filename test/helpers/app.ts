@@ -8,7 +8,13 @@ import type { FastifyInstance } from "fastify";
 import { createMemoryRateLimiter } from "../../src/adapters/memory/rate-limiter.ts";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { type AppOptions, buildApp } from "../../src/app.ts";
-import { DEFAULT_ADMIN_RPM, DEFAULT_CAPTURE_TTL_S, DEFAULT_IDEMPOTENCY_TTL_S } from "../../src/config.ts";
+import {
+  DEFAULT_ADMIN_RPM,
+  DEFAULT_CAPTURE_TTL_S,
+  DEFAULT_IDEMPOTENCY_TTL_S,
+  DEFAULT_JOB_TTL_S,
+  DEFAULT_SYNC_TIMEOUT_S,
+} from "../../src/config.ts";
 import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { CoreDeps } from "../../src/core/call/deps.ts";
@@ -46,6 +52,8 @@ export interface TestAppOptions {
   captureTtlS?: number;
   /** TOOLRUN_ADMIN_RPM (default 600). */
   adminRpm?: number;
+  syncTimeoutS?: number;
+  jobTtlS?: number;
   store?: Store;
   limiter?: RateLimiter;
   /** Starting time; move it with `clock.set`/`clock.advance`. */
@@ -128,6 +136,8 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     publicUrl: PUBLIC_URL,
     captureTtlS: options.captureTtlS ?? DEFAULT_CAPTURE_TTL_S,
     adminRpm: options.adminRpm ?? DEFAULT_ADMIN_RPM,
+    syncTimeoutS: options.syncTimeoutS ?? DEFAULT_SYNC_TIMEOUT_S,
+    jobTtlS: options.jobTtlS ?? DEFAULT_JOB_TTL_S,
   };
   const deps = assembleDeps({
     store,

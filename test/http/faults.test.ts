@@ -151,6 +151,8 @@ describe("plan names that Object.prototype also has", () => {
     captureTtlS: 86_400,
     adminKeyPrefix: "tr_admin",
     adminRpm: 600,
+    syncTimeoutS: 120,
+    jobTtlS: 86_400,
   };
   for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`"${plan}" is no plan: a key cannot be created on it`, () => {

@@ -347,7 +347,25 @@ describe("loading tools", () => {
         load("", { httpTools: { configPath: "c.json", declarations }, abandonAfterMs: 120_000 }),
       ),
       [
-        'httpTools[0] in c.json ("slow-api"): timeoutMs (120000) must be below TOOLRUN_CALL_ABANDON_S (120 s), or the sweep of abandoned calls would release a call still running; lower timeoutMs or raise TOOLRUN_CALL_ABANDON_S',
+        'httpTools[0] in c.json ("slow-api"): a synchronous call\'s time (the lower of timeoutMs and TOOLRUN_SYNC_TIMEOUT_S) (120000) must be below TOOLRUN_CALL_ABANDON_S (120 s), or the sweep of abandoned calls would release a call still running; lower it, raise TOOLRUN_CALL_ABANDON_S, or make the tool\'s jobs "required"',
+      ],
+    );
+    // A job renews its lease: a tool whose every call is a job may take longer, and so may one
+    // whose synchronous calls TOOLRUN_SYNC_TIMEOUT_S ends in time.
+    const jobTools = [
+      httpTool("report", { method: "POST", timeoutMs: 3_600_000, jobs: "required" }),
+      httpTool("export", { method: "POST", timeoutMs: 3_600_000, jobs: "optional" }),
+    ];
+    const loaded = await load("", {
+      httpTools: { configPath: "c.json", declarations: jobTools },
+      abandonAfterMs: 120_000,
+      syncTimeoutMs: 60_000,
+    });
+    assert.deepEqual(
+      loaded.map((tool) => [tool.definition.slug, tool.definition.jobs, tool.definition.timeoutMs]),
+      [
+        ["report", "required", 3_600_000],
+        ["export", "optional", 3_600_000],
       ],
     );
     // A tool that only computes holds no reservation: its timeout is its own.

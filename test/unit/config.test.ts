@@ -24,6 +24,7 @@ describe("loadConfig", () => {
       rpm: 60,
       monthlyCredits: 1000,
       minCredits: 2,
+      maxConcurrentJobs: 1,
     });
     assert.deepEqual(config.settings.plans.builder, {
       id: "builder",
@@ -31,6 +32,7 @@ describe("loadConfig", () => {
       rpm: 300,
       monthlyCredits: 100_000,
       minCredits: 1,
+      maxConcurrentJobs: 5,
     });
   });
 
@@ -125,8 +127,11 @@ describe("loadConfig", () => {
         rpm: 10,
         monthlyCredits: 1000,
         minCredits: 2,
+        maxConcurrentJobs: 1,
       });
       assert.equal(config.settings.plans.team?.monthlyCredits, 500000);
+      // A new plan that does not say runs one job at once.
+      assert.equal(config.settings.plans.team?.maxConcurrentJobs, 1);
       assert.deepEqual(config.settings.tools.echo, { weight: 7, enabled: false, freeTierMonthlyCalls: 3 });
 
       const bad = join(dir, "bad.json");

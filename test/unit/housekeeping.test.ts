@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { ServiceSettings } from "../../src/core/kernel/settings.ts";
 import { jobs, startHousekeeping } from "../../src/housekeeping.ts";
 import { SchemaNotReadyError } from "../../src/ports/errors.ts";
 import type { Store } from "../../src/ports/store.ts";
@@ -23,25 +24,40 @@ function fakeStore(calls: string[], fail?: Error): Store {
     purgeExpiredAnswers: noted("purgeExpiredAnswers"),
     purgeOAuth: noted("purgeOAuth"),
     purgeCaptures: noted("purgeCaptures"),
+    purgeJobs: noted("purgeJobs"),
+    lapsedJobs: async (...args: unknown[]) => {
+      calls.push(`lapsedJobs ${String(args[0])}`);
+      if (fail) throw fail;
+      return [];
+    },
   } as unknown as Store;
 }
 
+const settings = { docsUrl: "http://x/docs", jobTtlS: 86_400 } as ServiceSettings;
 const oauth = { issuer: "http://x", resource: "http://x/mcp" } as never;
 
 describe("housekeeping", () => {
   it("lists the abandoned-call sweep, the answer and capture purges, the OAuth purge when OAuth is on and the sessions purge when sign-in is", () => {
-    const deps = { store: fakeStore([]), now: () => NOW };
+    const deps = { store: fakeStore([]), now: () => NOW, settings };
     const log = { warn() {} };
     assert.deepEqual(
       jobs({ callAbandonS: 120, oauth: null }, deps, log).map((job) => job.name),
-      ["sweep of abandoned calls", "purge of expired idempotent answers", "purge of expired captures"],
+      [
+        "sweep of abandoned calls",
+        "sweep of abandoned jobs",
+        "purge of expired idempotent answers",
+        "purge of expired captures",
+        "purge of ended jobs",
+      ],
     );
     assert.deepEqual(
       jobs({ callAbandonS: 120, oauth }, deps, log).map((job) => [job.name, job.everyMs]),
       [
         ["sweep of abandoned calls", 30_000],
+        ["sweep of abandoned jobs", 30_000],
         ["purge of expired idempotent answers", 30_000],
         ["purge of expired captures", 600_000],
+        ["purge of ended jobs", 600_000],
         ["purge of ended OAuth codes and tokens", 600_000],
       ],
     );
@@ -49,8 +65,10 @@ describe("housekeeping", () => {
       jobs({ callAbandonS: 120, oauth: null, signin: {} as never }, deps, log).map((job) => job.name),
       [
         "sweep of abandoned calls",
+        "sweep of abandoned jobs",
         "purge of expired idempotent answers",
         "purge of expired captures",
+        "purge of ended jobs",
         "purge of expired member sessions",
       ],
     );
@@ -64,13 +82,15 @@ describe("housekeeping", () => {
   it("runs the start-up jobs at once and every job on its interval, refunding what is older than the abandon time", async (t) => {
     t.mock.timers.enable({ apis: ["setInterval"] });
     const calls: string[] = [];
-    const deps = { store: fakeStore(calls), now: () => NOW };
+    const deps = { store: fakeStore(calls), now: () => NOW, settings };
     const running = startHousekeeping(jobs({ callAbandonS: 120, oauth }, deps, { warn() {} }), { warn() {} });
     t.after(() => running.stop());
     assert.deepEqual(calls, [
       "refundAbandoned 2026-11-15T11:58:00.000Z",
+      "lapsedJobs 2026-11-15T12:00:00.000Z",
       "purgeExpiredAnswers 2026-11-15T12:00:00.000Z",
       "purgeCaptures 2026-11-15T12:00:00.000Z",
+      "purgeJobs 2026-11-15T12:00:00.000Z",
     ]);
     t.mock.timers.tick(600_000);
     assert.equal(calls.filter((call) => call.startsWith("purgeOAuth")).length, 1);
@@ -90,7 +110,7 @@ describe("housekeeping", () => {
     };
     const list = jobs(
       { callAbandonS: 120, oauth: null },
-      { store: fakeStore([]), now: () => NOW, webhooks },
+      { store: fakeStore([]), now: () => NOW, settings, webhooks },
       {
         warn() {},
       },
@@ -111,13 +131,16 @@ describe("housekeeping", () => {
           "sweep of abandoned calls failed",
           "purge of expired idempotent answers failed",
           "purge of expired captures failed",
+          "purge of ended jobs failed",
+          // It fails a step later: on the read of the lapsed jobs it awaits.
+          "sweep of abandoned jobs failed",
         ],
       ],
       [new SchemaNotReadyError(), []],
     ] as const) {
       const warned: string[] = [];
       const log = { warn: (_details: object, message: string) => void warned.push(message) };
-      const deps = { store: fakeStore([], error), now: () => NOW };
+      const deps = { store: fakeStore([], error), now: () => NOW, settings };
       startHousekeeping(jobs({ callAbandonS: 120, oauth: null }, deps, log), log).stop();
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(warned, logged);

@@ -56,6 +56,16 @@ export type CreatedCapture = NonNullable<paths["/v1/captures"]["post"]>["respons
 export type CaptureList = Json<"/v1/captures">;
 /** One page of the requests a capture caught, newest first; each `raw` is the inspector's `payload`. */
 export type CapturedRequests = Json<"/v1/captures/{id}/requests">;
+/** A job: a call answered 202 at once, its `result` (the envelope) or `problem` once it ended. */
+export type Job = Json<"/v1/jobs/{id}">;
+/** One page of the account's jobs, newest first. */
+export type JobList = Json<"/v1/jobs">;
+export interface WaitOptions {
+    /** Stops waiting (rejecting with its reason); the job goes on: cancel it with `cancelJob`. */
+    readonly signal?: AbortSignal;
+    /** Between two reads of the job (default 1000 ms, or the 202's `Retry-After`). */
+    readonly intervalMs?: number;
+}
 export interface CallOptions extends RequestOptions {
     /**
      * The `Idempotency-Key` to send, reused by the client's own retries (default: a fresh random
@@ -89,6 +99,24 @@ export declare function createToolrunClient<Tools extends ToolTypes<Tools> = Bui
      * takes and answers its own types; any other takes an object and answers `Outputs`.
      */
     callTool<Outputs extends object = Record<string, unknown>, S extends string = string>(slug: S, input: S extends keyof Tools ? Tools[S]["input"] : Record<string, unknown>, call?: CallOptions): Promise<CallAnswer<Tools, S, Outputs>>;
+    /**
+     * Starts the call as a job (`Prefer: respond-async`; a tool whose `jobs` is `required` always
+     * runs as one): the job, its credits held. One Idempotency-Key for the call, as `callTool`: a
+     * retry gives the same job.
+     */
+    startJob(slug: string, input: Record<string, unknown>, call?: CallOptions): Promise<Job>;
+    /** The job as it is now. */
+    job(id: string, limits?: RequestOptions): Promise<Job>;
+    /** Cancels a queued or running job (its credits go back); answers the job after. */
+    cancelJob(id: string, limits?: RequestOptions): Promise<Job>;
+    /** One page of the account's jobs, newest first (`status` keeps one status). */
+    listJobs(page?: {
+        limit?: number;
+        cursor?: string;
+        status?: Job["status"];
+    }, limits?: RequestOptions): Promise<JobList>;
+    /** Reads the job until it ended (succeeded, failed or canceled) and answers it. */
+    waitForJob(id: string, wait?: WaitOptions): Promise<Job>;
     listTools(limits?: RequestOptions): Promise<ToolList>;
     searchTools(q: string, limit?: number, limits?: RequestOptions): Promise<ToolSearch>;
     describeTool(slug: string, limits?: RequestOptions): Promise<ToolDescription>;

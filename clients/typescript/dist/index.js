@@ -13,6 +13,7 @@ import { withinLimits } from "./limits.js";
 import { retrying } from "./retrying.js";
 export { ToolrunError, ToolrunTimeoutError } from "./errors.js";
 export { schemaType, toolTypesModule } from "./tool-types.js";
+const ENDED = new Set(["succeeded", "failed", "canceled"]);
 /**
  * A client for the service. `Tools` types `callTool` by slug: the built-in tools by default, or a
  * deployment's as `toolrun-types` writes them. A slug it does not know is typed by the call:
@@ -41,6 +42,54 @@ export function createToolrunClient(options) {
                 headers: { "idempotency-key": idempotencyKey },
                 signal,
             })));
+        },
+        /**
+         * Starts the call as a job (`Prefer: respond-async`; a tool whose `jobs` is `required` always
+         * runs as one): the job, its credits held. One Idempotency-Key for the call, as `callTool`: a
+         * retry gives the same job.
+         */
+        startJob(slug, input, call = {}) {
+            const idempotencyKey = call.idempotencyKey ?? newKey();
+            return withinLimits(call, async (signal) => {
+                const answer = await api.POST("/v1/tool/{slug}", {
+                    params: { path: { slug } },
+                    body: input,
+                    headers: { "idempotency-key": idempotencyKey, prefer: "respond-async" },
+                    signal,
+                });
+                if (answer.response.status !== 202 && answer.response.ok)
+                    throw new ToolrunError({
+                        type: "about:blank",
+                        title: "The tool does not run as a job",
+                        status: answer.response.status,
+                        code: "validation_error",
+                        detail: `"${slug}" answered synchronously: its jobs is "no". Use callTool.`,
+                    });
+                return ok(answer);
+            });
+        },
+        /** The job as it is now. */
+        job(id, limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.GET("/v1/jobs/{id}", { params: { path: { id } }, signal })));
+        },
+        /** Cancels a queued or running job (its credits go back); answers the job after. */
+        cancelJob(id, limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.POST("/v1/jobs/{id}/cancel", { params: { path: { id } }, signal })));
+        },
+        /** One page of the account's jobs, newest first (`status` keeps one status). */
+        listJobs(page = {}, limits = {}) {
+            return withinLimits(limits, async (signal) => ok(await api.GET("/v1/jobs", { params: { query: page }, signal })));
+        },
+        /** Reads the job until it ended (succeeded, failed or canceled) and answers it. */
+        async waitForJob(id, wait = {}) {
+            const { signal, intervalMs = 1000 } = wait;
+            for (;;) {
+                signal?.throwIfAborted();
+                const job = await withinLimits(signal ? { signal } : {}, async (request) => ok(await api.GET("/v1/jobs/{id}", { params: { path: { id } }, signal: request })));
+                if (ENDED.has(job.status))
+                    return job;
+                await pause(intervalMs, signal);
+            }
         },
         listTools(limits = {}) {
             return withinLimits(limits, async (signal) => ok(await api.GET("/v1/tools/list", { signal })));
@@ -89,6 +138,21 @@ export function createToolrunClient(options) {
             } while (cursor !== undefined);
         },
     };
+}
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms, signal) {
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+            signal?.removeEventListener("abort", aborted);
+            resolve();
+        }
+        function aborted() {
+            clearTimeout(timer);
+            reject(signal?.reason);
+        }
+        signal?.addEventListener("abort", aborted, { once: true });
+    });
 }
 function ok({ data, error, response }) {
     if (response.ok && data !== undefined)

@@ -14,9 +14,69 @@ export interface paths {
         put?: never;
         /**
          * Run a tool
-         * @description Runs the tool on the JSON body and charges the key its price; a call that fails is refunded. Each tool's own path below documents its exact body and outputs.
+         * @description Runs the tool on the JSON body and charges the key its price; a call that fails is refunded. Each tool's own path below documents its exact body and outputs. With `Prefer: respond-async` a tool whose `jobs` is `optional` runs as a job, and a `required` one always does: 202 with the job, its credits held (402 before anything runs), then `GET /v1/jobs/{id}` (docs/jobs.md).
          */
         post: operations["callTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs
+         * @description This account's jobs, newest first, a page at a time; `status` keeps one status. Ended jobs are kept `TOOLRUN_JOB_TTL_S` (a day by default). Free: costs no credits (it does take a rate-limit slot).
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a job
+         * @description The job's status and, once it ended, its `result` (the envelope a synchronous call answers) or `problem`. Any instance answers. Another account's job, or one purged, is 404 `job_not_found`. Free: costs no credits (it does take a rate-limit slot).
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job
+         * @description A queued or running job ends `canceled` at once: its tool's signal fires and its credits are released (nothing charged). A job that ended, or whose charge is being made, is answered as it is. Free: costs no credits (it does take a rate-limit slot).
+         */
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -986,7 +1046,7 @@ export interface components {
              * @description Stable: branch on this.
              * @enum {string}
              */
-            code: "validation_error" | "payment_signature_invalid" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "csrf_token_invalid" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "member_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "billing_disabled" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "payment_provider_unavailable" | "backend_unavailable" | "server_busy" | "shutting_down";
+            code: "validation_error" | "payment_signature_invalid" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "csrf_token_invalid" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "member_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "billing_disabled" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "job_not_found" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "payment_provider_unavailable" | "backend_unavailable" | "server_busy" | "shutting_down";
             detail?: string;
             request_id?: string;
             /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
@@ -1149,6 +1209,8 @@ export interface operations {
             header?: {
                 /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
                 "Idempotency-Key"?: string;
+                /** @description `respond-async`: run the call as a job when its tool allows (answered 202). */
+                Prefer?: string;
             };
             path: {
                 /** @description The tool's slug. */
@@ -1177,6 +1239,70 @@ export interface operations {
                         credits_used: number;
                         credits_remaining: number | null;
                         request_id?: string;
+                    };
+                };
+            };
+            /** @description The call runs as a job, its credits held: read it at `Location` (`GET /v1/jobs/{id}`) after `Retry-After` seconds. */
+            202: {
+                headers: {
+                    /** @description The job: `/v1/jobs/{id}`. */
+                    Location?: string;
+                    /** @description Seconds to wait before reading it. */
+                    "Retry-After"?: number;
+                    /** @description `respond-async`, when the request asked for it. */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The job's id (`job_…`). */
+                        id: string;
+                        /** @description The tool's slug. */
+                        tool: string;
+                        /**
+                         * @description `queued` and `running` are live; the others are ends.
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        /** @description Credits charged: the call's price once it succeeded, else 0. */
+                        credits_used: number;
+                        /** @description Once `succeeded`: the 200 envelope a synchronous call answers. */
+                        result?: {
+                            tool: string;
+                            tool_version: string;
+                            outputs: Record<string, never>;
+                            credits_used: number;
+                            credits_remaining: number | null;
+                            request_id?: string;
+                        };
+                        /** @description Once `failed`: the problem document a synchronous call answers. */
+                        problem?: {
+                            /**
+                             * Format: uri
+                             * @description `{docs_url}/errors/{code}`: a page explaining the code.
+                             */
+                            type: string;
+                            title: string;
+                            status: number;
+                            /**
+                             * @description Stable: branch on this.
+                             * @enum {string}
+                             */
+                            code: "validation_error" | "payment_signature_invalid" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "csrf_token_invalid" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "member_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "billing_disabled" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "job_not_found" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "payment_provider_unavailable" | "backend_unavailable" | "server_busy" | "shutting_down";
+                            detail?: string;
+                            request_id?: string;
+                            /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
+                            fields?: {
+                                [key: string]: string;
+                            } | string;
+                            retry_after?: number;
+                            credits_used?: number;
+                            credits_remaining?: number;
+                        };
                     };
                 };
             };
@@ -1285,7 +1411,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`too_many_jobs`](/docs/errors/too_many_jobs), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
                     /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
@@ -1330,6 +1456,494 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait: before the queue of large calls likely has room (`server_busy`). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description Only the jobs in this status. */
+                status?: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                /** @description Most jobs per page. */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        jobs: {
+                            /** @description The job's id (`job_…`). */
+                            id: string;
+                            /** @description The tool's slug. */
+                            tool: string;
+                            /**
+                             * @description `queued` and `running` are live; the others are ends.
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            /** @description Credits charged: the call's price once it succeeded, else 0. */
+                            credits_used: number;
+                            /** @description Once `succeeded`: the 200 envelope a synchronous call answers. */
+                            result?: {
+                                tool: string;
+                                tool_version: string;
+                                outputs: Record<string, never>;
+                                credits_used: number;
+                                credits_remaining: number | null;
+                                request_id?: string;
+                            };
+                            /** @description Once `failed`: the problem document a synchronous call answers. */
+                            problem?: {
+                                /**
+                                 * Format: uri
+                                 * @description `{docs_url}/errors/{code}`: a page explaining the code.
+                                 */
+                                type: string;
+                                title: string;
+                                status: number;
+                                /**
+                                 * @description Stable: branch on this.
+                                 * @enum {string}
+                                 */
+                                code: "validation_error" | "payment_signature_invalid" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "csrf_token_invalid" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "member_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "billing_disabled" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "job_not_found" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "payment_provider_unavailable" | "backend_unavailable" | "server_busy" | "shutting_down";
+                                detail?: string;
+                                request_id?: string;
+                                /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
+                                fields?: {
+                                    [key: string]: string;
+                                } | string;
+                                retry_after?: number;
+                                credits_used?: number;
+                                credits_remaining?: number;
+                            };
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The job's id (`job_…`). */
+                        id: string;
+                        /** @description The tool's slug. */
+                        tool: string;
+                        /**
+                         * @description `queued` and `running` are live; the others are ends.
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        /** @description Credits charged: the call's price once it succeeded, else 0. */
+                        credits_used: number;
+                        /** @description Once `succeeded`: the 200 envelope a synchronous call answers. */
+                        result?: {
+                            tool: string;
+                            tool_version: string;
+                            outputs: Record<string, never>;
+                            credits_used: number;
+                            credits_remaining: number | null;
+                            request_id?: string;
+                        };
+                        /** @description Once `failed`: the problem document a synchronous call answers. */
+                        problem?: {
+                            /**
+                             * Format: uri
+                             * @description `{docs_url}/errors/{code}`: a page explaining the code.
+                             */
+                            type: string;
+                            title: string;
+                            status: number;
+                            /**
+                             * @description Stable: branch on this.
+                             * @enum {string}
+                             */
+                            code: "validation_error" | "payment_signature_invalid" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "csrf_token_invalid" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "member_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "billing_disabled" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "job_not_found" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "payment_provider_unavailable" | "backend_unavailable" | "server_busy" | "shutting_down";
+                            detail?: string;
+                            request_id?: string;
+                            /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
+                            fields?: {
+                                [key: string]: string;
+                            } | string;
+                            retry_after?: number;
+                            credits_used?: number;
+                            credits_remaining?: number;
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`job_not_found`](/docs/errors/job_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`job_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job after */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The job's id (`job_…`). */
+                        id: string;
+                        /** @description The tool's slug. */
+                        tool: string;
+                        /**
+                         * @description `queued` and `running` are live; the others are ends.
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        /** @description Credits charged: the call's price once it succeeded, else 0. */
+                        credits_used: number;
+                        /** @description Once `succeeded`: the 200 envelope a synchronous call answers. */
+                        result?: {
+                            tool: string;
+                            tool_version: string;
+                            outputs: Record<string, never>;
+                            credits_used: number;
+                            credits_remaining: number | null;
+                            request_id?: string;
+                        };
+                        /** @description Once `failed`: the problem document a synchronous call answers. */
+                        problem?: {
+                            /**
+                             * Format: uri
+                             * @description `{docs_url}/errors/{code}`: a page explaining the code.
+                             */
+                            type: string;
+                            title: string;
+                            status: number;
+                            /**
+                             * @description Stable: branch on this.
+                             * @enum {string}
+                             */
+                            code: "validation_error" | "payment_signature_invalid" | "malformed_request" | "invalid_api_key" | "insufficient_credits" | "vendor_api_tier_limit_exceeded" | "tool_not_allowed" | "key_read_only" | "origin_not_allowed" | "csrf_token_invalid" | "tool_not_found" | "not_found" | "key_not_found" | "account_not_found" | "member_not_found" | "authorization_not_found" | "capture_not_found" | "capture_limit_reached" | "billing_disabled" | "webhook_not_found" | "webhook_delivery_not_found" | "key_revoked" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_use" | "expectation_failed" | "payload_too_large" | "uri_too_long" | "unprocessable_input" | "idempotency_key_mismatch" | "job_not_found" | "rate_limited" | "too_many_jobs" | "too_many_large_calls" | "client_closed_request" | "processing_error" | "request_header_fields_too_large" | "internal_error" | "tool_disabled" | "api_unconfigured" | "payment_provider_unavailable" | "backend_unavailable" | "server_busy" | "shutting_down";
+                            detail?: string;
+                            request_id?: string;
+                            /** @description Each bad field and its message, or one message when the failure is not tied to a field. */
+                            fields?: {
+                                [key: string]: string;
+                            } | string;
+                            retry_after?: number;
+                            credits_used?: number;
+                            credits_remaining?: number;
+                        };
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`job_not_found`](/docs/errors/job_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,7 +5643,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
                     events: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -5409,7 +6023,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url?: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
                     events?: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -8515,6 +9129,8 @@ export interface operations {
             header?: {
                 /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
                 "Idempotency-Key"?: string;
+                /** @description `respond-async`: run the call as a job when its tool allows (answered 202). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -8924,7 +9540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`too_many_jobs`](/docs/errors/too_many_jobs), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
                     /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */
@@ -8983,6 +9599,8 @@ export interface operations {
             header?: {
                 /** @description Makes the call safe to retry: a retry with the same key, tool and body gets the first answer (200 or 422) again, charged once; after a 500 it runs again. 1 to 255 visible ASCII characters, a UUID for example; kept for the account for TOOLRUN_IDEMPOTENCY_TTL_S seconds (a day by default). */
                 "Idempotency-Key"?: string;
+                /** @description `respond-async`: run the call as a job when its tool allows (answered 202). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -9254,7 +9872,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`rate_limited`](/docs/errors/rate_limited). */
+            /** @description A problem: [`too_many_large_calls`](/docs/errors/too_many_large_calls), [`too_many_jobs`](/docs/errors/too_many_jobs), [`rate_limited`](/docs/errors/rate_limited). */
             429: {
                 headers: {
                     /** @description Seconds to wait: until the window ends (`rate_limited`); until the key's large calls likely leave room (`too_many_large_calls`). */

@@ -76,6 +76,20 @@ export type CaptureList = Json<"/v1/captures">;
 /** One page of the requests a capture caught, newest first; each `raw` is the inspector's `payload`. */
 export type CapturedRequests = Json<"/v1/captures/{id}/requests">;
 
+/** A job: a call answered 202 at once, its `result` (the envelope) or `problem` once it ended. */
+export type Job = Json<"/v1/jobs/{id}">;
+/** One page of the account's jobs, newest first. */
+export type JobList = Json<"/v1/jobs">;
+
+const ENDED: ReadonlySet<string> = new Set(["succeeded", "failed", "canceled"]);
+
+export interface WaitOptions {
+  /** Stops waiting (rejecting with its reason); the job goes on: cancel it with `cancelJob`. */
+  readonly signal?: AbortSignal;
+  /** Between two reads of the job (default 1000 ms, or the 202's `Retry-After`). */
+  readonly intervalMs?: number;
+}
+
 export interface CallOptions extends RequestOptions {
   /**
    * The `Idempotency-Key` to send, reused by the client's own retries (default: a fresh random
@@ -147,6 +161,64 @@ export function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTool
         ),
       ) as Promise<CallAnswer<Tools, S, Outputs>>;
     },
+    /**
+     * Starts the call as a job (`Prefer: respond-async`; a tool whose `jobs` is `required` always
+     * runs as one): the job, its credits held. One Idempotency-Key for the call, as `callTool`: a
+     * retry gives the same job.
+     */
+    startJob(slug: string, input: Record<string, unknown>, call: CallOptions = {}): Promise<Job> {
+      const idempotencyKey = call.idempotencyKey ?? newKey();
+      return withinLimits(call, async (signal) => {
+        const answer = await api.POST("/v1/tool/{slug}", {
+          params: { path: { slug } },
+          body: input as never,
+          headers: { "idempotency-key": idempotencyKey, prefer: "respond-async" },
+          signal,
+        });
+        if (answer.response.status !== 202 && answer.response.ok)
+          throw new ToolrunError({
+            type: "about:blank",
+            title: "The tool does not run as a job",
+            status: answer.response.status,
+            code: "validation_error",
+            detail: `"${slug}" answered synchronously: its jobs is "no". Use callTool.`,
+          });
+        return ok(answer) as unknown as Job;
+      });
+    },
+    /** The job as it is now. */
+    job(id: string, limits: RequestOptions = {}): Promise<Job> {
+      return withinLimits(limits, async (signal) =>
+        ok(await api.GET("/v1/jobs/{id}", { params: { path: { id } }, signal })),
+      );
+    },
+    /** Cancels a queued or running job (its credits go back); answers the job after. */
+    cancelJob(id: string, limits: RequestOptions = {}): Promise<Job> {
+      return withinLimits(limits, async (signal) =>
+        ok(await api.POST("/v1/jobs/{id}/cancel", { params: { path: { id } }, signal })),
+      );
+    },
+    /** One page of the account's jobs, newest first (`status` keeps one status). */
+    listJobs(
+      page: { limit?: number; cursor?: string; status?: Job["status"] } = {},
+      limits: RequestOptions = {},
+    ): Promise<JobList> {
+      return withinLimits(limits, async (signal) =>
+        ok(await api.GET("/v1/jobs", { params: { query: page }, signal })),
+      );
+    },
+    /** Reads the job until it ended (succeeded, failed or canceled) and answers it. */
+    async waitForJob(id: string, wait: WaitOptions = {}): Promise<Job> {
+      const { signal, intervalMs = 1000 } = wait;
+      for (;;) {
+        signal?.throwIfAborted();
+        const job = await withinLimits(signal ? { signal } : {}, async (request) =>
+          ok(await api.GET("/v1/jobs/{id}", { params: { path: { id } }, signal: request })),
+        );
+        if (ENDED.has(job.status)) return job;
+        await pause(intervalMs, signal);
+      }
+    },
     listTools(limits: RequestOptions = {}): Promise<ToolList> {
       return withinLimits(limits, async (signal) => ok(await api.GET("/v1/tools/list", { signal })));
     },
@@ -212,6 +284,22 @@ export function createToolrunClient<Tools extends ToolTypes<Tools> = BuiltInTool
 }
 
 export type ToolrunClient = ReturnType<typeof createToolrunClient>;
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }
+    function aborted() {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
+}
 
 function ok<T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T {
   if (response.ok && data !== undefined) return data;

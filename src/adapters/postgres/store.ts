@@ -17,6 +17,7 @@ import { createAuditLog } from "./audit.ts";
 import { createCallLog } from "./calls.ts";
 import { createCaptureStore } from "./captures.ts";
 import { run, statement, transaction } from "./db.ts";
+import { createJobStore } from "./jobs.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger } from "./ledger.ts";
@@ -89,6 +90,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createSwitchStore(pool),
     ...createWebhookStore(pool),
     ...createMemberStore(pool),
+    ...createJobStore(pool),
     migrate: () => migrate(pool, schema),
     isMigrated: () => isMigrated(pool),
     async ping() {

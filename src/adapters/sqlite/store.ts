@@ -13,6 +13,7 @@ import { createAudited, createAuditLog } from "./audit.ts";
 import { createCallLog } from "./calls.ts";
 import { createCaptureStore } from "./captures.ts";
 import { type OpenOptions, openDb } from "./db.ts";
+import { createJobStore } from "./jobs.ts";
 import { createKeyChanges } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
 import { createLedger, type LedgerOptions } from "./ledger.ts";
@@ -45,6 +46,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createSwitchStore(db, audited),
     ...createWebhookStore(db, audited, appendEvents),
     ...createMemberStore(db, audited),
+    ...createJobStore(db, appendEvents),
     migrate: async () => migrate(db),
     isMigrated: async () => isMigrated(db),
     async ping() {

@@ -10,6 +10,7 @@ import type { ServiceSettings } from "../kernel/settings.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { SwitchReader } from "../tools/switches.ts";
 import type { KeyedCallsInFlight } from "./idempotency.ts";
+import type { JobsInFlight } from "./jobs-in-flight.ts";
 import type { Observer } from "./observer.ts";
 
 export interface CoreDeps {
@@ -25,6 +26,8 @@ export interface CoreDeps {
   readonly newCallId: () => string;
   /** The calls with an idempotency key running on this instance. */
   readonly keyedCalls: KeyedCallsInFlight;
+  /** The jobs this instance runs, and the lease it holds on each. */
+  readonly jobs: JobsInFlight;
   /** Hears how each metered call ended (the metrics); none in most tests. */
   readonly observer?: Observer;
   /** Traces, when they are on (the OpenTelemetry variables ask for them). */

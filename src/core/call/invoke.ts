@@ -9,6 +9,7 @@
 import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
+import { syncTimeoutOf } from "../tools/loader.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
@@ -37,6 +38,9 @@ export async function invokeTool(deps: CoreDeps, call: ToolCall): Promise<ToolAn
     idempotencyKey: keyed ? outwardKeyOf(call.key.accountId, call.idempotencyKey) : undefined,
     clientGone: keyed ? undefined : call.clientGone,
     writesOutputs: true,
+    ...(tool.definition.jobs !== "no" && {
+      timeoutMs: syncTimeoutOf(tool.definition, deps.settings.syncTimeoutS * 1000),
+    }),
   });
   await checkSwitches(deps, tool, compute);
   const price = priceOf(deps, tool, call.key);
@@ -98,7 +102,7 @@ async function meteredCall(
   return answer;
 }
 
-function checkSize(tool: RegisteredTool, body: CallBody): void {
+export function checkSize(tool: RegisteredTool, body: CallBody): void {
   const bytes = "raw" in body ? body.raw.length : Buffer.byteLength(body.json);
   if (bytes > tool.maxBodyBytes) {
     throw new ApiError(
@@ -109,7 +113,11 @@ function checkSize(tool: RegisteredTool, body: CallBody): void {
 }
 
 /** A switched-off tool answers 503 or 403, after a body that is not JSON has had its 400. */
-async function checkSwitches(deps: CoreDeps, tool: RegisteredTool, compute: CallCompute): Promise<void> {
+export async function checkSwitches(
+  deps: CoreDeps,
+  tool: RegisteredTool,
+  compute: CallCompute,
+): Promise<void> {
   const switches = await deps.switches.of(tool);
   if (switches.enabled && switches.api) return;
   compute.readJson();
@@ -145,7 +153,7 @@ function upstreamStatusOf(outcome: CallOutcome<Computed>): { upstreamStatus?: nu
   return upstreamStatus === undefined ? {} : { upstreamStatus };
 }
 
-function report(
+export function report(
   deps: CoreDeps,
   call: ToolCall,
   event: { readonly tool: string; readonly outcome: ToolCallOutcome; readonly credits: number },

@@ -189,6 +189,12 @@ export const errorCatalog = {
     explanation:
       "An earlier request with the same `Idempotency-Key` asked for something else: another tool, or another body (compared byte for byte). A key stands for one request; retry that request exactly as first sent, or use a new key for a new request. Keys are kept for `TOOLRUN_IDEMPOTENCY_TTL_S` seconds (a day by default). Nothing is charged.",
   },
+  job_not_found: {
+    status: 404,
+    title: "Job not found",
+    explanation:
+      "No job with this id belongs to the key's account: the id is wrong, belongs to another account, or the job ended more than `TOOLRUN_JOB_TTL_S` (a day unless the operator set it) ago and was purged. Nothing is charged.",
+  },
   rate_limited: {
     status: 429,
     title: "Rate limit exceeded",
@@ -199,7 +205,7 @@ export const errorCatalog = {
     status: 429,
     title: "Too many concurrent jobs",
     explanation:
-      "Too many concurrent file-conversion jobs. This applies to the website only; API tools never return it.",
+      "The account already has as many jobs queued or running as its plan allows at once (`maxConcurrentJobs`: 1 on `free`, 5 on `builder`), counted over every instance. Wait for one to end (`GET /v1/jobs?status=running`), or cancel one (`POST /v1/jobs/{id}/cancel`), then retry after `retry_after` seconds (also in the `Retry-After` header). A finished job frees its place at once. It took a rate-limit slot; nothing is charged.",
   },
   too_many_large_calls: {
     status: 429,

@@ -11,7 +11,15 @@ export interface Plan {
   readonly monthlyCredits: number;
   /** Per-call minimum charge. */
   readonly minCredits: number;
+  /**
+   * Most jobs an account on the plan may have queued or running at once, over every instance;
+   * DEFAULT_MAX_CONCURRENT_JOBS when not said.
+   */
+  readonly maxConcurrentJobs?: number;
 }
+
+/** How many jobs a plan that does not say may run at once. */
+export const DEFAULT_MAX_CONCURRENT_JOBS = 1;
 
 export interface ToolSettings {
   readonly weight?: number;
@@ -40,11 +48,29 @@ export interface ServiceSettings {
   readonly captureTtlS: number;
   /** Requests per minute each admin key may make of the admin API (`TOOLRUN_ADMIN_RPM`). */
   readonly adminRpm: number;
+  /** The longest a synchronous call of a tool that may run as a job runs (`TOOLRUN_SYNC_TIMEOUT_S`). */
+  readonly syncTimeoutS: number;
+  /** How long an ended job is kept (`TOOLRUN_JOB_TTL_S`). */
+  readonly jobTtlS: number;
 }
 
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
-  free: { id: "free", label: "Free member", rpm: 60, monthlyCredits: 1000, minCredits: 2 },
-  builder: { id: "builder", label: "Builder", rpm: 300, monthlyCredits: 100_000, minCredits: 1 },
+  free: {
+    id: "free",
+    label: "Free member",
+    rpm: 60,
+    monthlyCredits: 1000,
+    minCredits: 2,
+    maxConcurrentJobs: 1,
+  },
+  builder: {
+    id: "builder",
+    label: "Builder",
+    rpm: 300,
+    monthlyCredits: 100_000,
+    minCredits: 1,
+    maxConcurrentJobs: 5,
+  },
 };
 
 /**

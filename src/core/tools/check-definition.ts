@@ -3,13 +3,14 @@
  * so a bad one stops start-up naming the problem instead of failing a call later. The schemas are
  * compiled by the same validator the calls use, and every example must be a valid input.
  */
-import type { JsonSchema, ToolDefinition, ToolEffects } from "../../tools/tool.ts";
+import type { JsonSchema, ToolDefinition, ToolEffects, ToolJobs } from "../../tools/tool.ts";
 import { compileInputValidator, compileOutputValidator } from "../kernel/validation.ts";
 
 /** A definition that passed the checks, with its defaults filled in. */
 export interface CheckedDefinition extends ToolDefinition {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
+  readonly jobs: ToolJobs;
 }
 
 export interface CheckedTool {
@@ -26,6 +27,8 @@ export type DefinitionCheck =
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 300_000;
+/** The longest a job's run may be: an hour. */
+export const MAX_JOB_TIMEOUT_MS = 3_600_000;
 /** How large a tool's `outputs` may be as JSON, unless its definition says otherwise: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** The most a definition (or an HTTP tool's `maxResponseBytes`) may set: 100 MiB. */
@@ -46,12 +49,26 @@ const MEMBERS = [
   "examples",
   "effects",
   "timeoutMs",
+  "jobs",
   "maxOutputBytes",
   "annotations",
   "checkInput",
   "run",
 ];
 const EFFECTS: readonly ToolEffects[] = ["none", "external"];
+export const JOBS: readonly ToolJobs[] = ["no", "optional", "required"];
+
+/** A tool's `jobs`, or its default: a tool with effects outside may run as a job when asked. */
+export function jobsOf(jobs: ToolJobs | undefined, effects: ToolEffects): ToolJobs {
+  return jobs ?? (effects === "external" ? "optional" : "no");
+}
+
+/** The longest `timeoutMs` a tool may set: an hour when it may run as a job. */
+export function maxTimeoutOf(jobs: unknown, effects: unknown): number {
+  const runsAsJob =
+    jobs === "optional" || jobs === "required" || (jobs === undefined && effects === "external");
+  return runsAsJob ? MAX_JOB_TIMEOUT_MS : MAX_TIMEOUT_MS;
+}
 
 /** Checks `value`, a module's default export or a built-in tool; each problem is one phrase. */
 export function checkDefinition(value: unknown): DefinitionCheck {
@@ -73,7 +90,14 @@ export function checkDefinition(value: unknown): DefinitionCheck {
   problems.push(...checkDefaults(value.defaults));
   if (typeof value.effects !== "string" || !(EFFECTS as readonly string[]).includes(value.effects))
     problems.push(`effects must be "none" or "external"`);
-  const timeoutProblem = checkInteger(value.timeoutMs, "timeoutMs", 1, MAX_TIMEOUT_MS);
+  if (value.jobs !== undefined && !(JOBS as readonly unknown[]).includes(value.jobs))
+    problems.push(`jobs must be "no", "optional" or "required"`);
+  const timeoutProblem = checkInteger(
+    value.timeoutMs,
+    "timeoutMs",
+    1,
+    maxTimeoutOf(value.jobs, value.effects),
+  );
   if (value.timeoutMs !== undefined && timeoutProblem) problems.push(timeoutProblem);
   const outputProblem = checkInteger(value.maxOutputBytes, "maxOutputBytes", 2, MAX_OUTPUT_BYTES);
   if (value.maxOutputBytes !== undefined && outputProblem) problems.push(outputProblem);
@@ -103,6 +127,7 @@ export function checkDefinition(value: unknown): DefinitionCheck {
         examples: definition.examples,
         effects: definition.effects,
         timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        jobs: jobsOf(definition.jobs, definition.effects),
         maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
         ...(definition.annotations && { annotations: Object.freeze({ ...definition.annotations }) }),
         ...(definition.checkInput && { checkInput: definition.checkInput.bind(definition) }),

@@ -14,6 +14,7 @@ import {
   type ToolContext,
   type ToolEffects,
   type ToolExample,
+  type ToolJobs,
   UnprocessableInputError,
 } from "../../tools/tool.ts";
 import {
@@ -25,7 +26,7 @@ import {
   isObject,
   MAX_COUNT,
   MAX_OUTPUT_BYTES,
-  MAX_TIMEOUT_MS,
+  maxTimeoutOf,
 } from "./check-definition.ts";
 import { envReferences, expandEnvReferences } from "./env-references.ts";
 import { ToolFailure } from "./tool-failure.ts";
@@ -50,6 +51,8 @@ export interface HttpToolDeclaration {
   readonly maxResponseBytes?: number;
   /** `"none"` for a call that changes nothing upstream (a lookup); default `"none"` for GET, else `"external"`. */
   readonly effects?: ToolEffects;
+  /** Whether a call may run as a job (ToolJobs); default `"optional"` for effects outside, else `"no"`. */
+  readonly jobs?: ToolJobs;
   /** MCP's behaviour hints, each replacing the one toolrun derives (`openWorldHint` is true). */
   readonly annotations?: ToolAnnotations;
   readonly examples?: readonly ToolExample[];
@@ -87,6 +90,7 @@ const MEMBERS = [
   "timeoutMs",
   "maxResponseBytes",
   "effects",
+  "jobs",
   "annotations",
   "examples",
   "headerFields",
@@ -129,7 +133,7 @@ export function checkHttpTool(
   const limits: [string, number, number][] = [
     ["weight", 0, MAX_COUNT],
     ["maxBodyBytes", 2, MAX_COUNT],
-    ["timeoutMs", 1, MAX_TIMEOUT_MS],
+    ["timeoutMs", 1, maxTimeoutOf(raw.jobs, raw.effects ?? defaultEffects(raw.method))],
     ["maxResponseBytes", 1, MAX_OUTPUT_BYTES],
   ];
   for (const [name, min, max] of limits) {
@@ -185,6 +189,7 @@ export function checkHttpTool(
     outputSchema: declaration.outputSchema ?? { type: "object" },
     examples: declaration.examples ?? [],
     effects: declaration.effects ?? (declaration.method === "GET" ? "none" : "external"),
+    ...(declaration.jobs !== undefined && { jobs: declaration.jobs }),
     // It reaches a world toolrun cannot see, whatever it does there.
     annotations: { openWorldHint: true, ...declaration.annotations },
     timeoutMs: declaration.timeoutMs ?? HTTP_TOOL_DEFAULTS.timeoutMs,
@@ -273,6 +278,12 @@ export function bindHttpTool(
     checkOutput: tool.checkOutput,
     timeoutDetail: upstreamTimeout(timeoutMs),
   };
+}
+
+/** What a declaration's method makes its effects when it says none; undefined for no method. */
+function defaultEffects(method: unknown): ToolEffects | undefined {
+  if (method === "GET") return "none";
+  return (METHODS as readonly unknown[]).includes(method) ? "external" : undefined;
 }
 
 function unbound(): never {

@@ -54,6 +54,11 @@ export interface LoadToolsOptions {
    * sweep would release the reservation of a call still running. Unchecked when not given.
    */
   readonly abandonAfterMs?: number | undefined;
+  /**
+   * `TOOLRUN_SYNC_TIMEOUT_S` in milliseconds: how long a synchronous call of a tool that may run
+   * as a job runs at most, which is what must stay below `abandonAfterMs` for such a tool.
+   */
+  readonly syncTimeoutMs?: number | undefined;
   /** Separates the entries of `TOOLRUN_TOOLS`: the platform's path delimiter unless given. */
   readonly delimiter?: string;
   /** How long one module may take to load (its top-level code, awaits included); default 30 s. */
@@ -68,6 +73,18 @@ export class ToolLoadError extends SetupProblemsError {
 export const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
 const EVERY_VARIABLE_EMPTY: Readonly<Record<string, string>> = new Proxy({}, { get: () => "" });
 export const LOAD_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a synchronous call of the tool may run: its `timeoutMs`, bounded by the service's
+ * synchronous limit when the tool may run as a job (its job has the whole of `timeoutMs`).
+ */
+export function syncTimeoutOf(
+  definition: { readonly timeoutMs: number; readonly jobs: string },
+  syncTimeoutMs: number | undefined,
+): number {
+  if (definition.jobs === "no" || syncTimeoutMs === undefined) return definition.timeoutMs;
+  return Math.min(definition.timeoutMs, syncTimeoutMs);
+}
 
 /** Loads and checks every tool; throws a ToolLoadError naming every problem. */
 export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]> {
@@ -155,10 +172,13 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTool[]
 
   if (options.abandonAfterMs !== undefined) {
     for (const tool of loaded) {
-      const { effects, timeoutMs, slug } = tool.definition;
-      if (effects === "external" && timeoutMs >= options.abandonAfterMs)
+      const { effects, jobs, slug } = tool.definition;
+      // A job renews its lease while it runs; only a synchronous call must end before the sweep.
+      if (effects !== "external" || jobs === "required") continue;
+      const timeoutMs = syncTimeoutOf(tool.definition, options.syncTimeoutMs);
+      if (timeoutMs >= options.abandonAfterMs)
         problems.push(
-          `${describeOrigin(tool.origin)} ("${slug}"): timeoutMs (${timeoutMs}) must be below TOOLRUN_CALL_ABANDON_S (${options.abandonAfterMs / 1000} s), or the sweep of abandoned calls would release a call still running; lower timeoutMs or raise TOOLRUN_CALL_ABANDON_S`,
+          `${describeOrigin(tool.origin)} ("${slug}"): ${jobs === "no" ? "timeoutMs" : "a synchronous call's time (the lower of timeoutMs and TOOLRUN_SYNC_TIMEOUT_S)"} (${timeoutMs}) must be below TOOLRUN_CALL_ABANDON_S (${options.abandonAfterMs / 1000} s), or the sweep of abandoned calls would release a call still running; lower it, raise TOOLRUN_CALL_ABANDON_S, or make the tool's jobs "required"`,
         );
     }
   }

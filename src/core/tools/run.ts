@@ -25,6 +25,13 @@ export interface RunOptions {
    * for only by a run that waits. A tool with effects outside is only kept from starting by it.
    */
   readonly clientGone?: (() => AbortSignal) | undefined;
+  /** How long the run may take, when not the tool's `timeoutMs` (a synchronous call of a job tool). */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Fires the tool's signal and ends the run (a job canceled), even for a tool with effects
+   * outside: its client asked for it to stop.
+   */
+  readonly cancel?: AbortSignal | undefined;
   /** The caller holds the outputs to `maxOutputBytes` where it writes them as JSON. */
   readonly writesOutputs?: boolean | undefined;
 }
@@ -34,6 +41,9 @@ export type ToolRunResult = WorkResult<Record<string, unknown>>;
 /** The status of a call whose client went away before its tool finished (nginx's, as the logs use). */
 export const CLIENT_GONE_STATUS = 499;
 
+/** The status of a job's run its client canceled (nothing answers with it: the job ends `canceled`). */
+export const CANCELED_STATUS = 499;
+
 const NO_SECRETS: Readonly<Record<string, string>> = Object.freeze({});
 
 export function runToolCall(
@@ -41,7 +51,8 @@ export function runToolCall(
   input: Record<string, unknown>,
   options: RunOptions,
 ): ToolRunResult | Promise<ToolRunResult> {
-  const { effects, timeoutMs } = tool.definition;
+  const { effects } = tool.definition;
+  const timeoutMs = options.timeoutMs ?? tool.definition.timeoutMs;
   if (effects === "external" && options.clientGone?.().aborted)
     return { ok: false, httpStatus: CLIENT_GONE_STATUS, error: clientWentAway() };
   const started = performance.now();
@@ -57,6 +68,7 @@ export function runToolCall(
 
   // Once a tool with effects outside has started, its request may have acted: it is not stopped.
   const gone = effects === "external" ? undefined : options.clientGone?.();
+  const { cancel } = options;
   return new Promise<ToolRunResult>((resolve) => {
     let settled = false;
     const finish = (result: ToolRunResult) => {
@@ -64,6 +76,7 @@ export function runToolCall(
       settled = true;
       clearTimeout(timer);
       gone?.removeEventListener("abort", onGone);
+      cancel?.removeEventListener("abort", onCancel);
       resolve(result);
     };
     const timer = setTimeout(
@@ -73,7 +86,9 @@ export function runToolCall(
         setImmediate(() => {
           if (settled) return;
           const error = new ToolFailure(
-            tool.timeoutDetail ?? `The tool did not finish within ${timeoutMs} ms.`,
+            options.timeoutMs === undefined && tool.timeoutDetail !== undefined
+              ? tool.timeoutDetail
+              : `The tool did not finish within ${timeoutMs} ms.`,
           );
           RunContext.abort(context, error);
           finish({ ok: false, httpStatus: 500, error });
@@ -87,6 +102,13 @@ export function runToolCall(
     };
     if (gone?.aborted) onGone();
     else gone?.addEventListener("abort", onGone, { once: true });
+    const onCancel = () => {
+      const error = new ToolFailure("The job was canceled.");
+      RunContext.abort(context, error);
+      finish({ ok: false, httpStatus: CANCELED_STATUS, error });
+    };
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener("abort", onCancel, { once: true });
     (value as PromiseLike<unknown>).then(
       (outputs) => finish(checked(tool, outputs, measured)),
       (error: unknown) => finish(failed(error)),
