@@ -4,13 +4,14 @@
  * `tools.<slug>.secrets` are passed on unchecked, for the tool loader to check with their tools.
  */
 import { readFileSync } from "node:fs";
+import { DEFAULT_CREDIT_ALERTS, readAlerts } from "./core/kernel/credit-alerts.ts";
 import { DEFAULT_PLANS, type Plan, type ToolSettings } from "./core/kernel/settings.ts";
 import { MAX_COUNT } from "./core/tools/check-definition.ts";
-import { MAX_ALLOWANCE } from "./ports/store.ts";
+import { type CreditAlerts, MAX_ALLOWANCE } from "./ports/store.ts";
 
 const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "label"] as const;
 const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls", "secrets"] as const;
-const FILE_MEMBERS = ["plans", "tools", "httpTools"];
+const FILE_MEMBERS = ["plans", "tools", "httpTools", "alerts"];
 
 export interface FileSettings {
   plans: Record<string, Plan>;
@@ -19,10 +20,17 @@ export interface FileSettings {
   secrets: Record<string, unknown>;
   /** `httpTools`, unchecked. */
   httpTools?: unknown;
+  /** The thresholds of `credits.threshold`; a member left out keeps its default. */
+  alerts: CreditAlerts;
 }
 
 export function readConfigFile(path: string | undefined, problems: string[]): FileSettings {
-  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {}, secrets: {} };
+  const settings: FileSettings = {
+    plans: { ...DEFAULT_PLANS },
+    tools: {},
+    secrets: {},
+    alerts: DEFAULT_CREDIT_ALERTS,
+  };
   if (path === undefined) return settings;
   let parsed: unknown;
   try {
@@ -42,6 +50,11 @@ export function readConfigFile(path: string | undefined, problems: string[]): Fi
       problems.push(`TOOLRUN_CONFIG: unknown member "${key}" (expected ${FILE_MEMBERS.join(", ")})`);
   }
   if (parsed.httpTools !== undefined) settings.httpTools = parsed.httpTools;
+  if (parsed.alerts !== undefined) {
+    const read = readAlerts(parsed.alerts, "TOOLRUN_CONFIG: alerts");
+    if ("problems" in read) problems.push(...read.problems);
+    else settings.alerts = { ...DEFAULT_CREDIT_ALERTS, ...read.alerts };
+  }
   if (parsed.plans !== undefined) {
     if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
     else {

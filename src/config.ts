@@ -597,6 +597,7 @@ export function loadConfig(env: Env): Config {
       publicUrl,
       captureTtlS: read("TOOLRUN_CAPTURE_TTL_S"),
       adminRpm: read("TOOLRUN_ADMIN_RPM"),
+      alerts: file.alerts,
     },
     toolSources: {
       modules: read("TOOLRUN_TOOLS"),

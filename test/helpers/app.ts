@@ -13,6 +13,8 @@ import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { CoreDeps } from "../../src/core/call/deps.ts";
 import type { Observer } from "../../src/core/call/observer.ts";
+import { creditAlertSettings, DEFAULT_CREDIT_ALERTS } from "../../src/core/kernel/credit-alerts.ts";
+import { periodOf } from "../../src/core/kernel/credits.ts";
 import { hashKey } from "../../src/core/kernel/key-format.ts";
 import {
   DEFAULT_PLANS,
@@ -24,7 +26,7 @@ import { checkedTools, type LoadedTool } from "../../src/core/tools/loader.ts";
 import { assembleDeps } from "../../src/deps.ts";
 import type { ComputeOffload } from "../../src/ports/compute-offload.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
-import type { ApiKeyRecord, Store } from "../../src/ports/store.ts";
+import type { ApiKeyRecord, CreditAlerts, Store } from "../../src/ports/store.ts";
 import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
 import { recordResponses } from "./response-contract.ts";
@@ -46,6 +48,8 @@ export interface TestAppOptions {
   captureTtlS?: number;
   /** TOOLRUN_ADMIN_RPM (default 600). */
   adminRpm?: number;
+  /** `alerts` of TOOLRUN_CONFIG (default 80 % and 100 % used). */
+  alerts?: CreditAlerts;
   store?: Store;
   limiter?: RateLimiter;
   /** Starting time; move it with `clock.set`/`clock.advance`. */
@@ -128,6 +132,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     publicUrl: PUBLIC_URL,
     captureTtlS: options.captureTtlS ?? DEFAULT_CAPTURE_TTL_S,
     adminRpm: options.adminRpm ?? DEFAULT_ADMIN_RPM,
+    alerts: options.alerts ?? DEFAULT_CREDIT_ALERTS,
   };
   const deps = assembleDeps({
     store,
@@ -151,7 +156,10 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     return closed;
   };
   lifetime.after(close);
-  if (options.migrate !== false) await store.migrate();
+  if (options.migrate !== false) {
+    await store.migrate();
+    await store.configureCreditAlerts(creditAlertSettings(settings), periodOf(clock.now()).id);
+  }
   await app.ready();
   return {
     app,

@@ -15,6 +15,7 @@ import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { createCaptureStore } from "./captures.ts";
+import { createCreditAlertStore } from "./credit-alerts.ts";
 import { run, statement, transaction } from "./db.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
@@ -83,6 +84,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createAdminKeyStore(pool),
     ...createAuditLog(pool),
     ...ledger,
+    ...createCreditAlertStore(pool),
     ...createCaptureStore(pool),
     ...createSwitchStore(pool),
     ...createWebhookStore(pool),

@@ -11,6 +11,7 @@ import { createAccountStore } from "./accounts.ts";
 import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
 import { createCaptureStore } from "./captures.ts";
+import { createCreditAlertStore } from "./credit-alerts.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createKeyChanges } from "./key-changes.ts";
 import { createKeyStore } from "./keys.ts";
@@ -39,6 +40,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createAdminKeyStore(db, audited),
     ...createAuditLog(db),
     ...createLedger(db, options),
+    ...createCreditAlertStore(db, appendEvents),
     ...createCaptureStore(db),
     ...createSwitchStore(db, audited),
     ...createWebhookStore(db, audited, appendEvents),
