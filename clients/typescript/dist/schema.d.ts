@@ -4706,7 +4706,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `key.revoked`, `webhook.test`; the others may be subscribed to already. */
                     events: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -5086,7 +5086,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url?: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `key.revoked`, `webhook.test`; the others may be subscribed to already. */
                     events?: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -5683,6 +5683,13 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             };
+                            /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                            alerts: {
+                                /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                                usedPercent?: number[];
+                                /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                                remainingBelow?: number[];
+                            } | null;
                             /** @description How many keys the account has, revoked ones included. */
                             key_count: number;
                             /** Format: date-time */
@@ -5819,6 +5826,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */
@@ -5940,6 +5954,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */
@@ -6066,6 +6087,13 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's (`alerts` in TOOLRUN_CONFIG). */
+                    alerts?: {
+                        /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                        usedPercent?: number[];
+                        /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                        remainingBelow?: number[];
+                    } | null;
                 };
             };
         };
@@ -6094,6 +6122,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */
@@ -6571,6 +6606,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */

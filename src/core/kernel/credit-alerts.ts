@@ -21,6 +21,27 @@ const LIMITS = {
 
 const MEMBERS = Object.keys(LIMITS) as (keyof CreditAlerts)[];
 
+/** The thresholds as JSON Schema (the admin API's `alerts`); readAlerts checks the same. */
+export const ALERTS_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    usedPercent: {
+      type: "array",
+      maxItems: MAX_THRESHOLDS,
+      items: { type: "integer", minimum: LIMITS.usedPercent.min, maximum: LIMITS.usedPercent.max },
+      description:
+        "Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month.",
+    },
+    remainingBelow: {
+      type: "array",
+      maxItems: MAX_THRESHOLDS,
+      items: { type: "integer", minimum: LIMITS.remainingBelow.min, maximum: LIMITS.remainingBelow.max },
+      description: "Spendable credits at or below which `credits.threshold` is sent, once each per month.",
+    },
+  },
+} as const;
+
 /**
  * `raw` as thresholds (each list sorted, without repeats), or the problems, each naming its field
  * under `where` (`alerts.usedPercent must be ...`). Members left out stay out.

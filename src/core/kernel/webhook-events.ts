@@ -1,7 +1,8 @@
 /**
  * The webhook events toolrun knows, and how one is made for the outbox: in the kernel because the
- * rooms that cause events (admin's key revocation today, the call path's thresholds later) both
- * make them, and the store writes them in the transaction of their fact.
+ * rooms that cause events (admin's key revocation, the call path's `credits.depleted`) both make
+ * them, and the store writes them in the transaction of their fact. `credits.threshold` is made by
+ * the stores themselves (credit-alerts.ts).
  */
 import { randomUUIDv7 } from "node:crypto";
 import type { NewWebhookEvent } from "../../ports/webhook-store.ts";
@@ -20,7 +21,12 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The events this release sends; the others may be subscribed to and are sent once they exist. */
-export const EMITTED_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["key.revoked", "webhook.test"];
+export const EMITTED_WEBHOOK_EVENTS: readonly WebhookEventType[] = [
+  "credits.threshold",
+  "credits.depleted",
+  "key.revoked",
+  "webhook.test",
+];
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);

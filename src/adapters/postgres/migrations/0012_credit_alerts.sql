@@ -78,8 +78,10 @@ WHERE c.allowance IS NOT NULL;
 -- endpoints subscribed to `credits.threshold`, their event and deliveries (as outbox.ts writes
 -- them); then the row is aimed at its next threshold. The event's id is the fact's, so it can
 -- never be written twice. A BEFORE trigger: it reads the row as it was, which the lines allow.
+-- The trigger functions keep the schema they were made in (search_path FROM CURRENT), so a change
+-- made by a session on another search_path (an operator's psql) fires them the same.
 CREATE FUNCTION toolrun_credit_alerts_fire() RETURNS trigger
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 DECLARE
   l record;
   v_at timestamptz := clock_timestamp();
@@ -127,7 +129,7 @@ EXECUTE FUNCTION toolrun_credit_alerts_fire();
 
 -- A new month's row is aimed at once (its first charge may already reach a threshold).
 CREATE FUNCTION toolrun_credit_alerts_aim() RETURNS trigger
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 BEGIN
   UPDATE credit_balances SET next_alert_at = 0 WHERE account_id = NEW.account_id AND period = NEW.period;
   RETURN NULL;
@@ -142,7 +144,7 @@ FOR EACH ROW EXECUTE FUNCTION toolrun_credit_alerts_aim();
 -- threshold the change reaches fires with it. The account's row is locked before its balance
 -- row, which no call locks, so this order meets no call's.
 CREATE FUNCTION toolrun_credit_alerts_reaim() RETURNS trigger
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 BEGIN
   UPDATE credit_balances SET next_alert_at = 0
   WHERE account_id = NEW.id AND period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM');
