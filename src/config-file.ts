@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Pack } from "./core/billing/packs.ts";
+import { DEFAULT_CREDIT_ALERTS, readAlerts } from "./core/kernel/credit-alerts.ts";
 import {
   DEFAULT_MAX_CONCURRENT_JOBS,
   DEFAULT_PLANS,
@@ -12,11 +13,11 @@ import {
   type ToolSettings,
 } from "./core/kernel/settings.ts";
 import { MAX_COUNT } from "./core/tools/check-definition.ts";
-import { MAX_ALLOWANCE, MAX_GRANTED_CREDITS } from "./ports/store.ts";
+import { type CreditAlerts, MAX_ALLOWANCE, MAX_GRANTED_CREDITS } from "./ports/store.ts";
 
 const PLAN_FIELDS = ["rpm", "monthlyCredits", "minCredits", "maxConcurrentJobs", "label"] as const;
 const TOOL_FIELDS = ["weight", "maxBodyBytes", "enabled", "api", "freeTierMonthlyCalls", "secrets"] as const;
-const FILE_MEMBERS = ["plans", "tools", "httpTools", "billing"];
+const FILE_MEMBERS = ["plans", "tools", "httpTools", "billing", "alerts"];
 const PACK_FIELDS = ["id", "name", "credits", "price"];
 
 export interface FileSettings {
@@ -28,10 +29,18 @@ export interface FileSettings {
   httpTools?: unknown;
   /** `billing.packs`: what Stripe Checkout sells (none: nothing). */
   packs: Pack[];
+  /** The thresholds of `credits.threshold`; a member left out keeps its default. */
+  alerts: CreditAlerts;
 }
 
 export function readConfigFile(path: string | undefined, problems: string[]): FileSettings {
-  const settings: FileSettings = { plans: { ...DEFAULT_PLANS }, tools: {}, secrets: {}, packs: [] };
+  const settings: FileSettings = {
+    plans: { ...DEFAULT_PLANS },
+    tools: {},
+    secrets: {},
+    packs: [],
+    alerts: DEFAULT_CREDIT_ALERTS,
+  };
   if (path === undefined) return settings;
   let parsed: unknown;
   try {
@@ -51,6 +60,11 @@ export function readConfigFile(path: string | undefined, problems: string[]): Fi
       problems.push(`TOOLRUN_CONFIG: unknown member "${key}" (expected ${FILE_MEMBERS.join(", ")})`);
   }
   if (parsed.httpTools !== undefined) settings.httpTools = parsed.httpTools;
+  if (parsed.alerts !== undefined) {
+    const read = readAlerts(parsed.alerts, "TOOLRUN_CONFIG: alerts");
+    if ("problems" in read) problems.push(...read.problems);
+    else settings.alerts = { ...DEFAULT_CREDIT_ALERTS, ...read.alerts };
+  }
   if (parsed.plans !== undefined) {
     if (!isObject(parsed.plans)) problems.push("TOOLRUN_CONFIG: plans must be an object");
     else {

@@ -654,6 +654,7 @@ export function loadConfig(env: Env): Config {
       adminRpm: read("TOOLRUN_ADMIN_RPM"),
       syncTimeoutS: read("TOOLRUN_SYNC_TIMEOUT_S"),
       jobTtlS: read("TOOLRUN_JOB_TTL_S"),
+      alerts: file.alerts,
     },
     toolSources: {
       modules: read("TOOLRUN_TOOLS"),

@@ -9,6 +9,8 @@ import type { Config } from "./config.ts";
 import { createBootstrapKey } from "./core/admin/actions.ts";
 import { createWebhookDeliverer } from "./core/admin/webhook-delivery.ts";
 import type { Observer } from "./core/call/observer.ts";
+import { creditAlertSettings } from "./core/kernel/credit-alerts.ts";
+import { periodOf } from "./core/kernel/credits.ts";
 import { createBilling, createDeps, type Deps, loadConfiguredTools, openTelemetry } from "./deps.ts";
 import { jobs, startHousekeeping } from "./housekeeping.ts";
 import { createMetrics } from "./http/metrics.ts";
@@ -151,11 +153,27 @@ async function openStore(config: Config, migrate: boolean, observer: Observer): 
           new Error("attempt to write a readonly database"),
         );
     }
+    await configureAlerts(config, deps);
   } catch (error) {
     await deps.close();
     throw error;
   }
   return deps;
+}
+
+/**
+ * The configuration's alert thresholds and plans' allowances, which the database's triggers read.
+ * Skipped while the database is down or not migrated (`serve --no-migrate` still starts): the
+ * ones recorded last hold until the next start.
+ */
+async function configureAlerts(config: Config, deps: Deps): Promise<void> {
+  try {
+    if (!(await deps.store.isMigrated())) return;
+    await deps.store.configureCreditAlerts(creditAlertSettings(config.settings), periodOf(deps.now()).id);
+  } catch (error) {
+    if (!(error instanceof BackendUnavailableError))
+      throw databaseError(config, "cannot record the alert thresholds", error);
+  }
 }
 
 /**

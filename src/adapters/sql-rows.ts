@@ -5,6 +5,7 @@
  */
 import { InvalidCursorError } from "../ports/errors.ts";
 import type {
+  AccountAlerts,
   AccountChange,
   AccountRecord,
   AdminKeyRecord,
@@ -145,7 +146,7 @@ export function accountInsertValues(account: NewAccount): (string | number | nul
 
 /** An account's columns with its count of keys: select them `FROM accounts a`. */
 export const ACCOUNT_COLUMNS =
-  "a.id, a.name, a.plan, a.monthly_allowance, a.metadata, a.granted_credits, a.granted_period, a.created_at, (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id) AS key_count";
+  "a.id, a.name, a.plan, a.monthly_allowance, a.metadata, a.granted_credits, a.granted_period, a.created_at, a.alerts, (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id) AS key_count";
 
 export interface AccountRow {
   id: string;
@@ -156,6 +157,7 @@ export interface AccountRow {
   granted_credits: number;
   granted_period: string | null;
   created_at: Timestamp;
+  alerts: string | null;
   key_count: number | string;
 }
 
@@ -170,6 +172,7 @@ export function toAccountRecord(row: AccountRow): AccountRecord {
     grantedPeriod: row.granted_period,
     createdAt: iso(row.created_at),
     keyCount: Number(row.key_count),
+    alerts: row.alerts === null ? null : (JSON.parse(row.alerts) as AccountAlerts),
   };
 }
 
@@ -181,6 +184,7 @@ export function accountChangeValues(change: AccountChange): (string | number | b
     ...member(change.plan !== undefined, change.plan ?? null),
     ...member(change.monthlyAllowance !== undefined, change.monthlyAllowance ?? null),
     ...member(change.metadata !== undefined, change.metadata ? JSON.stringify(change.metadata) : null),
+    ...member(change.alerts !== undefined, change.alerts ? JSON.stringify(change.alerts) : null),
   ];
 }
 

@@ -3,7 +3,7 @@
  * one plan, balance and window), through the same core functions as the admin API, so every
  * change is in the audit log (by `cli` and the operating-system user).
  */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { accountView, listAccountKeyViews, listAccountViews } from "../core/admin/account-view.ts";
 import { createAccount, existingAccount, updateAccount } from "../core/admin/actions.ts";
 import { parseAccountCreate, parseAccountUpdate } from "../core/admin/input.ts";
@@ -17,6 +17,9 @@ interface AccountOptions {
   plan?: string;
   credits?: number | "plan";
   metadata?: Record<string, string>;
+  alertsUsed?: number[];
+  alertsRemaining?: number[];
+  alertsDefault?: boolean;
   json?: boolean;
 }
 
@@ -157,6 +160,17 @@ export function registerAccountsCommands(program: Command, cli: CliContext): voi
       allowanceOrPlan,
     )
     .option("--metadata <name=value>", "replace the account's labels with these; repeat for several", label)
+    .option(
+      "--alerts-used <percents>",
+      "its own credits.threshold percentages of the allowance used, e.g. 50,80,100 (`none` for none); replaces its own thresholds, a list left out is the configuration's",
+      thresholds,
+    )
+    .option(
+      "--alerts-remaining <credits>",
+      "its own credits.threshold levels of spendable credits, e.g. 1000,100 (`none` for none); as --alerts-used",
+      thresholds,
+    )
+    .option("--alerts-default", "back to the configuration's thresholds (alerts in TOOLRUN_CONFIG)")
     .option("--json", "print the account as one JSON object")
     .action((id: string, options: AccountOptions) =>
       withDeps(cli, async (deps) => {
@@ -180,5 +194,19 @@ function accountBody(options: AccountOptions): Record<string, unknown> {
   if (options.credits !== undefined)
     body.monthly_allowance = options.credits === "plan" ? null : options.credits;
   if (options.metadata !== undefined) body.metadata = options.metadata;
+  if (options.alertsDefault) body.alerts = null;
+  else if (options.alertsUsed !== undefined || options.alertsRemaining !== undefined)
+    body.alerts = {
+      ...(options.alertsUsed && { usedPercent: options.alertsUsed }),
+      ...(options.alertsRemaining && { remainingBelow: options.alertsRemaining }),
+    };
   return body;
+}
+
+/** `50,80,100` or `none`; the admin API's schema checks the numbers' range. */
+function thresholds(raw: string): number[] {
+  if (raw === "none") return [];
+  if (!/^\d+(,\d+)*$/.test(raw))
+    throw new InvalidArgumentError("must be whole numbers separated by commas, or none");
+  return raw.split(",").map(Number);
 }

@@ -88,6 +88,54 @@ export interface AccountRecord extends NewAccount {
   readonly grantedPeriod: string | null;
   /** How many keys the account has, revoked ones included. */
   readonly keyCount: number;
+  /** The account's own thresholds of `credits.threshold`; null: the configuration's. */
+  readonly alerts: AccountAlerts | null;
+}
+
+/** The thresholds of `credits.threshold` (decisions section 21). */
+export interface CreditAlerts {
+  /** Percentages of the month's allowance used, integers from 1 to 100, ascending. */
+  readonly usedPercent: readonly number[];
+  /** Spendable credits at or below which to alert, ascending. */
+  readonly remainingBelow: readonly number[];
+}
+
+/** An account's own thresholds: a member left out is the configuration's. */
+export type AccountAlerts = Partial<CreditAlerts>;
+
+/** What the database needs of the configuration to fire `credits.threshold` by itself. */
+export interface CreditAlertSettings {
+  readonly alerts: CreditAlerts;
+  /** Off: no account has an allowance, so none is alerted. */
+  readonly metering: boolean;
+  /** Each configured plan's monthly allowance. */
+  readonly planAllowances: Readonly<Record<string, number>>;
+  /** The allowance of the plan an account whose plan is not configured falls back to. */
+  readonly fallbackAllowance: number | null;
+}
+
+/**
+ * Credit alerts. The stores write `credits.threshold` themselves, in the transaction of the charge
+ * that reaches a threshold (each at most once per account and period); these are the two things
+ * they are told.
+ */
+export interface CreditAlertStore {
+  /**
+   * Records the configuration's thresholds and allowances (at start-up); when they changed, the
+   * balances of `period` are aimed again, and thresholds they already reach fire now.
+   */
+  configureCreditAlerts(settings: CreditAlertSettings, period: string): Promise<void>;
+  /**
+   * Records the account's first `insufficient_credits` refusal of `period`, with `events`
+   * (`credits.depleted`) in the same transaction; true when this was the first. Costs no write
+   * once the period's is recorded (remembered, or found marked).
+   */
+  recordDepletion(
+    accountId: string,
+    period: string,
+    at: string,
+    events: readonly NewWebhookEvent[],
+  ): Promise<boolean>;
 }
 
 /** Members of an account an operator may change; absent ones stay as they are. */
@@ -97,6 +145,8 @@ export interface AccountChange {
   /** null: back to the plan's allowance. */
   readonly monthlyAllowance?: number | null;
   readonly metadata?: Readonly<Record<string, string>>;
+  /** null: back to the configuration's thresholds. */
+  readonly alerts?: AccountAlerts | null;
 }
 
 /** Accounts are listed oldest first; a page starts after the last account of the previous one. */
@@ -444,6 +494,7 @@ export interface Store
     AuditLog,
     Ledger,
     CallLog,
+    CreditAlertStore,
     SwitchStore,
     OAuthStore,
     CaptureStore,

@@ -63,6 +63,7 @@ describe("admin API: accounts", () => {
       credits_used: 0,
       credits_remaining: 500,
       metadata: { crm: "c-7" },
+      alerts: null,
       key_count: 0,
       created_at: "2026-11-15T12:00:10.000Z",
     });

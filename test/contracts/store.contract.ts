@@ -1380,6 +1380,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           grantedCredits: 0,
           grantedPeriod: null,
           keyCount: 2,
+          alerts: null,
         });
         assert.equal(await store.getAccount("acc_missing"), null);
         for (const key of keys) {

@@ -19,6 +19,8 @@ import { createApiKey } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
 import type { CoreDeps } from "../../src/core/call/deps.ts";
 import type { Observer } from "../../src/core/call/observer.ts";
+import { creditAlertSettings, DEFAULT_CREDIT_ALERTS } from "../../src/core/kernel/credit-alerts.ts";
+import { periodOf } from "../../src/core/kernel/credits.ts";
 import { hashKey } from "../../src/core/kernel/key-format.ts";
 import {
   DEFAULT_PLANS,
@@ -30,7 +32,7 @@ import { checkedTools, type LoadedTool } from "../../src/core/tools/loader.ts";
 import { assembleDeps } from "../../src/deps.ts";
 import type { ComputeOffload } from "../../src/ports/compute-offload.ts";
 import type { RateLimiter } from "../../src/ports/rate-limiter.ts";
-import type { ApiKeyRecord, Store } from "../../src/ports/store.ts";
+import type { ApiKeyRecord, CreditAlerts, Store } from "../../src/ports/store.ts";
 import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { fixtureTools } from "./fixture-tools.ts";
 import { recordResponses } from "./response-contract.ts";
@@ -54,6 +56,8 @@ export interface TestAppOptions {
   adminRpm?: number;
   syncTimeoutS?: number;
   jobTtlS?: number;
+  /** `alerts` of TOOLRUN_CONFIG (default 80 % and 100 % used). */
+  alerts?: CreditAlerts;
   store?: Store;
   limiter?: RateLimiter;
   /** Starting time; move it with `clock.set`/`clock.advance`. */
@@ -138,6 +142,7 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     adminRpm: options.adminRpm ?? DEFAULT_ADMIN_RPM,
     syncTimeoutS: options.syncTimeoutS ?? DEFAULT_SYNC_TIMEOUT_S,
     jobTtlS: options.jobTtlS ?? DEFAULT_JOB_TTL_S,
+    alerts: options.alerts ?? DEFAULT_CREDIT_ALERTS,
   };
   const deps = assembleDeps({
     store,
@@ -161,7 +166,10 @@ export async function createTestApp(options: TestAppOptions, lifetime: TestLifet
     return closed;
   };
   lifetime.after(close);
-  if (options.migrate !== false) await store.migrate();
+  if (options.migrate !== false) {
+    await store.migrate();
+    await store.configureCreditAlerts(creditAlertSettings(settings), periodOf(clock.now()).id);
+  }
   await app.ready();
   return {
     app,

@@ -11,6 +11,7 @@ import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSqliteStore } from "../../src/adapters/sqlite/store.ts";
 import { parseKeyCreate } from "../../src/core/admin/input.ts";
+import { DEFAULT_CREDIT_ALERTS } from "../../src/core/kernel/credit-alerts.ts";
 import { planOf } from "../../src/core/kernel/credits.ts";
 import { ApiError } from "../../src/core/kernel/errors.ts";
 import { DEFAULT_PLANS, type ServiceSettings } from "../../src/core/kernel/settings.ts";
@@ -153,6 +154,7 @@ describe("plan names that Object.prototype also has", () => {
     adminRpm: 600,
     syncTimeoutS: 120,
     jobTtlS: 86_400,
+    alerts: DEFAULT_CREDIT_ALERTS,
   };
   for (const plan of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`"${plan}" is no plan: a key cannot be created on it`, () => {

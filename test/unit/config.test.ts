@@ -170,6 +170,45 @@ describe("loadConfig", () => {
   });
 });
 
+describe("loadConfig: credit alerts", () => {
+  const withFile = (content: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-config-"));
+    const path = join(dir, "alerts.json");
+    writeFileSync(path, JSON.stringify(content));
+    try {
+      return loadConfig({ TOOLRUN_CONFIG: path });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("alerts at 80 % and 100 % used by default, and takes the file's thresholds, sorted, a member left out kept", () => {
+    assert.deepEqual(loadConfig({}).settings.alerts, { usedPercent: [80, 100], remainingBelow: [] });
+    assert.deepEqual(withFile({ alerts: { remainingBelow: [500, 50, 500] } }).settings.alerts, {
+      usedPercent: [80, 100],
+      remainingBelow: [50, 500],
+    });
+    assert.deepEqual(withFile({ alerts: { usedPercent: [] } }).settings.alerts.usedPercent, []);
+  });
+
+  it("refuses bad thresholds naming the field", () => {
+    for (const [alerts, field] of [
+      [{ usedPercent: [0] }, "alerts.usedPercent"],
+      [{ usedPercent: [120] }, "alerts.usedPercent"],
+      [{ remainingBelow: [1.5] }, "alerts.remainingBelow"],
+      [{ remainingBelow: "100" }, "alerts.remainingBelow"],
+      [{ used: [80] }, 'alerts: unknown member "used"'],
+      [[80], "alerts must be an object"],
+    ] as const) {
+      assert.throws(
+        () => withFile({ alerts }),
+        (error: unknown) => error instanceof ConfigError && error.problems.some((p) => p.includes(field)),
+        JSON.stringify(alerts),
+      );
+    }
+  });
+});
+
 describe("loadConfig: where the operator's tools come from", () => {
   it("passes TOOLRUN_TOOLS, httpTools and each tool's secrets to the loader, which checks them with their tools", () => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-config-"));

@@ -5644,7 +5644,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
                     events: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -6024,7 +6024,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url?: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
                     events?: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -6621,6 +6621,13 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             };
+                            /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                            alerts: {
+                                /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                                usedPercent?: number[];
+                                /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                                remainingBelow?: number[];
+                            } | null;
                             /** @description How many keys the account has, revoked ones included. */
                             key_count: number;
                             /** Format: date-time */
@@ -6757,6 +6764,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */
@@ -6878,6 +6892,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */
@@ -7004,6 +7025,13 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's (`alerts` in TOOLRUN_CONFIG). */
+                    alerts?: {
+                        /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                        usedPercent?: number[];
+                        /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                        remainingBelow?: number[];
+                    } | null;
                 };
             };
         };
@@ -7032,6 +7060,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */
@@ -7509,6 +7544,13 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
+                        alerts: {
+                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
+                            usedPercent?: number[];
+                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
+                            remainingBelow?: number[];
+                        } | null;
                         /** @description How many keys the account has, revoked ones included. */
                         key_count: number;
                         /** Format: date-time */

@@ -44,8 +44,9 @@ const UPDATE = statement(
      name = CASE WHEN $1 THEN $2::text ELSE name END,
      plan = CASE WHEN $3 THEN $4::text ELSE plan END,
      monthly_allowance = CASE WHEN $5 THEN $6::bigint ELSE monthly_allowance END,
-     metadata = CASE WHEN $7 THEN $8::text ELSE metadata END
-   WHERE id = $9 RETURNING id`,
+     metadata = CASE WHEN $7 THEN $8::text ELSE metadata END,
+     alerts = CASE WHEN $9 THEN $10::text ELSE alerts END
+   WHERE id = $11 RETURNING id`,
 );
 const GRANT = statement(
   "account_grant",

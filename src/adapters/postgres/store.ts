@@ -16,6 +16,7 @@ import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAuditLog } from "./audit.ts";
 import { createCallLog } from "./calls.ts";
 import { createCaptureStore } from "./captures.ts";
+import { createCreditAlertStore } from "./credit-alerts.ts";
 import { run, statement, transaction } from "./db.ts";
 import { createJobStore } from "./jobs.ts";
 import { createKeyChanges, type KeyChangeOptions } from "./key-changes.ts";
@@ -86,6 +87,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createAuditLog(pool),
     ...ledger,
     ...createCallLog(pool),
+    ...createCreditAlertStore(pool),
     ...createCaptureStore(pool),
     ...createSwitchStore(pool),
     ...createWebhookStore(pool),

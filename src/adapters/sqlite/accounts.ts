@@ -39,7 +39,8 @@ export function createAccountStore(db: Db, audited: Audited): AccountStore {
        name = CASE WHEN ? THEN ? ELSE name END,
        plan = CASE WHEN ? THEN ? ELSE plan END,
        monthly_allowance = CASE WHEN ? THEN ? ELSE monthly_allowance END,
-       metadata = CASE WHEN ? THEN ? ELSE metadata END
+       metadata = CASE WHEN ? THEN ? ELSE metadata END,
+       alerts = CASE WHEN ? THEN ? ELSE alerts END
      WHERE id = ?`,
   );
   const grant = db.statement(

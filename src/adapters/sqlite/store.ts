@@ -12,6 +12,7 @@ import { createAdminKeyStore } from "./admin-keys.ts";
 import { createAudited, createAuditLog } from "./audit.ts";
 import { createCallLog } from "./calls.ts";
 import { createCaptureStore } from "./captures.ts";
+import { createCreditAlertStore } from "./credit-alerts.ts";
 import { type OpenOptions, openDb } from "./db.ts";
 import { createJobStore } from "./jobs.ts";
 import { createKeyChanges } from "./key-changes.ts";
@@ -42,6 +43,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createAuditLog(db),
     ...createLedger(db, options),
     ...createCallLog(db),
+    ...createCreditAlertStore(db, appendEvents),
     ...createCaptureStore(db),
     ...createSwitchStore(db, audited),
     ...createWebhookStore(db, audited, appendEvents),

@@ -2,7 +2,7 @@
  * An account as the admin API and `toolrun accounts ... --json` show it: its terms, this month's
  * balance (the figures `GET /v1/me/credits` shows each of its keys) and how many keys it has.
  */
-import type { AccountRecord, Store } from "../../ports/store.ts";
+import type { AccountAlerts, AccountRecord, Store } from "../../ports/store.ts";
 import { decodeCursor, encodeCursor, invalidCursor } from "../contract/cursor.ts";
 import { baseAllowance, grantedIn, periodOf, planOf } from "../kernel/credits.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
@@ -24,6 +24,8 @@ export interface AccountView {
   /** What is left this month; null when metering is off. */
   credits_remaining: number | null;
   metadata: Record<string, string>;
+  /** Its own thresholds of `credits.threshold`; null: the configuration's. */
+  alerts: AccountAlerts | null;
   key_count: number;
   created_at: string;
 }
@@ -49,6 +51,7 @@ export async function accountView(deps: ViewDeps, record: AccountRecord): Promis
     credits_used: used,
     credits_remaining: deps.settings.metering ? Math.max(0, base + granted - used) : null,
     metadata: { ...record.metadata },
+    alerts: record.alerts,
     key_count: record.keyCount,
     created_at: record.createdAt,
   };

@@ -3,8 +3,15 @@
  * publishes them in the OpenAPI document) and as the typed input the core functions take. The CLI
  * passes its options through the same parsers, so a bad value gets the same message either way.
  */
-import { type AccountChange, KEY_ACCESS, type KeyAccess, type KeyChange } from "../../ports/store.ts";
+import {
+  type AccountAlerts,
+  type AccountChange,
+  KEY_ACCESS,
+  type KeyAccess,
+  type KeyChange,
+} from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
+import { ALERTS_SCHEMA, readAlerts } from "../kernel/credit-alerts.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import { lazyInputValidator } from "../kernel/validation.ts";
@@ -139,7 +146,15 @@ export const accountUpdateSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   minProperties: 1,
-  properties: accountProperties,
+  properties: {
+    ...accountProperties,
+    alerts: {
+      ...ALERTS_SCHEMA,
+      type: ["object", "null"],
+      description:
+        "The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's (`alerts` in TOOLRUN_CONFIG).",
+    },
+  },
 };
 
 export const keyUpdateSchema: JsonSchema = {
@@ -318,7 +333,15 @@ export function parseAccountUpdate(body: unknown, settings: ServiceSettings): Ac
   if (input.monthly_allowance !== undefined)
     change.monthlyAllowance = input.monthly_allowance as number | null;
   if (input.metadata !== undefined) change.metadata = input.metadata as Record<string, string>;
+  if (input.alerts !== undefined) change.alerts = input.alerts === null ? null : ownAlerts(input.alerts);
   return change;
+}
+
+/** Thresholds the schema has checked, each list sorted and without repeats. */
+function ownAlerts(raw: unknown): AccountAlerts {
+  const read = readAlerts(raw, "alerts");
+  if ("problems" in read) throw new Error(read.problems.join("; "));
+  return read.alerts;
 }
 
 export function parseKeyUpdate(body: unknown, settings: ServiceSettings, known: KnownTool): KeyUpdate {

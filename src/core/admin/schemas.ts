@@ -13,6 +13,7 @@ import {
   SCHEMA_DIALECT,
   usageOutputSchema,
 } from "../contract/schemas.ts";
+import { ALERTS_SCHEMA } from "../kernel/credit-alerts.ts";
 
 const count: JsonSchema = { type: "integer", minimum: 0 };
 export const timestamp: JsonSchema = { type: "string", format: "date-time" };
@@ -149,6 +150,12 @@ const accountProperties: Record<string, JsonSchema> = {
     description: "What is left of `monthly_allowance` this month; null when metering is off.",
   },
   metadata: { type: "object", additionalProperties: { type: "string" } },
+  alerts: {
+    ...ALERTS_SCHEMA,
+    type: ["object", "null"],
+    description:
+      "The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's.",
+  },
   key_count: { ...count, description: "How many keys the account has, revoked ones included." },
   created_at: timestamp,
 };

@@ -7,6 +7,7 @@
  * reserved before it runs, then captured or released. docs/architecture.md walks through it.
  */
 import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
+import { depletedEvent } from "../kernel/credit-alerts.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import { syncTimeoutOf } from "../tools/loader.ts";
@@ -91,6 +92,8 @@ async function meteredCall(
     work,
     (ran) => storeAnswer(answerOf(ran), call.requestId),
   );
+  if (outcome.status === "refused" && outcome.reason === "insufficient_credits")
+    await recordDepletion(deps, call, tool, price, outcome.creditsUsed);
   const answer = answerOf(outcome);
   report(deps, call, {
     tool: tool.slug,
@@ -139,6 +142,34 @@ async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boo
   return (
     (await deps.store.creditsUsed(call.key.accountId, price.period.id)) + price.credits <= price.allowance
   );
+}
+
+/**
+ * The account's first refusal of the month for want of credits, with its `credits.depleted` event
+ * (the store writes nothing once it is recorded). Failing to record it does not change the
+ * client's 402: the next refusal records it.
+ */
+async function recordDepletion(
+  deps: CoreDeps,
+  call: ToolCall,
+  tool: RegisteredTool,
+  price: Price,
+  used: number,
+): Promise<void> {
+  if (price.allowance === null) return;
+  const { accountId } = call.key;
+  const period = price.period.id;
+  const depletion = {
+    accountId,
+    period,
+    used,
+    allowance: price.allowance,
+    credits: price.credits,
+    tool: tool.slug,
+  };
+  await deps.store
+    .recordDepletion(accountId, period, price.now.toISOString(), [depletedEvent(depletion, price.now)])
+    .catch(() => false);
 }
 
 function outcomeOf(outcome: CallOutcome<Computed>, answer: CallAnswer): ToolCallOutcome {

@@ -2,6 +2,7 @@
  * What the core needs to know of the operator's configuration: plans, per-tool settings, metering.
  * Built by src/config.ts from the environment and the optional JSON file.
  */
+import type { CreditAlerts } from "../../ports/store.ts";
 
 export interface Plan {
   readonly id: string;
@@ -52,6 +53,8 @@ export interface ServiceSettings {
   readonly syncTimeoutS: number;
   /** How long an ended job is kept (`TOOLRUN_JOB_TTL_S`). */
   readonly jobTtlS: number;
+  /** The thresholds of `credits.threshold` for accounts without their own (`alerts` in TOOLRUN_CONFIG). */
+  readonly alerts: CreditAlerts;
 }
 
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {

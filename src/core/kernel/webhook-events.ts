@@ -1,7 +1,8 @@
 /**
  * The webhook events toolrun knows, and how one is made for the outbox: in the kernel because the
- * rooms that cause events (admin's key revocation today, the call path's thresholds later) both
- * make them, and the store writes them in the transaction of their fact.
+ * rooms that cause events (admin's key revocation, the call path's `credits.depleted`) both make
+ * them, and the store writes them in the transaction of their fact. `credits.threshold` is made by
+ * the stores themselves (credit-alerts.ts).
  */
 import { randomUUIDv7 } from "node:crypto";
 import type { NewWebhookEvent } from "../../ports/webhook-store.ts";
@@ -21,6 +22,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The events this release sends; the others may be subscribed to and are sent once they exist. */
 export const EMITTED_WEBHOOK_EVENTS: readonly WebhookEventType[] = [
+  "credits.threshold",
+  "credits.depleted",
   "key.revoked",
   "webhook.test",
   "job.succeeded",

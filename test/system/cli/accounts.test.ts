@@ -55,6 +55,17 @@ describe("toolrun accounts", () => {
 
     const updated = await json(["accounts", "update", account.id, "--plan", "free", "--credits", "plan"]);
     assert.deepEqual([updated.plan, updated.own_monthly_allowance], ["free", null]);
+    const alerted = await json([
+      "accounts",
+      "update",
+      account.id,
+      "--alerts-used",
+      "90,50",
+      "--alerts-remaining",
+      "none",
+    ]);
+    assert.deepEqual(alerted.alerts, { usedPercent: [50, 90], remainingBelow: [] });
+    assert.equal((await json(["accounts", "update", account.id, "--alerts-default"])).alerts, null);
     const keys = await json(["keys", "list"]);
     for (const key of keys.filter((k: { account_id: string }) => k.account_id === account.id))
       assert.equal(key.plan, "free");
@@ -75,6 +86,9 @@ describe("toolrun accounts", () => {
     const both = await runCli(["keys", "create", "--account", "acc_x", "--plan", "free"], env);
     assert.equal(both.code, 1);
     assert.match(both.stderr, /^toolrun: The new key is invalid\. \(plan must be absent with account_id/);
+    const percent = await runCli(["accounts", "update", "acc_x", "--alerts-used", "80%"], env);
+    assert.equal(percent.code, 2);
+    assert.match(percent.stderr, /--alerts-used/);
     const missing = await runCli(["keys", "create", "--account", "acc_missing"], env);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^toolrun: No account has this id\.\n$/);
