@@ -10,10 +10,10 @@ import {
   type ApiKeyRecord,
   type AuditPage,
   type KeyRotation,
-  MAX_GRANTED_CREDITS,
   type NewAccount,
   type NewApiKey,
   type NewAuditEntry,
+  type NewGrant,
   type Reservation,
   type Store,
   type UsageReport,
@@ -64,6 +64,19 @@ export function newAccount(overrides: Partial<NewAccount> = {}): NewAccount {
     plan: "free",
     monthlyAllowance: null,
     metadata: {},
+    createdAt: "2026-11-01T00:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/** A new grant: 100 promotional credits that never expire, unless told otherwise. */
+export function newGrant(overrides: Partial<NewGrant> = {}): NewGrant {
+  return {
+    id: `grt_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
+    credits: 100,
+    expiresAt: null,
+    category: "promotional",
+    reference: null,
     createdAt: "2026-11-01T00:00:00.000Z",
     ...overrides,
   };
@@ -138,8 +151,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           revokedAt: null,
           expiresAt: null,
           metadata: {},
-          grantedCredits: 0,
-          grantedPeriod: null,
           previousDisplayPrefix: null,
           previousSecretExpiresAt: null,
           tools: null,
@@ -284,8 +295,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const found = await store.getKey(key.id);
         assert.equal(found?.expiresAt, "2027-01-01T00:00:00.000Z");
         assert.deepEqual(found?.metadata, { a: "1", "b.c": "x y" });
-        assert.equal(found?.grantedCredits, 0);
-        assert.equal(found?.grantedPeriod, null);
       });
 
       it("keeps a key's tools and access, and changes each alone, back to every tool too", async () => {
@@ -332,41 +341,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           .map((k) => k.id);
         assert.deepEqual(ours, expected);
         assert.equal(new Set(seen).size, seen.length);
-      });
-    });
-
-    describe("credit grants", () => {
-      it("add up within a period and start again in a new one", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 100), true);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 50), true);
-        let found: ApiKeyRecord | null = await store.findKeyByHash(key.secretHash);
-        assert.equal(found?.grantedCredits, 150);
-        assert.equal(found?.grantedPeriod, "2026-11");
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-12", 7), true);
-        found = await store.getKey(key.id);
-        assert.equal(found?.grantedCredits, 7);
-        assert.equal(found?.grantedPeriod, "2026-12");
-      });
-
-      it("are refused for a missing account, and past the period's maximum", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        assert.equal(await store.grantAccountCredits("missing", "2026-11", 1), false);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", MAX_GRANTED_CREDITS), true);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 1), false);
-        assert.equal((await store.getKey(key.id))?.grantedCredits, MAX_GRANTED_CREDITS);
-      });
-
-      it("lose no credit when many land at once", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        const results = await Promise.all(
-          Array.from({ length: 40 }, () => store.grantAccountCredits(key.accountId, "2026-11", 3)),
-        );
-        assert.ok(results.every(Boolean));
-        assert.equal((await store.getKey(key.id))?.grantedCredits, 120);
       });
     });
 
@@ -501,8 +475,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           false,
         );
         assert.equal(
-          await store.grantAccountCredits("acc_missing", "2026-11", 5, entry(key.id, { step: "grant" })),
-          false,
+          await store.addGrant("acc_missing", newGrant(), entry(key.id, { step: "grant" })),
+          null,
         );
         assert.equal(
           await store.updateAccount("acc_missing", { plan: "builder" }, entry(key.id, { step: "update" })),
@@ -550,14 +524,15 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
               ),
           ],
           ["update", () => store.updateKey(key.id, { name: "changed" }, unwritable(key.id))],
-          ["grant", () => store.grantAccountCredits(key.accountId, "2026-11", 5, unwritable(key.id))],
+          ["grant", () => store.addGrant(key.accountId, newGrant(), unwritable(key.id))],
         ];
         for (const [name, attempt] of attempts) await assert.rejects(attempt(), TypeError, name);
         const after = await store.findKeyByHash(key.secretHash);
         assert.deepEqual(
-          [after?.matched, after?.revokedAt, after?.displayPrefix, after?.name, after?.grantedCredits],
-          ["current", null, key.displayPrefix, key.name, 0],
+          [after?.matched, after?.revokedAt, after?.displayPrefix, after?.name],
+          ["current", null, key.displayPrefix, key.name],
         );
+        assert.deepEqual(await store.listGrants(key.accountId, "2026-11-01T00:00:00.000Z"), []);
         assert.equal(after?.previousSecretExpiresAt, null);
         const lost = newKey();
         await assert.rejects(store.createKey(lost, unwritable(lost.id)), TypeError);
@@ -1377,8 +1352,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         });
         assert.deepEqual(await store.getAccount(account.id), {
           ...account,
-          grantedCredits: 0,
-          grantedPeriod: null,
           keyCount: 2,
         });
         assert.equal(await store.getAccount("acc_missing"), null);
@@ -1393,25 +1366,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           await store.updateAccount(account.id, { name: "renamed", plan: "free", metadata: {} }),
           true,
         );
-        assert.equal(await store.grantAccountCredits(account.id, "2026-11", 9), true);
         const changed = await store.getAccount(account.id);
         assert.deepEqual(
-          [
-            changed?.name,
-            changed?.plan,
-            changed?.monthlyAllowance,
-            changed?.metadata,
-            changed?.grantedCredits,
-          ],
-          ["renamed", "free", 70, {}, 9],
+          [changed?.name, changed?.plan, changed?.monthlyAllowance, changed?.metadata],
+          ["renamed", "free", 70, {}],
         );
-        for (const key of keys) {
-          const found = await store.getKey(key.id);
-          assert.deepEqual(
-            [found?.plan, found?.grantedCredits, found?.grantedPeriod],
-            ["free", 9, "2026-11"],
-          );
-        }
+        for (const key of keys) assert.equal((await store.getKey(key.id))?.plan, "free");
       });
 
       it("makes a key's one-key account with it, and refuses a key for an account that does not exist", async () => {

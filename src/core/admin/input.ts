@@ -3,12 +3,20 @@
  * publishes them in the OpenAPI document) and as the typed input the core functions take. The CLI
  * passes its options through the same parsers, so a bad value gets the same message either way.
  */
-import { type AccountChange, KEY_ACCESS, type KeyAccess, type KeyChange } from "../../ports/store.ts";
+import {
+  type AccountChange,
+  GRANT_CATEGORIES,
+  type GrantCategory,
+  KEY_ACCESS,
+  type KeyAccess,
+  type KeyChange,
+} from "../../ports/store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import { lazyInputValidator } from "../kernel/validation.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
+import type { GrantOrder } from "./grants.ts";
 
 /** The most tools one key may be limited to (more than any service offers in practice). */
 export const MAX_KEY_TOOLS = 500;
@@ -158,7 +166,36 @@ export const grantSchema: JsonSchema = {
       type: "integer",
       minimum: 1,
       maximum: MAX_CREDITS,
-      description: "Credits added to this calendar month's allowance (UTC); they lapse when the month ends.",
+      description:
+        "Credits of a promotional grant to the key's account that lapses when this calendar month (UTC) ends.",
+    },
+    reason: { type: "string", maxLength: 500, description: "Why, for the audit log." },
+  },
+};
+
+export const accountGrantSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["credits"],
+  properties: {
+    credits: { type: "integer", minimum: 1, maximum: MAX_CREDITS, description: "Credits granted." },
+    expires_at: {
+      type: ["string", "null"],
+      pattern: TIMESTAMP_PATTERN,
+      description:
+        "RFC 3339 date-time, in the future, at which what is left of the grant is gone; absent or null: it never expires.",
+    },
+    category: {
+      type: "string",
+      enum: [...GRANT_CATEGORIES],
+      description: "`paid` (bought) or `promotional` (given); `promotional` when absent.",
+    },
+    reference: {
+      type: ["string", "null"],
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The payment or campaign the grant stands for. The same reference on the same account grants once: asked again, it answers 200 with the first grant.",
     },
     reason: { type: "string", maxLength: 500, description: "Why, for the audit log." },
   },
@@ -242,6 +279,10 @@ export interface GrantInput {
   readonly reason: string | null;
 }
 
+export interface AccountGrantInput extends GrantOrder {
+  readonly reason: string | null;
+}
+
 type Body = Record<string, unknown>;
 
 export function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
@@ -263,6 +304,7 @@ const checkAccountCreate = parser(accountCreateSchema, "new account");
 const checkAccountUpdate = parser(accountUpdateSchema, "account change");
 const checkUpdate = parser(keyUpdateSchema, "key change");
 const checkGrant = parser(grantSchema, "grant");
+const checkAccountGrant = parser(accountGrantSchema, "grant");
 const checkRotate = parser(rotateSchema, "rotation");
 const checkSwitch = parser(switchSchema, "switch change");
 const checkAdminKey = parser(adminKeyCreateSchema, "new admin key");
@@ -351,6 +393,21 @@ function knownTools(value: unknown, known: KnownTool): readonly string[] | null 
 export function parseGrant(body: unknown): GrantInput {
   const input = checkGrant(body);
   return { credits: input.credits as number, reason: (input.reason as string | undefined) ?? null };
+}
+
+/** A grant to an account; its expiry must be after `now`, or the grant would be gone at once. */
+export function parseAccountGrant(body: unknown, now: Date): AccountGrantInput {
+  const input = checkAccountGrant(body);
+  const expiresAt = timestamp(input.expires_at);
+  if (expiresAt !== null && Date.parse(expiresAt) <= now.getTime())
+    throw invalid("The grant would be expired already.", { expires_at: "must be in the future" });
+  return {
+    credits: input.credits as number,
+    expiresAt,
+    category: (input.category as GrantCategory | undefined) ?? "promotional",
+    reference: (input.reference as string | null | undefined) ?? null,
+    reason: (input.reason as string | undefined) ?? null,
+  };
 }
 
 /** A rotation's options; no body at all (undefined) is a rotation without a grace. */

@@ -9,13 +9,13 @@ import type { FastifyRequest } from "fastify";
 import {
   createApiKey,
   existing,
-  grantCredits,
   revokeApiKey,
   rotateApiKey,
   setToolSwitch,
   updateApiKey,
 } from "../../core/admin/actions.ts";
 import { type ActedBy, readAuditLog } from "../../core/admin/audit.ts";
+import { grantThisMonth } from "../../core/admin/grants.ts";
 import {
   grantSchema,
   keyCreateSchema,
@@ -97,9 +97,11 @@ export interface AdminRouteSpec {
   /** The body may be left out: `body` is then undefined. */
   readonly bodyOptional?: boolean;
   readonly status?: number;
+  /** Another success the route may answer with the same schema (`run` gives it withStatus). */
+  readonly also?: { readonly status: number; readonly description: string };
   readonly response: JsonSchema;
   readonly errors: readonly ErrorCode[];
-  run(call: AdminCall): Promise<object>;
+  run(call: AdminCall): Promise<object | OtherStatus>;
 }
 
 export function adminRoute(spec: AdminRouteSpec): HttpRoute {
@@ -120,7 +122,10 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
     ...(spec.body
       ? { requestBody: { contentType: JSON_TYPE, schema: spec.body, optional: spec.bodyOptional === true } }
       : {}),
-    answers: [{ status, description: spec.summary, contentType: JSON_TYPE, schema: spec.response }],
+    answers: [
+      { status, description: spec.summary, contentType: JSON_TYPE, schema: spec.response },
+      ...(spec.also ? [{ ...spec.also, contentType: JSON_TYPE, schema: spec.response }] : []),
+    ],
     errors: [...errors],
     bodyLimit: ADMIN_BODY_LIMIT,
     handler: async (request, reply) => {
@@ -134,9 +139,22 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
         args,
         body,
       });
+      if (OTHER_STATUS in answer) return reply.code(answer[OTHER_STATUS]).send(answer.body);
       return reply.code(status).send(answer);
     },
   };
+}
+
+const OTHER_STATUS = Symbol("status");
+
+interface OtherStatus {
+  readonly [OTHER_STATUS]: number;
+  readonly body: object;
+}
+
+/** An answer with the route's other success status (AdminRouteSpec.also). */
+export function withStatus(status: number, body: object): OtherStatus {
+  return { [OTHER_STATUS]: status, body };
 }
 
 function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
@@ -247,12 +265,15 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminGrantCredits",
       summary: "Grant credits",
       description:
-        "Adds credits to the allowance of the key's account for the current calendar month (UTC), shared by every key of the account; they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant` on the account.",
+        "Gives the key's account a promotional grant of credits that lapses when the current calendar month (UTC) ends, shared by every key of the account (as `POST /admin/v1/accounts/{id}/grants` with that `expires_at`). `GET /v1/me/credits` shows it in `grants` and `credits_remaining`; `monthly_allowance` and `credits_used` are unchanged. Audited as `credits.grant` on the account; sends the `credits.granted` webhook event.",
       parameters: keyIdParameters,
       body: grantSchema,
       response: keySchema,
       errors: ["key_not_found", "key_revoked"],
-      run: async ({ by, args, body }) => view(await grantCredits(deps, by, id(args), parseGrant(body))),
+      run: async ({ by, args, body }) => {
+        await grantThisMonth(deps, by, id(args), parseGrant(body));
+        return view(await existing(deps.store, id(args)));
+      },
     }),
     adminRoute({
       method: "GET",
