@@ -6,17 +6,17 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { CallAbandonedError, InvalidCursorError } from "../../src/ports/errors.ts";
-import {
-  type ApiKeyRecord,
-  type AuditPage,
-  type KeyRotation,
-  type NewAccount,
-  type NewApiKey,
-  type NewAuditEntry,
-  type NewGrant,
-  type Reservation,
-  type Store,
-  type UsageReport,
+import type {
+  ApiKeyRecord,
+  AuditPage,
+  KeyRotation,
+  NewAccount,
+  NewApiKey,
+  NewAuditEntry,
+  NewGrant,
+  Reservation,
+  Store,
+  UsageReport,
 } from "../../src/ports/store.ts";
 
 export interface StoreFixture {
@@ -474,10 +474,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           await store.revokeKey(key.id, "2026-11-11T00:00:00.000Z", entry(key.id, { step: "again" })),
           false,
         );
-        assert.equal(
-          await store.addGrant("acc_missing", newGrant(), entry(key.id, { step: "grant" })),
-          null,
-        );
+        assert.equal(await store.addGrant("acc_missing", newGrant(), entry(key.id, { step: "grant" })), null);
         assert.equal(
           await store.updateAccount("acc_missing", { plan: "builder" }, entry(key.id, { step: "update" })),
           false,
@@ -715,7 +712,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await store.createKey(key);
         const r = reservation(key.id, { credits: 4, at: "2020-01-01T00:00:00.000Z" });
         const outcome = await store.runCall(r, () => ok({ answer: 42 }));
-        assert.deepEqual(outcome, { status: "charged", value: { answer: 42 }, creditsUsed: 4 });
+        assert.deepEqual(outcome, {
+          status: "charged",
+          value: { answer: 42 },
+          creditsUsed: 4,
+          grantsLeft: 0,
+        });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         const report = await store.usage({
           accountId: key.accountId,
@@ -739,7 +741,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const failure = new Error("no result");
         const r = reservation(key.id, { credits: 5 });
         const outcome = await store.runCall(r, () => ({ ok: false, httpStatus: 422, error: failure }));
-        assert.deepEqual(outcome, { status: "refunded", httpStatus: 422, error: failure, creditsUsed: 3 });
+        assert.deepEqual(outcome, {
+          status: "refunded",
+          httpStatus: 422,
+          error: failure,
+          creditsUsed: 3,
+          grantsLeft: 0,
+        });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
         const report = await store.usage({
           accountId: key.accountId,
@@ -766,6 +774,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "insufficient_credits",
           creditsUsed: 6,
+          grantsLeft: 0,
         });
         const capped = { credits: 1, monthlyCallCap: 1, tool: "capped" };
         assert.equal((await store.runCall(reservation(key.id, capped), work)).status, "charged");
@@ -773,6 +782,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "tier_limit",
           creditsUsed: 7,
+          grantsLeft: 0,
         });
         assert.equal(runs, 2);
         const report = await store.usage({
@@ -813,6 +823,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "insufficient_credits",
           creditsUsed: 2_147_483_649,
+          grantsLeft: 0,
         });
         const keyed = reservation(key.id, {
           ...big,
@@ -824,6 +835,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "charged",
           value: 4,
           creditsUsed: 4_294_967_296,
+          grantsLeft: 0,
         });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4_294_967_296);
         const report = await store.usage({
@@ -904,7 +916,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.deepEqual(meanwhile, { status: "claimed", existing: { fingerprint: "fp", answer: null } });
         running.resolve({ ok: true, value: "first" });
-        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
+        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2, grantsLeft: 0 });
         const after = await store.runCall(
           reservation(key.id, { idempotency: claim("running") }),
           () => ({ ok: true, value: String(++runs) }),
@@ -936,7 +948,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             () => ({ ok: true, value: "ran" }),
             () => answer,
           );
-          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2, grantsLeft: 0 });
           const report = await store.usage({
             accountId: key.accountId,
             period: "2026-11",
@@ -976,7 +988,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           [[r.callId, "pending", null, 4]],
         );
         running.resolve({ ok: true, value: "done" });
-        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4, grantsLeft: 0 });
         const after = await store.usage({
           accountId: key.accountId,
           period: "2026-11",
@@ -1018,7 +1030,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => ({ ok: true, value: "never" }),
           () => answer,
         );
-        assert.deepEqual(refused, { status: "refused", reason: "insufficient_credits", creditsUsed: 0 });
+        assert.deepEqual(refused, {
+          status: "refused",
+          reason: "insufficient_credits",
+          creditsUsed: 0,
+          grantsLeft: 0,
+        });
         const cheaper = await store.runCall(
           reservation(key.id, { credits: 10, idempotency: claim("too-dear") }),
           () => ({ ok: true, value: "ran" }),
@@ -1078,10 +1095,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             return ok("never");
           },
         );
-        assert.deepEqual(other, { status: "refused", reason: "tier_limit", creditsUsed: 4 });
+        assert.deepEqual(other, { status: "refused", reason: "tier_limit", creditsUsed: 4, grantsLeft: 0 });
         assert.equal(ran, false);
         held.finish("done");
-        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4, grantsLeft: 0 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 4]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
@@ -1103,6 +1120,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "insufficient_credits",
           creditsUsed: 6,
+          grantsLeft: 0,
         });
         assert.equal(runs, 1);
         const report = await store.usage({
@@ -1122,7 +1140,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const r = reservation(key.id, capped);
         assert.deepEqual(
           await store.runReservedCall(r, () => ({ ok: false, httpStatus: 500, error: failure })),
-          { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0 },
+          { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0, grantsLeft: 0 },
         );
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", 500, 0]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
@@ -1158,7 +1176,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           );
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer: null } });
         held.finish("first");
-        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
+        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2, grantsLeft: 0 });
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
@@ -1201,7 +1219,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             () => ok("ran"),
             () => answer,
           );
-          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2, grantsLeft: 0 });
         });
 
       it("runCall: the sweep releases a keyed reservation older than its bound; its capture then charges nothing and its key is free", async () => {
@@ -1224,7 +1242,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => ok("retried"),
           () => answer,
         );
-        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2, grantsLeft: 0 });
       });
 
       it("the sweep releases a reservation older than its bound; its capture charges it again, once, past the allowance if need be, and keeps its answer", async () => {
@@ -1244,7 +1262,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const other = await store.runReservedCall(reservation(key.id, { credits: 6 }), () => ok("other"));
         assert.equal(other.status, "charged");
         held.finish("acted");
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 6 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 6, grantsLeft: 0 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 6]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 12);
         const report = await store.usage({
@@ -1278,7 +1296,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => ok("retried"),
           () => answer,
         );
-        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2, grantsLeft: 0 });
         held.finish("too late");
         await assert.rejects(call, CallAbandonedError);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
@@ -1294,7 +1312,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await held.started;
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
         held.finish("acted");
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3, grantsLeft: 0 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 3]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
       });
@@ -1440,6 +1458,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "charged",
           value: 2,
           creditsUsed: 6,
+          grantsLeft: 0,
         });
         assert.equal((await store.runReservedCall(on(b), async () => FAILED)).status, "refunded");
         assert.equal(await store.creditsUsed(account.id, "2026-11"), 6);
@@ -1455,7 +1474,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual([report.calls, report.creditsUsed], [3, 6]);
         // The tool's monthly cap is the account's too.
         const capped = await store.runCall(on(a, { monthlyCallCap: 2 }), () => ok(3));
-        assert.deepEqual(capped, { status: "refused", reason: "tier_limit", creditsUsed: 6 });
+        assert.deepEqual(capped, { status: "refused", reason: "tier_limit", creditsUsed: 6, grantsLeft: 0 });
       });
 
       for (const way of ["runCall", "runReservedCall", "keyed runCall"] as const)

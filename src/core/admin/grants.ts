@@ -11,15 +11,7 @@ import { newGrantId } from "../kernel/key-format.ts";
 import { webhookEvent } from "../kernel/webhook-events.ts";
 import { type AdminDeps, accountNotFound, existingAccount, refuseInactive } from "./actions.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
-
-export interface GrantOrder {
-  readonly credits: number;
-  /** null: never expires. */
-  readonly expiresAt: string | null;
-  readonly category: GrantCategory;
-  /** The payment or campaign it stands for: the same one never grants twice on an account. */
-  readonly reference: string | null;
-}
+import type { GrantOrder } from "./input.ts";
 
 /** The grant made, or (created false) the account's earlier grant of the same reference. */
 export async function addAccountGrant(

@@ -16,7 +16,6 @@ import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import { lazyInputValidator } from "../kernel/validation.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
-import type { GrantOrder } from "./grants.ts";
 
 /** The most tools one key may be limited to (more than any service offers in practice). */
 export const MAX_KEY_TOOLS = 500;
@@ -277,6 +276,16 @@ export interface RotateInput {
 export interface GrantInput {
   readonly credits: number;
   readonly reason: string | null;
+}
+
+/** A grant to make (grants.ts). */
+export interface GrantOrder {
+  readonly credits: number;
+  /** null: never expires. */
+  readonly expiresAt: string | null;
+  readonly category: GrantCategory;
+  /** The payment or campaign it stands for: the same one never grants twice on an account. */
+  readonly reference: string | null;
 }
 
 export interface AccountGrantInput extends GrantOrder {

@@ -25,26 +25,26 @@ CREATE INDEX credit_grants_spend ON credit_grants (account_id, expires_at IS NUL
 -- A refund gives each part back to its pool.
 ALTER TABLE usage_calls ADD COLUMN grant_parts TEXT;
 
--- This month's grant of each account becomes a promotional grant expiring at the month's end.
--- `credit_balances.used` now counts the allowance alone: the part of it past the account's own
--- allowance was spent from the grant, so it moves there. An account on its plan's allowance (not
--- in the database) keeps its grant whole and its balance as it was.
+-- Each account's grant becomes a promotional grant expiring at the end of its month (one of an
+-- earlier month is expired at once, as it lapsed before). `credit_balances.used` now counts the
+-- allowance alone: the part of the month's balance past the account's own allowance was spent from
+-- the grant, so it moves there. An account on its plan's allowance (not in the database) keeps its
+-- grant whole and its balance as it was.
 INSERT INTO credit_grants (id, account_id, credits, remaining, expires_at, category, reference, created_at)
 SELECT 'grt_m' || substr(a.id, 5, 15), a.id, a.granted_credits,
        a.granted_credits - CASE WHEN a.monthly_allowance IS NULL THEN 0
          ELSE min(a.granted_credits, max(0, coalesce(b.used, 0) - a.monthly_allowance)) END,
        strftime('%Y-%m-%dT%H:%M:%fZ', a.granted_period || '-01', '+1 month'),
-       'promotional', NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       'promotional', NULL, a.created_at
 FROM accounts a
 LEFT JOIN credit_balances b ON b.account_id = a.id AND b.period = a.granted_period
-WHERE a.granted_credits > 0 AND a.granted_period = strftime('%Y-%m', 'now');
+WHERE a.granted_credits > 0 AND a.granted_period IS NOT NULL;
 UPDATE credit_balances
 SET used = used - (SELECT min(a.granted_credits, credit_balances.used - a.monthly_allowance)
                    FROM accounts a WHERE a.id = credit_balances.account_id)
 WHERE EXISTS (SELECT 1 FROM accounts a
               WHERE a.id = credit_balances.account_id AND a.granted_credits > 0
                 AND a.granted_period = credit_balances.period AND a.monthly_allowance IS NOT NULL
-                AND credit_balances.used > a.monthly_allowance)
-  AND period = strftime('%Y-%m', 'now');
+                AND credit_balances.used > a.monthly_allowance);
 ALTER TABLE accounts DROP COLUMN granted_credits;
 ALTER TABLE accounts DROP COLUMN granted_period;
