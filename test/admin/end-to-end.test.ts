@@ -58,8 +58,10 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
     (e) => e.action !== "admin_keys.create",
   );
   const byAdmin = { type: "admin_key", id: admin.id };
-  const grantId = (entries.find((e) => e.action === "credits.grant")?.details as { grant_id: string })
-    .grant_id;
+  const granted = entries.find((e) => e.action === "credits.grant")?.details as
+    | { grant_id: string }
+    | undefined;
+  const grantId = granted?.grant_id ?? "";
   assert.match(grantId, /^grt_[0-9A-Za-z]{16}$/);
   assert.deepEqual(
     entries.map((e) => [e.action, e.target, e.actor, e.details]),

@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { CallAbandonedError, InvalidCursorError } from "../../src/ports/errors.ts";
 import type {
-  ApiKeyRecord,
   AuditPage,
   KeyRotation,
   NewAccount,

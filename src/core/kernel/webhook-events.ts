@@ -20,7 +20,11 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The events this release sends; the others may be subscribed to and are sent once they exist. */
-export const EMITTED_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["key.revoked", "webhook.test"];
+export const EMITTED_WEBHOOK_EVENTS: readonly WebhookEventType[] = [
+  "credits.granted",
+  "key.revoked",
+  "webhook.test",
+];
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
