@@ -124,12 +124,18 @@ for (const [name, env, skip] of databases) {
         assert.ok(log.entries.filter((e) => e.actor.type === "cli").every((e) => e.request_id === null));
 
         const usage = (await (await admin("GET", `/keys/${key.id}/usage`)).json()) as {
-          credits: { monthly_allowance: number; credits_used: number };
+          credits: { monthly_allowance: number; credits_used: number; credits_remaining: number };
           usage: { calls: number };
         };
+        // The first grant paid the second call; the CLI's grant is left whole.
         assert.deepEqual(
-          [usage.credits.monthly_allowance, usage.credits.credits_used, usage.usage.calls],
-          [9, 4, 2],
+          [
+            usage.credits.monthly_allowance,
+            usage.credits.credits_used,
+            usage.credits.credits_remaining,
+            usage.usage.calls,
+          ],
+          [2, 2, 5, 2],
         );
 
         const revokedAdmin = await runCli(["admin-keys", "revoke", adminKey.id], env);
