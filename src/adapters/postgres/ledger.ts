@@ -1,7 +1,8 @@
 /**
- * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly`,
- * `usage_calls` and `idempotency_keys`, through the functions of migrations/0001_schema.sql; the
- * usage report is in usage.ts.
+ * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `credit_grants` (what calls spend
+ * of them), `tool_usage_monthly`, `usage_calls` and `idempotency_keys`, through the functions of
+ * the migrations (0001_schema.sql, as 0006_accounts.sql and 0011_credit_grants.sql redefine them);
+ * the usage report is in usage.ts.
  *
  * A call without an idempotency key runs its tool first (the tools are pure), then ONE statement
  * checks it and records it charged or refunded, sent together with the other calls of the same
