@@ -5,8 +5,8 @@
  * leaves nothing for the sweep.
  *
  * Refused before running when it is plain: every answer brings back the account's standing (its
- * allowance used, what its grants have left) and the tool's count of capped calls, and this instance remembers the latest per key and month. When
- * those show that the call cannot pass, one read of the current values confirms it (a refusal as
+ * allowance used, what its grants have left) and the tool's count of capped calls, and this
+ * instance remembers the latest per account and month. When those show that the call cannot pass, one read of the current values confirms it (a refusal as
  * of that read's snapshot) before the tool runs; when the read shows room after all (another
  * instance's refund), the call goes on as usual. Remembered values only ever trigger that read,
  * never a refusal by themselves, so a stale one costs a round trip, never a wrong answer.

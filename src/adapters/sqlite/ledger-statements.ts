@@ -3,9 +3,9 @@
  * reserved-calls.ts). Boundary: `credit_balances`, `credit_grants` (what calls spend of them),
  * `tool_usage_monthly`, `usage_calls` and `idempotency_keys`. A call spends its account's allowance
  * first and its grants only for what the allowance lacks (admission.ts), so a call the allowance
- * pays runs the statements it always did, the grants' total read beside the balance. Every step that writes runs inside a unit of the write queue
- * (group-commit.ts), which the caller opens; the reads also run outside one, where they answer
- * only what the unit would answer anyway.
+ * pays runs the statements it always did, the grants' total read beside the balance. Every step
+ * that writes runs inside a unit of the write queue (group-commit.ts), which the caller opens; the
+ * reads also run outside one, where they answer only what the unit would answer anyway.
  */
 import type {
   CallOutcome,
@@ -49,14 +49,15 @@ export interface LedgerBooks {
   capture(callId: string, httpStatus: number): boolean;
   /**
    * Refunded -> charged again, its credits and cap slot held again (all on the allowance, past it
-   * if need be: the call's effect happened), its key claimed again for its answer: the capture of a tool's effect that happened while
-   * the sweep released the call. False when it was not refunded, or when a retry with its key has
+   * if need be: the call's effect happened), its key claimed again for its answer: the capture of
+   * a tool's effect that happened while the sweep released the call. False when it was not refunded, or when a retry with its key has
    * taken the key over since (that retry answers for the effect).
    */
   recharge(r: Reservation, httpStatus: number): boolean;
   /**
    * Pending -> refunded, its credits and cap slot given back, each credit to the pool it came from
-   * (what an expired grant gets back stays gone); false when it was not pending (captured, released). Its key's claim is left to the caller (or to expire).
+   * (what an expired grant gets back stays gone); false when it was not pending (captured,
+   * released). Its key's claim is left to the caller (or to expire).
    */
   releaseCall(callId: string, httpStatus: number | null): boolean;
   /**

@@ -8,9 +8,9 @@
  * lock, two system calls, and nearly every call passes, so the reads are made first only when
  * this process's latest figures predict a refusal (standings.ts). Balances and cap counts only
  * grow within a period and grants only lapse, so a refusal read then stands at the commit (but for
- * a grant made in between, which the call may miss as it would by arriving a moment sooner). The reads inside the unit
- * decide: calls racing for the last credits may all run, and those the unit refuses are not
- * delivered.
+ * a grant made in between, which the call may miss as it would by arriving a moment sooner). The
+ * reads inside the unit decide: calls racing for the last credits may all run, and those the unit
+ * refuses are not delivered.
  */
 import type { CallOutcome, Reservation, WorkResult } from "../../ports/store.ts";
 import type { Db } from "./db.ts";
