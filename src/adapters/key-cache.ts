@@ -80,7 +80,6 @@ export function withCredentialCache<O extends OAuthStore>(
     rotateKey: changing(keys.rotateKey),
     updateKey: changing(keys.updateKey),
     updateAccount: changing(keys.updateAccount),
-    grantAccountCredits: changing(keys.grantAccountCredits),
     ...oauth,
     findOAuthAccessToken: (idHash) => tokens.lookup(idHash, () => oauth.findOAuthAccessToken(idHash)),
     ...oauthChanges,

@@ -14,10 +14,12 @@ import type {
   AuditPage,
   CallStatus,
   FoundKey,
+  GrantRecord,
   KeyChange,
   NewAccount,
   NewApiKey,
   NewAuditEntry,
+  NewGrant,
   StoredAnswer,
   UsageCall,
   UsageReport,
@@ -33,11 +35,11 @@ export function iso(at: Timestamp): string {
 export const JOIN_ACCOUNT = "JOIN accounts ac ON ac.id = k.account_id";
 
 /**
- * A key's columns with its account's plan, allowance and grant, read in the same statement (one
+ * A key's columns with its account's plan and allowance, read in the same statement (one
  * join, no second round trip on the call path): select them `FROM ${KEYS_WITH_ACCOUNT}`.
  */
 export const KEY_COLUMNS =
-  "k.id, k.account_id, ac.name AS account_name, k.name, ac.plan, k.display_prefix, ac.monthly_allowance, k.created_at, k.revoked_at, k.expires_at, k.metadata, ac.granted_credits, ac.granted_period, k.previous_display_prefix, k.previous_secret_expires_at, k.tools, k.access";
+  "k.id, k.account_id, ac.name AS account_name, k.name, ac.plan, k.display_prefix, ac.monthly_allowance, k.created_at, k.revoked_at, k.expires_at, k.metadata, k.previous_display_prefix, k.previous_secret_expires_at, k.tools, k.access";
 
 export const KEYS_WITH_ACCOUNT = `api_keys k ${JOIN_ACCOUNT}`;
 
@@ -53,8 +55,6 @@ export interface KeyRow {
   revoked_at: Timestamp | null;
   expires_at: Timestamp | null;
   metadata: string;
-  granted_credits: number;
-  granted_period: string | null;
   previous_display_prefix: string | null;
   previous_secret_expires_at: Timestamp | null;
   /** JSON array of slugs; NULL for every tool. */
@@ -75,8 +75,6 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
     expiresAt: row.expires_at === null ? null : iso(row.expires_at),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
-    grantedCredits: row.granted_credits,
-    grantedPeriod: row.granted_period,
     previousDisplayPrefix: row.previous_display_prefix,
     previousSecretExpiresAt:
       row.previous_secret_expires_at === null ? null : iso(row.previous_secret_expires_at),
@@ -146,7 +144,7 @@ export function accountInsertValues(account: NewAccount): (string | number | nul
 
 /** An account's columns with its count of keys: select them `FROM accounts a`. */
 export const ACCOUNT_COLUMNS =
-  "a.id, a.name, a.plan, a.monthly_allowance, a.metadata, a.granted_credits, a.granted_period, a.created_at, a.alerts, (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id) AS key_count";
+  "a.id, a.name, a.plan, a.monthly_allowance, a.metadata, a.created_at, a.alerts, (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id) AS key_count";
 
 export interface AccountRow {
   id: string;
@@ -154,8 +152,6 @@ export interface AccountRow {
   plan: string;
   monthly_allowance: number | null;
   metadata: string;
-  granted_credits: number;
-  granted_period: string | null;
   created_at: Timestamp;
   alerts: string | null;
   key_count: number | string;
@@ -168,8 +164,6 @@ export function toAccountRecord(row: AccountRow): AccountRecord {
     plan: row.plan,
     monthlyAllowance: row.monthly_allowance,
     metadata: JSON.parse(row.metadata) as Record<string, string>,
-    grantedCredits: row.granted_credits,
-    grantedPeriod: row.granted_period,
     createdAt: iso(row.created_at),
     keyCount: Number(row.key_count),
     alerts: row.alerts === null ? null : (JSON.parse(row.alerts) as AccountAlerts),
@@ -328,4 +322,53 @@ export function toUsageReport(rows: UsageRows, limit: number): UsageReport {
 /** The page size a query asks for, as a whole number of at least 0. */
 export function pageSize(limit: number): number {
   return Math.max(0, Math.floor(limit));
+}
+
+/** A grant's columns: select them `FROM credit_grants g`. */
+export const GRANT_COLUMNS =
+  "g.id, g.account_id, g.credits, g.remaining, g.expires_at, g.category, g.reference, g.created_at";
+
+/** The order calls spend grants in: earliest expiry, never-expiring last, then oldest. */
+export const GRANT_SPEND_ORDER = "g.expires_at IS NULL, g.expires_at, g.created_at, g.id";
+
+export interface GrantRow {
+  id: string;
+  account_id: string;
+  credits: number;
+  remaining: number;
+  expires_at: Timestamp | null;
+  category: string;
+  reference: string | null;
+  created_at: Timestamp;
+}
+
+export function toGrantRecord(row: GrantRow): GrantRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    credits: row.credits,
+    remaining: row.remaining,
+    expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+    category: row.category === "paid" ? "paid" : "promotional",
+    reference: row.reference,
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** A grant just made, as the store would read it back. */
+export function newGrantRecord(accountId: string, grant: NewGrant): GrantRecord {
+  return { ...grant, accountId, remaining: grant.credits };
+}
+
+/** The parameters of a grant's INSERT on either store, in the column order both statements name. */
+export function grantInsertValues(accountId: string, grant: NewGrant): (string | number | null)[] {
+  return [
+    grant.id,
+    accountId,
+    grant.credits,
+    grant.expiresAt,
+    grant.category,
+    grant.reference,
+    grant.createdAt,
+  ];
 }

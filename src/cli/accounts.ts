@@ -6,7 +6,8 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { accountView, listAccountKeyViews, listAccountViews } from "../core/admin/account-view.ts";
 import { createAccount, existingAccount, updateAccount } from "../core/admin/actions.ts";
-import { parseAccountCreate, parseAccountUpdate } from "../core/admin/input.ts";
+import { addAccountGrant, grantView, listAccountGrants } from "../core/admin/grants.ts";
+import { parseAccountCreate, parseAccountGrant, parseAccountUpdate } from "../core/admin/input.ts";
 import { ADMIN_LIST_LIMIT_MAX } from "../core/admin/schemas.ts";
 import { type CliContext, withDeps } from "./context.ts";
 import { allowanceOrPlan, label, wholeNumber } from "./keys.ts";
@@ -184,6 +185,96 @@ export function registerAccountsCommands(program: Command, cli: CliContext): voi
         else cli.out(`Updated account ${id}.`);
       }),
     );
+
+  accounts
+    .command("grant")
+    .description(
+      "give an account a grant of credits, spent after its monthly allowance (earliest expiry first)",
+    )
+    .argument("<id>", "the account's id (acc_...)")
+    .argument("<credits>", "how many credits", wholeNumber)
+    .option("--expires <date-time>", "when what is left of it is gone (RFC 3339); never when absent")
+    .option("--category <category>", "paid or promotional", "promotional")
+    .option("--reference <text>", "the payment or campaign it stands for: the same one never grants twice")
+    .option("--reason <text>", "why, for the audit log")
+    .option("--json", "print the grant as one JSON object")
+    .action((id: string, credits: number, options: GrantOptions) =>
+      withDeps(cli, async (deps) => {
+        const { reason, ...order } = parseAccountGrant(
+          {
+            credits,
+            category: options.category,
+            ...(options.expires === undefined ? {} : { expires_at: options.expires }),
+            ...(options.reference === undefined ? {} : { reference: options.reference }),
+            ...(options.reason === undefined ? {} : { reason: options.reason }),
+          },
+          deps.now(),
+        );
+        const { grant, created } = await addAccountGrant(
+          deps,
+          cli.actor(),
+          id,
+          order,
+          reason === null ? {} : { reason },
+        );
+        if (options.json) cli.out(JSON.stringify(grantView(grant)));
+        else if (created)
+          cli.out(
+            `Granted ${grant.credits} credits to ${id} (${grant.id}, ${grant.category}); ${grant.expiresAt === null ? "they never expire" : `they expire at ${grant.expiresAt}`}.`,
+          );
+        else
+          cli.out(
+            `Account ${id} already has grant ${grant.id} for reference ${grant.reference}; nothing granted.`,
+          );
+      }),
+    );
+
+  accounts
+    .command("grants")
+    .description("list an account's live grants, in the order calls spend them")
+    .argument("<id>", "the account's id (acc_...)")
+    .option("--json", "print a JSON array")
+    .action((id: string, options: { json?: boolean }) =>
+      withDeps(cli, async (deps) => {
+        const grants = (await listAccountGrants(deps, id)).map(grantView);
+        if (options.json) {
+          cli.out(JSON.stringify(grants));
+          return;
+        }
+        if (grants.length === 0) {
+          cli.out(`Account ${id} has no live grants.`);
+          return;
+        }
+        cli.out(
+          formatTable(
+            [
+              "GRANT",
+              "CATEGORY",
+              { header: "CREDITS", right: true },
+              { header: "LEFT", right: true },
+              "EXPIRES",
+              "REFERENCE",
+            ],
+            grants.map((g) => [
+              g.id,
+              g.category,
+              g.credits,
+              g.remaining,
+              g.expires_at ?? "never",
+              g.reference ?? "",
+            ]),
+          ),
+        );
+      }),
+    );
+}
+
+interface GrantOptions {
+  expires?: string;
+  category: string;
+  reference?: string;
+  reason?: string;
+  json?: boolean;
 }
 
 /** The options as the admin API's body, so both are checked by the same schema. */

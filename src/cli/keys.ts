@@ -4,13 +4,8 @@
  * and the operating-system user).
  */
 import { type Command, InvalidArgumentError } from "commander";
-import {
-  createApiKey,
-  grantCredits,
-  revokeApiKey,
-  rotateApiKey,
-  updateApiKey,
-} from "../core/admin/actions.ts";
+import { createApiKey, revokeApiKey, rotateApiKey, updateApiKey } from "../core/admin/actions.ts";
+import { grantThisMonth, grantView } from "../core/admin/grants.ts";
 import {
   knownTool,
   MAX_CREDITS,
@@ -153,14 +148,14 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
 
   keys
     .command("grant")
-    .description("add credits to a key's allowance for this calendar month (UTC)")
+    .description("give a key's account a promotional grant that lapses when this calendar month (UTC) ends")
     .argument("<id>", "the key's id (key_...)")
     .argument("<credits>", "how many credits", wholeNumber)
     .option("--reason <text>", "why, for the audit log")
-    .option("--json", "print the key as one JSON object")
+    .option("--json", "print the grant as one JSON object")
     .action((id: string, credits: number, options: { reason?: string; json?: boolean }) =>
       withDeps(cli, async (deps) => {
-        const record = await grantCredits(
+        const grant = await grantThisMonth(
           deps,
           cli.actor(),
           id,
@@ -169,11 +164,10 @@ export function registerKeysCommands(program: Command, cli: CliContext): void {
             ...(options.reason ? { reason: options.reason } : {}),
           }),
         );
-        const view = keyView(record, deps.settings, deps.now());
-        if (options.json) cli.out(JSON.stringify(view));
+        if (options.json) cli.out(JSON.stringify(grantView(grant)));
         else
           cli.out(
-            `Granted ${credits} credits to ${id}; its allowance this month is ${view.monthly_allowance}.`,
+            `Granted ${credits} credits to ${grant.accountId} through ${id} (${grant.id}); they lapse at ${grant.expiresAt}.`,
           );
       }),
     );

@@ -34,7 +34,6 @@ import { startCheckout } from "../core/billing/checkout.ts";
 import type { Billing } from "../core/billing/packs.ts";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { getCredits } from "../core/contract/account.ts";
-import { periodOf } from "../core/kernel/credits.ts";
 import type { EndpointSpec } from "../core/kernel/endpoint.ts";
 import { ApiError } from "../core/kernel/errors.ts";
 import type { MemberRecord } from "../ports/member-store.ts";
@@ -508,11 +507,21 @@ ${notice ?? ""}
 ${
   credits
     ? html`<dl class="figures">
-<dt>Credits used this month</dt><dd id="credits-used">${credits.credits_used}</dd>
-<dt>Monthly allowance (with grants)</dt><dd id="monthly-allowance">${credits.monthly_allowance ?? "unmetered"}</dd>
-<dt>Credits remaining</dt><dd id="credits-remaining">${credits.credits_remaining ?? "unmetered"}</dd>
-<dt>Granted this month</dt><dd id="granted">${account && account.grantedPeriod === periodOf(deps.now()).id ? account.grantedCredits : 0}</dd>
-</dl>`
+<dt>Monthly allowance</dt><dd id="monthly-allowance">${credits.monthly_allowance ?? "unmetered"}</dd>
+<dt>Used this month</dt><dd id="credits-used">${credits.credits_used}</dd>
+<dt>Allowance left</dt><dd id="monthly-remaining">${credits.monthly_remaining ?? "unmetered"}</dd>
+<dt>Credits remaining (with grants)</dt><dd id="credits-remaining">${credits.credits_remaining ?? "unmetered"}</dd>
+</dl>
+${
+  credits.grants.length === 0
+    ? html`<p id="grants-none">No grants.</p>`
+    : html`<div class="table-wrap"><table id="grants"><caption>Grants, in the order calls spend them once the allowance is used</caption>
+<thead><tr><th scope="col">Grant</th><th scope="col">Kind</th><th scope="col">Credits left</th><th scope="col">Expires</th></tr></thead>
+<tbody>${credits.grants.map(
+        (grant) =>
+          html`<tr><td><code>${grant.id}</code></td><td>${grant.category}</td><td>${grant.remaining}</td><td>${grant.expires_at ?? "never"}</td></tr>`,
+      )}</tbody></table></div>`
+}`
     : html`<p>The account's balance cannot be read right now.</p>`
 }
 ${

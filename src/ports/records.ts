@@ -11,7 +11,7 @@ export interface ApiKeyRecord {
   /** The account's name (read with the key, like its terms). */
   readonly accountName: string;
   readonly name: string;
-  /** The plan, allowance and grant below are the account's, read with the key. */
+  /** The plan and allowance below are the account's, read with the key. */
   readonly plan: string;
   /** Non-secret beginning of the key, safe to show (`tr_live_AbC1…`). */
   readonly displayPrefix: string;
@@ -23,9 +23,6 @@ export interface ApiKeyRecord {
   readonly expiresAt: string | null;
   /** The operator's own labels (customer ids and the like): string values, never secrets. */
   readonly metadata: Readonly<Record<string, string>>;
-  /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
-  readonly grantedCredits: number;
-  readonly grantedPeriod: string | null;
   /**
    * The non-secret beginning of the secret the last rotation replaced, when that rotation let it
    * work on for a grace; null otherwise.

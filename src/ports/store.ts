@@ -83,9 +83,6 @@ export interface NewAccount {
 }
 
 export interface AccountRecord extends NewAccount {
-  /** Credits granted on top of the allowance for `grantedPeriod` only (`YYYY-MM`); 0 when none. */
-  readonly grantedCredits: number;
-  readonly grantedPeriod: string | null;
   /** How many keys the account has, revoked ones included. */
   readonly keyCount: number;
   /** The account's own thresholds of `credits.threshold`; null: the configuration's. */
@@ -166,11 +163,46 @@ export interface AccountStore {
   /** Applies the members of `change` in one statement. False when no such account. */
   updateAccount(id: string, change: AccountChange, audit?: NewAuditEntry): Promise<boolean>;
   /**
-   * Adds `credits` to the account's grant for `period`, in one statement: a grant left from an
-   * earlier period is replaced, not added to. False when no such account, or when the period's
-   * total would pass MAX_GRANTED_CREDITS.
+   * Gives the account a grant, with `audit` and the webhook `events` it causes in the same
+   * transaction, written only when the grant is created. null when no such account; created false
+   * when the account already has a grant of that reference (that grant, unchanged: a reference
+   * never grants twice, even from two instances at once).
    */
-  grantAccountCredits(id: string, period: string, credits: number, audit?: NewAuditEntry): Promise<boolean>;
+  addGrant(
+    accountId: string,
+    grant: NewGrant,
+    audit?: NewAuditEntry,
+    events?: readonly NewWebhookEvent[],
+  ): Promise<{ grant: GrantRecord; created: boolean } | null>;
+  /** The account's grants live at `at` (not expired) with credits left, in spend order. */
+  listGrants(accountId: string, at: string): Promise<GrantRecord[]>;
+}
+
+export type GrantCategory = "paid" | "promotional";
+export const GRANT_CATEGORIES: readonly GrantCategory[] = ["paid", "promotional"];
+
+/**
+ * Credits given to an account apart from its monthly allowance. A call spends the month's
+ * allowance first, then the live grants by earliest `expiresAt` (never-expiring last), then oldest;
+ * a refund gives each credit back to the pool it came from. What a grant has left is gone at
+ * `expiresAt`.
+ */
+export interface NewGrant {
+  /** `grt_` + 16 base62. */
+  readonly id: string;
+  readonly credits: number;
+  /** null: never expires. */
+  readonly expiresAt: string | null;
+  readonly category: GrantCategory;
+  /** The payment or campaign it stands for; unique per account when set. */
+  readonly reference: string | null;
+  readonly createdAt: string;
+}
+
+export interface GrantRecord extends NewGrant {
+  readonly accountId: string;
+  /** Credits not spent yet. */
+  readonly remaining: number;
 }
 
 /** Keys are listed oldest first; a page starts after the last key of the previous one. */
@@ -180,10 +212,9 @@ export interface KeyPage {
 }
 
 /**
- * The most credits a key's allowance may be before grants, its plan's or its own (the
- * configuration and the admin API hold to it), and the most it may be granted within one period,
- * in total. What a key may spend is at most their sum, which the stores hold and add exactly
- * (64-bit integers, read back as numbers checked against Number.MAX_SAFE_INTEGER).
+ * The most credits an account's allowance may be, its plan's or its own (the configuration and the
+ * admin API hold to it), and the most one grant may be. The stores add them exactly (64-bit
+ * integers, read back as numbers checked against Number.MAX_SAFE_INTEGER).
  */
 export const MAX_ALLOWANCE = 2_147_483_647;
 export const MAX_GRANTED_CREDITS = 2_000_000_000;
@@ -297,7 +328,10 @@ export interface Reservation {
   /** Calendar month in UTC, `YYYY-MM`. */
   readonly period: string;
   readonly credits: number;
-  /** Credits the account may use this period; null when metering is off (never refused). */
+  /**
+   * Credits of the period's allowance the account may use (its grants come on top); null when
+   * metering is off (never refused, nothing spent from grants).
+   */
   readonly allowance: number | null;
   /** Most calls of this tool the account may make this period; null for no cap. */
   readonly monthlyCallCap: number | null;
@@ -338,16 +372,25 @@ export type WorkResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly httpStatus: number; readonly error: unknown };
 
-/** How a metered call ended; `creditsUsed` is the period's total once the call is recorded. */
+/**
+ * What an account can spend, once a call is recorded (or as it stood when the call was refused):
+ * `creditsUsed`, the credits of the period's allowance used; `grantsLeft`, what its grants live at
+ * the call's moment have left.
+ */
+export interface Standing {
+  readonly creditsUsed: number;
+  readonly grantsLeft: number;
+}
+
+/** How a metered call ended, with the account's standing after it. */
 export type CallOutcome<T> =
-  | { readonly status: "charged"; readonly value: T; readonly creditsUsed: number }
-  | {
+  | ({ readonly status: "charged"; readonly value: T } & Standing)
+  | ({
       readonly status: "refunded";
       readonly httpStatus: number;
       readonly error: unknown;
-      readonly creditsUsed: number;
-    }
-  | { readonly status: "refused"; readonly reason: RefusalReason; readonly creditsUsed: number }
+    } & Standing)
+  | ({ readonly status: "refused"; readonly reason: RefusalReason } & Standing)
   /** The idempotency key is held by another call (running, answered, or for something else). */
   | { readonly status: "claimed"; readonly existing: IdempotentRecord };
 
@@ -387,7 +430,7 @@ export interface UsageQuery {
 }
 
 export interface UsageReport {
-  /** Credits held by pending and charged calls this period: always equal to `balance().creditsUsed`. */
+  /** Credits of the allowance held by pending and charged calls this period (Ledger.creditsUsed). */
   readonly creditsUsed: number;
   /** Every call recorded this period, refunded ones included (they cost 0). */
   readonly calls: number;
@@ -456,7 +499,7 @@ export interface Ledger {
   ): Promise<CallOutcome<T>>;
   /** Forgets the idempotency keys that expired at or before `now`. Returns how many. */
   purgeExpiredAnswers(now: string): Promise<number>;
-  /** Credits the account holds this period by pending and charged calls. */
+  /** Credits of the period's allowance the account holds by pending and charged calls (its grants apart). */
   creditsUsed(accountId: string, period: string): Promise<number>;
   usage(query: UsageQuery): Promise<UsageReport>;
   /**

@@ -259,7 +259,6 @@ if (db.url === undefined) {
       rotateKey: count(keys.rotateKey),
       updateKey: count(keys.updateKey),
       updateAccount: count(keys.updateAccount),
-      grantAccountCredits: count(keys.grantAccountCredits),
     });
     // An upsert announces itself too (its UPDATE trigger fires whether or not a row conflicted).
     const countingOAuth = (store: Store): Store => ({

@@ -33,11 +33,16 @@ if (db.url === undefined) {
         const key = newKey();
         await store.createKey(key);
         const first = await store.reserve(reservation(key.id, { credits: 6 }));
-        assert.deepEqual(first, { ok: true, creditsUsed: 6 });
+        assert.deepEqual(first, { ok: true, creditsUsed: 6, grantsLeft: 0, grantsSpent: 0 });
         const second = await store.reserve(reservation(key.id, { credits: 5 }));
-        assert.deepEqual(second, { ok: false, reason: "insufficient_credits", creditsUsed: 6 });
+        assert.deepEqual(second, {
+          ok: false,
+          reason: "insufficient_credits",
+          creditsUsed: 6,
+          grantsLeft: 0,
+        });
         const third = await store.reserve(reservation(key.id, { credits: 4 }));
-        assert.deepEqual(third, { ok: true, creditsUsed: 10 });
+        assert.deepEqual(third, { ok: true, creditsUsed: 10, grantsLeft: 0, grantsSpent: 0 });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 10);
       });
 
@@ -123,6 +128,7 @@ if (db.url === undefined) {
           ok: false,
           reason: "tier_limit",
           creditsUsed: 2,
+          grantsLeft: 0,
         });
         assert.equal((await store.reserve(reservation(key.id, { ...cap, tool: "other" }))).ok, true);
         await store.refund(a.callId, 422);
@@ -138,6 +144,7 @@ if (db.url === undefined) {
           ok: false,
           reason: "tier_limit",
           creditsUsed: 5,
+          grantsLeft: 0,
         });
       });
 

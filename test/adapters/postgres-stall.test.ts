@@ -115,7 +115,7 @@ if (db.url === undefined) {
         const call = actedCall(stalled, key.id);
         await held;
         // The capture is tried again on another connection, finds the call charged, and is done.
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3, grantsLeft: 0 });
         proxy.release();
         assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 3);
         assert.deepEqual(await callsOf(key.id), [["charged", 3]]);
@@ -128,7 +128,7 @@ if (db.url === undefined) {
         const held = proxy.freezeOn(SETTLE, "request");
         const call = actedCall(stalled, key.id);
         await held;
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3, grantsLeft: 0 });
         const backends = async () =>
           (
             await other.pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [
@@ -157,7 +157,7 @@ if (db.url === undefined) {
         await sleep(1_500);
         assert.equal(ended, false, "the call ended while the database was away");
         proxy.release();
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3, grantsLeft: 0 });
         assert.equal(await other.creditsUsed(key.accountId, "2026-11"), 3);
       });
     });

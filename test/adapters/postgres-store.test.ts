@@ -337,7 +337,7 @@ if (db.url === undefined) {
           ),
         );
         for (const o of refused)
-          assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 0 });
+          assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 0, grantsLeft: 0 });
         assert.deepEqual(
           await store.usage({ accountId: fresh.accountId, period: "2026-11", limit: 10, cursor: null }),
           {
@@ -359,7 +359,7 @@ if (db.url === undefined) {
           ),
         );
         for (const o of more)
-          assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 8 });
+          assert.deepEqual(o, { ok: false, reason: "insufficient_credits", creditsUsed: 8, grantsLeft: 0 });
         const report = await store.usage({
           accountId: used.accountId,
           period: "2026-11",
@@ -371,7 +371,7 @@ if (db.url === undefined) {
         // The cap is checked first, as before: a call over both limits is a tier_limit.
         assert.deepEqual(
           await store.reserve(reservation(used.id, { credits: 3, allowance: 10, monthlyCallCap: 1 })),
-          { ok: false, reason: "tier_limit", creditsUsed: 8 },
+          { ok: false, reason: "tier_limit", creditsUsed: 8, grantsLeft: 0 },
         );
       } finally {
         await store.close();

@@ -308,7 +308,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
       return { ok: true, value: "ran" };
     });
     assert.equal(lockFree, true);
-    assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2 });
+    assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2, grantsLeft: 0 });
     assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
   });
 
@@ -328,12 +328,14 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
         status: "refused",
         reason: "insufficient_credits",
         creditsUsed: 7,
+        grantsLeft: 0,
       });
       const capped = reservation(key.id, { credits: 1, tool: "capped", monthlyCallCap: 1 });
       assert.deepEqual(await store.runCall(capped, work), {
         status: "refused",
         reason: "tier_limit",
         creditsUsed: 7,
+        grantsLeft: 0,
       });
     } finally {
       other.exec("ROLLBACK");
@@ -352,7 +354,12 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
       .prepare("UPDATE credit_balances SET used = used + 7 WHERE account_id = ? AND period = '2026-11'")
       .run(key.accountId);
     const outcome = await store.runCall(reservation(key.id, { credits: 2 }), () => ({ ok: true, value: 2 }));
-    assert.deepEqual(outcome, { status: "refused", reason: "insufficient_credits", creditsUsed: 9 });
+    assert.deepEqual(outcome, {
+      status: "refused",
+      reason: "insufficient_credits",
+      creditsUsed: 9,
+      grantsLeft: 0,
+    });
     assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 9);
     // What it learnt at that commit refuses the next call before it runs.
     let runs = 0;
@@ -377,7 +384,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
       () => ({ status: 200, body: '{"ran":true}' }),
     );
     assert.equal(lockFree, true);
-    assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2 });
+    assert.deepEqual(outcome, { status: "charged", value: "ran", creditsUsed: 2, grantsLeft: 0 });
     assert.deepEqual(
       other
         .prepare("SELECT answer_status, answer_body, expires_at FROM idempotency_keys")
@@ -402,7 +409,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
     await new Promise((resolve) => setTimeout(resolve, 600));
     assert.equal(ended, false, "the call ended while the file was locked");
     other.exec("COMMIT");
-    assert.deepEqual(await outcome, { status: "charged", value: "acted", creditsUsed: 2 });
+    assert.deepEqual(await outcome, { status: "charged", value: "acted", creditsUsed: 2, grantsLeft: 0 });
     assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
   });
 
@@ -435,6 +442,7 @@ describe("SQLite metered calls: the tool runs off the write transaction", () => 
       status: "charged",
       value: "retry 1",
       creditsUsed: 2,
+      grantsLeft: 0,
     });
     // Should the first come back after all, the key is the retry's and its reservation was released
     // with the claim: it is not charged, and its result is not given.

@@ -59,9 +59,10 @@ describe("admin API: accounts", () => {
       plan: "builder",
       own_monthly_allowance: 500,
       monthly_allowance: 500,
-      granted_credits: 0,
       credits_used: 0,
+      monthly_remaining: 500,
       credits_remaining: 500,
+      grants: [],
       metadata: { crm: "c-7" },
       alerts: null,
       key_count: 0,
@@ -152,16 +153,29 @@ describe("admin API: accounts", () => {
     assertProblem(await call(app, laptop.key), 402, "insufficient_credits");
   });
 
-  it("grants the account credits, and changes its plan, for all of its keys at once", async (t) => {
+  it("gives the account grants, and changes its plan, for all of its keys at once", async (t) => {
     const app = await createTestApp({ plans }, t);
     const admin = await adminClient(app);
     const { id, keys } = await team(admin);
     const [ci, laptop] = keys as [(typeof keys)[0], (typeof keys)[0]];
     await credits(app, ci.key); // remembered by the key cache
     const granted = await admin.post(`/accounts/${id}/grants`, { credits: 5, reason: "pilot" });
-    assert.equal(granted.statusCode, 200, granted.body);
-    assert.deepEqual([granted.json().granted_credits, granted.json().monthly_allowance], [5, 15]);
-    for (const key of [ci, laptop]) assert.equal((await credits(app, key.key)).monthly_allowance, 15);
+    assert.equal(granted.statusCode, 201, granted.body);
+    const pilot = granted.json();
+    assert.deepEqual(pilot, {
+      id: pilot.id,
+      account_id: id,
+      credits: 5,
+      remaining: 5,
+      expires_at: null,
+      category: "promotional",
+      reference: null,
+      created_at: "2026-11-15T12:00:10.000Z",
+    });
+    for (const key of [ci, laptop]) {
+      const read = await credits(app, key.key);
+      assert.deepEqual([read.monthly_allowance, read.credits_remaining], [10, 15]);
+    }
     const changed = await admin.patch(`/accounts/${id}`, { plan: "builder", name: "acme inc" });
     assert.equal(changed.statusCode, 200, changed.body);
     assert.deepEqual([changed.json().plan, changed.json().name], ["builder", "acme inc"]);
@@ -170,10 +184,23 @@ describe("admin API: accounts", () => {
     const back = await admin.patch(`/keys/${laptop.id}`, { plan: "free", monthly_allowance: 20 });
     assert.equal(back.statusCode, 200, back.body);
     const read = await credits(app, ci.key);
-    assert.deepEqual([read.plan, read.monthly_allowance], ["free", 25]);
-    // A key's grant too.
-    assert.equal((await admin.post(`/keys/${ci.id}/grants`, { credits: 1 })).json().monthly_allowance, 26);
-    assert.equal((await credits(app, laptop.key)).monthly_allowance, 26);
+    assert.deepEqual([read.plan, read.monthly_allowance, read.credits_remaining], ["free", 20, 25]);
+    // A key's grant too: it lapses when the month ends, so it is spent first.
+    assert.equal((await admin.post(`/keys/${ci.id}/grants`, { credits: 1 })).statusCode, 200);
+    const both = await credits(app, laptop.key);
+    assert.equal(both.credits_remaining, 26);
+    assert.deepEqual(
+      both.grants.map((g: { remaining: number; expires_at: string | null }) => [g.remaining, g.expires_at]),
+      [
+        [1, "2026-12-01T00:00:00.000Z"],
+        [5, null],
+      ],
+    );
+    const listed = (await admin.get(`/accounts/${id}/grants`)).json().grants;
+    assert.deepEqual(
+      listed.map((g: { credits: number }) => g.credits),
+      [1, 5],
+    );
 
     const audit = (await admin.get(`/audit?target=${id}`)).json().entries as {
       action: string;
@@ -182,10 +209,30 @@ describe("admin API: accounts", () => {
     assert.deepEqual(
       audit.map((e) => [e.action, e.details]),
       [
-        ["credits.grant", { credits: 1, period: "2026-11", key_id: ci.id }],
+        [
+          "credits.grant",
+          {
+            grant_id: listed[0].id,
+            credits: 1,
+            category: "promotional",
+            expires_at: "2026-12-01T00:00:00.000Z",
+            reference: null,
+            key_id: ci.id,
+          },
+        ],
         ["accounts.update", { plan: "free", monthly_allowance: 20, key_id: laptop.id }],
         ["accounts.update", { plan: "builder", name: "acme inc" }],
-        ["credits.grant", { credits: 5, period: "2026-11", reason: "pilot" }],
+        [
+          "credits.grant",
+          {
+            grant_id: pilot.id,
+            credits: 5,
+            category: "promotional",
+            expires_at: null,
+            reference: null,
+            reason: "pilot",
+          },
+        ],
         ["accounts.create", { name: "acme", plan: "free", monthly_allowance: null, metadata: {} }],
       ],
     );

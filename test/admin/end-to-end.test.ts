@@ -35,8 +35,10 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
   assertProblem(await call(), 402, "insufficient_credits");
 
   const grant = await admin.post(`/keys/${id}/grants`, { credits: 3, reason: "trial extension" });
-  assert.equal(grant.json().monthly_allowance, 6);
-  assert.equal((await call()).statusCode, 200);
+  assert.equal(grant.json().monthly_allowance, 3);
+  const paid = await call();
+  assert.equal(paid.statusCode, 200);
+  assert.equal(paid.json().credits_remaining, 0);
 
   const expire = await admin.patch(`/keys/${id}`, { expires_at: "2026-11-15T12:00:10Z" });
   assert.equal(expire.json().status, "expired");
@@ -56,6 +58,11 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
     (e) => e.action !== "admin_keys.create",
   );
   const byAdmin = { type: "admin_key", id: admin.id };
+  const granted = entries.find((e) => e.action === "credits.grant")?.details as
+    | { grant_id: string }
+    | undefined;
+  const grantId = granted?.grant_id ?? "";
+  assert.match(grantId, /^grt_[0-9A-Za-z]{16}$/);
   assert.deepEqual(
     entries.map((e) => [e.action, e.target, e.actor, e.details]),
     [
@@ -80,7 +87,15 @@ it("create, call, grant, expire, revoke another, switch a tool off: each in the 
         "credits.grant",
         accountId,
         byAdmin,
-        { credits: 3, period: "2026-11", reason: "trial extension", key_id: id },
+        {
+          grant_id: grantId,
+          credits: 3,
+          category: "promotional",
+          expires_at: "2026-12-01T00:00:00.000Z",
+          reference: null,
+          key_id: id,
+          reason: "trial extension",
+        },
       ],
       [
         "keys.create",

@@ -36,7 +36,6 @@ describe("admin API: keys", () => {
         status: "active",
         own_monthly_allowance: 500,
         monthly_allowance: 500,
-        granted_credits: 0,
         metadata: { customer: "cus_42" },
         expires_at: "2026-12-31T23:00:00.000Z",
         created_at: "2026-11-15T12:00:10.000Z",
@@ -141,7 +140,7 @@ describe("admin API: keys", () => {
     );
   });
 
-  it("grants raise this month's allowance in /v1/me/credits, lapse next month, and the usage read agrees", async (t) => {
+  it("a grant through a key is spent after the allowance, shown in /v1/me/credits, and lapses at month end", async (t) => {
     const app = await createTestApp(
       { plans: { free: { id: "free", label: "Free", rpm: 100, monthlyCredits: 6, minCredits: 2 } } },
       t,
@@ -160,31 +159,37 @@ describe("admin API: keys", () => {
     assertProblem(await call(), 402, "insufficient_credits");
     const granted = await admin.post(`/keys/${id}/grants`, { credits: 4, reason: "support ticket 12" });
     assert.equal(granted.statusCode, 200);
-    assert.equal(granted.json().granted_credits, 4);
-    assert.equal(granted.json().monthly_allowance, 10);
+    assert.equal(granted.json().monthly_allowance, 6);
     const credits = (
       await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })
     ).json();
-    assert.equal(credits.monthly_allowance, 10);
-    assert.equal(credits.credits_used, 6);
-    assert.equal(credits.credits_remaining, 4);
+    const [grant] = credits.grants;
+    assert.match(grant.id, /^grt_[0-9A-Za-z]{16}$/);
+    assert.deepEqual(credits.grants, [
+      { id: grant.id, remaining: 4, expires_at: "2026-12-01T00:00:00.000Z", category: "promotional" },
+    ]);
+    assert.deepEqual(
+      [credits.monthly_allowance, credits.credits_used, credits.monthly_remaining, credits.credits_remaining],
+      [6, 6, 0, 4],
+    );
     const paid = await call();
     assert.equal(paid.statusCode, 200);
     assert.equal(paid.json().credits_remaining, 1);
     const usage = (await admin.get(`/keys/${id}/usage`)).json();
     assert.equal(usage.key_id, id);
-    assert.equal(usage.credits.credits_used, 9);
-    assert.equal(usage.credits.monthly_allowance, 10);
-    assert.equal(usage.usage.credits_used, 9);
+    assert.equal(usage.credits.credits_used, 6);
+    assert.equal(usage.credits.credits_remaining, 1);
+    assert.equal(usage.usage.credits_used, 6);
     assert.equal(usage.usage.calls, 3);
     assert.deepEqual(usage.usage.by_tool, [{ tool: "echo", calls: 3, credits: 9 }]);
     app.clock.set("2026-12-01T00:00:00.000Z");
     const december = (
       await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })
     ).json();
-    assert.equal(december.monthly_allowance, 6);
-    assert.equal(december.credits_used, 0);
-    assert.equal((await admin.get(`/keys/${id}`)).json().granted_credits, 0);
+    assert.deepEqual(
+      [december.monthly_allowance, december.credits_used, december.credits_remaining, december.grants],
+      [6, 0, 6, []],
+    );
   });
 
   it("a call refused 402 with an Idempotency-Key runs on its retry once a grant covers it", async (t) => {
@@ -208,7 +213,8 @@ describe("admin API: keys", () => {
     assert.equal(ran.json().credits_remaining, 0);
     const replay = await call();
     assert.equal(replay.headers["idempotent-replayed"], "true");
-    assert.equal((await admin.get(`/keys/${id}/usage`)).json().credits.credits_used, 3);
+    const { credits } = (await admin.get(`/keys/${id}/usage`)).json();
+    assert.deepEqual([credits.credits_used, credits.credits_remaining, credits.grants], [2, 0, []]);
   });
 
   it("never lets a call spend a credit twice or lose a grant when grants and calls race", async (t) => {
@@ -236,11 +242,16 @@ describe("admin API: keys", () => {
     const credits = (
       await app.app.inject({ method: "GET", url: "/v1/me/credits", headers: bearer(key) })
     ).json();
-    assert.equal(credits.monthly_allowance, 9 + 30);
-    assert.equal(credits.credits_used, paid * 3);
-    assert.ok(credits.credits_used <= credits.monthly_allowance);
+    assert.equal(credits.monthly_allowance, 9);
+    assert.equal(credits.credits_used, 9);
+    const grantsLeft = credits.grants.reduce((sum: number, g: { remaining: number }) => sum + g.remaining, 0);
+    assert.equal(
+      credits.credits_used + (30 - grantsLeft),
+      paid * 3,
+      "each credit charged once, from one pool",
+    );
     assert.equal(credits.credits_remaining, 39 - paid * 3);
-    assert.equal((await admin.get(`/keys/${id}/usage`)).json().usage.credits_used, paid * 3);
+    assert.equal((await admin.get(`/keys/${id}/usage`)).json().usage.by_tool[0].credits, paid * 3);
   });
 
   it("reads and sets tool switches, and a switched-off tool answers 503 to its next call", async (t) => {

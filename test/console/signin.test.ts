@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
 import { createStripePayments } from "../../src/adapters/stripe/payments.ts";
-import { createAccount, grantAccountCredits } from "../../src/core/admin/actions.ts";
+import { createAccount } from "../../src/core/admin/actions.ts";
 import { cliActor } from "../../src/core/admin/audit.ts";
+import { addAccountGrant } from "../../src/core/admin/grants.ts";
 import type { MemberSettings } from "../../src/core/admin/members.ts";
 import type { Billing } from "../../src/core/billing/packs.ts";
 import { reservation } from "../contracts/store.contract.ts";
@@ -228,13 +229,18 @@ describe("members' sign-in with OpenID Connect", () => {
     ]);
   });
 
-  it("shows a fresh member's balance, this month's grant and usage before the account has a key", async (t) => {
+  it("shows a fresh member's balance, the allowance left and each grant with its expiry before the account has a key", async (t) => {
     const app = await appWith(t, { signup: "open", signupPlan: "free" });
     const { session } = await signedIn(app, { ...ann, sub: "keyless" });
     const member = await app.store.findMemberByIdentity(idp.issuer, "keyless");
     assert.ok(member);
     assert.equal((await app.store.listAccountKeys(member.accountId)).length, 0);
-    await grantAccountCredits(app.deps, cliActor("test"), member.accountId, { credits: 50, reason: null });
+    const { grant } = await addAccountGrant(app.deps, cliActor("test"), member.accountId, {
+      credits: 50,
+      expiresAt: "2999-01-01T00:00:00.000Z",
+      category: "promotional",
+      reference: null,
+    });
     const page = await app.app.inject({
       method: "GET",
       url: "/member",
@@ -243,10 +249,15 @@ describe("members' sign-in with OpenID Connect", () => {
     assert.equal(page.statusCode, 200);
     assert.doesNotMatch(page.body, /No key yet/);
     assert.match(page.body, /<dd id="credits-used">0<\/dd>/);
-    assert.match(page.body, /<dd id="granted">50<\/dd>/);
-    const allowance = /<dd id="monthly-allowance">(\d+)<\/dd>/.exec(page.body)?.[1];
-    assert.ok(allowance !== undefined && Number(allowance) >= 50, page.body);
-    assert.match(page.body, new RegExp(`<dd id="credits-remaining">${allowance}</dd>`));
+    const allowance = Number(/<dd id="monthly-allowance">(\d+)<\/dd>/.exec(page.body)?.[1]);
+    assert.match(page.body, new RegExp(`<dd id="monthly-remaining">${allowance}</dd>`));
+    assert.match(page.body, new RegExp(`<dd id="credits-remaining">${allowance + 50}</dd>`));
+    assert.match(
+      page.body,
+      new RegExp(
+        `<tr><td><code>${grant.id}</code></td><td>promotional</td><td>50</td><td>2999-01-01T00:00:00.000Z</td></tr>`,
+      ),
+    );
   });
 
   it("creates a key limited to the checked tools and read-only access, and refuses a form with no tool", async (t) => {

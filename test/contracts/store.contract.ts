@@ -6,17 +6,16 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { CallAbandonedError, InvalidCursorError } from "../../src/ports/errors.ts";
-import {
-  type ApiKeyRecord,
-  type AuditPage,
-  type KeyRotation,
-  MAX_GRANTED_CREDITS,
-  type NewAccount,
-  type NewApiKey,
-  type NewAuditEntry,
-  type Reservation,
-  type Store,
-  type UsageReport,
+import type {
+  AuditPage,
+  KeyRotation,
+  NewAccount,
+  NewApiKey,
+  NewAuditEntry,
+  NewGrant,
+  Reservation,
+  Store,
+  UsageReport,
 } from "../../src/ports/store.ts";
 
 export interface StoreFixture {
@@ -64,6 +63,19 @@ export function newAccount(overrides: Partial<NewAccount> = {}): NewAccount {
     plan: "free",
     monthlyAllowance: null,
     metadata: {},
+    createdAt: "2026-11-01T00:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/** A new grant: 100 promotional credits that never expire, unless told otherwise. */
+export function newGrant(overrides: Partial<NewGrant> = {}): NewGrant {
+  return {
+    id: `grt_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
+    credits: 100,
+    expiresAt: null,
+    category: "promotional",
+    reference: null,
     createdAt: "2026-11-01T00:00:00.000Z",
     ...overrides,
   };
@@ -138,8 +150,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           revokedAt: null,
           expiresAt: null,
           metadata: {},
-          grantedCredits: 0,
-          grantedPeriod: null,
           previousDisplayPrefix: null,
           previousSecretExpiresAt: null,
           tools: null,
@@ -284,8 +294,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const found = await store.getKey(key.id);
         assert.equal(found?.expiresAt, "2027-01-01T00:00:00.000Z");
         assert.deepEqual(found?.metadata, { a: "1", "b.c": "x y" });
-        assert.equal(found?.grantedCredits, 0);
-        assert.equal(found?.grantedPeriod, null);
       });
 
       it("keeps a key's tools and access, and changes each alone, back to every tool too", async () => {
@@ -332,41 +340,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           .map((k) => k.id);
         assert.deepEqual(ours, expected);
         assert.equal(new Set(seen).size, seen.length);
-      });
-    });
-
-    describe("credit grants", () => {
-      it("add up within a period and start again in a new one", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 100), true);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 50), true);
-        let found: ApiKeyRecord | null = await store.findKeyByHash(key.secretHash);
-        assert.equal(found?.grantedCredits, 150);
-        assert.equal(found?.grantedPeriod, "2026-11");
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-12", 7), true);
-        found = await store.getKey(key.id);
-        assert.equal(found?.grantedCredits, 7);
-        assert.equal(found?.grantedPeriod, "2026-12");
-      });
-
-      it("are refused for a missing account, and past the period's maximum", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        assert.equal(await store.grantAccountCredits("missing", "2026-11", 1), false);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", MAX_GRANTED_CREDITS), true);
-        assert.equal(await store.grantAccountCredits(key.accountId, "2026-11", 1), false);
-        assert.equal((await store.getKey(key.id))?.grantedCredits, MAX_GRANTED_CREDITS);
-      });
-
-      it("lose no credit when many land at once", async () => {
-        const key = newKey();
-        await store.createKey(key);
-        const results = await Promise.all(
-          Array.from({ length: 40 }, () => store.grantAccountCredits(key.accountId, "2026-11", 3)),
-        );
-        assert.ok(results.every(Boolean));
-        assert.equal((await store.getKey(key.id))?.grantedCredits, 120);
       });
     });
 
@@ -500,10 +473,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           await store.revokeKey(key.id, "2026-11-11T00:00:00.000Z", entry(key.id, { step: "again" })),
           false,
         );
-        assert.equal(
-          await store.grantAccountCredits("acc_missing", "2026-11", 5, entry(key.id, { step: "grant" })),
-          false,
-        );
+        assert.equal(await store.addGrant("acc_missing", newGrant(), entry(key.id, { step: "grant" })), null);
         assert.equal(
           await store.updateAccount("acc_missing", { plan: "builder" }, entry(key.id, { step: "update" })),
           false,
@@ -550,14 +520,15 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
               ),
           ],
           ["update", () => store.updateKey(key.id, { name: "changed" }, unwritable(key.id))],
-          ["grant", () => store.grantAccountCredits(key.accountId, "2026-11", 5, unwritable(key.id))],
+          ["grant", () => store.addGrant(key.accountId, newGrant(), unwritable(key.id))],
         ];
         for (const [name, attempt] of attempts) await assert.rejects(attempt(), TypeError, name);
         const after = await store.findKeyByHash(key.secretHash);
         assert.deepEqual(
-          [after?.matched, after?.revokedAt, after?.displayPrefix, after?.name, after?.grantedCredits],
-          ["current", null, key.displayPrefix, key.name, 0],
+          [after?.matched, after?.revokedAt, after?.displayPrefix, after?.name],
+          ["current", null, key.displayPrefix, key.name],
         );
+        assert.deepEqual(await store.listGrants(key.accountId, "2026-11-01T00:00:00.000Z"), []);
         assert.equal(after?.previousSecretExpiresAt, null);
         const lost = newKey();
         await assert.rejects(store.createKey(lost, unwritable(lost.id)), TypeError);
@@ -740,7 +711,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await store.createKey(key);
         const r = reservation(key.id, { credits: 4, at: "2020-01-01T00:00:00.000Z" });
         const outcome = await store.runCall(r, () => ok({ answer: 42 }));
-        assert.deepEqual(outcome, { status: "charged", value: { answer: 42 }, creditsUsed: 4 });
+        assert.deepEqual(outcome, {
+          status: "charged",
+          value: { answer: 42 },
+          creditsUsed: 4,
+          grantsLeft: 0,
+        });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         const report = await store.usage({
           accountId: key.accountId,
@@ -764,7 +740,13 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const failure = new Error("no result");
         const r = reservation(key.id, { credits: 5 });
         const outcome = await store.runCall(r, () => ({ ok: false, httpStatus: 422, error: failure }));
-        assert.deepEqual(outcome, { status: "refunded", httpStatus: 422, error: failure, creditsUsed: 3 });
+        assert.deepEqual(outcome, {
+          status: "refunded",
+          httpStatus: 422,
+          error: failure,
+          creditsUsed: 3,
+          grantsLeft: 0,
+        });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
         const report = await store.usage({
           accountId: key.accountId,
@@ -791,6 +773,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "insufficient_credits",
           creditsUsed: 6,
+          grantsLeft: 0,
         });
         const capped = { credits: 1, monthlyCallCap: 1, tool: "capped" };
         assert.equal((await store.runCall(reservation(key.id, capped), work)).status, "charged");
@@ -798,6 +781,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "tier_limit",
           creditsUsed: 7,
+          grantsLeft: 0,
         });
         assert.equal(runs, 2);
         const report = await store.usage({
@@ -838,6 +822,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "insufficient_credits",
           creditsUsed: 2_147_483_649,
+          grantsLeft: 0,
         });
         const keyed = reservation(key.id, {
           ...big,
@@ -849,6 +834,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "charged",
           value: 4,
           creditsUsed: 4_294_967_296,
+          grantsLeft: 0,
         });
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4_294_967_296);
         const report = await store.usage({
@@ -929,7 +915,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         );
         assert.deepEqual(meanwhile, { status: "claimed", existing: { fingerprint: "fp", answer: null } });
         running.resolve({ ok: true, value: "first" });
-        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
+        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2, grantsLeft: 0 });
         const after = await store.runCall(
           reservation(key.id, { idempotency: claim("running") }),
           () => ({ ok: true, value: String(++runs) }),
@@ -961,7 +947,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             () => ({ ok: true, value: "ran" }),
             () => answer,
           );
-          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2, grantsLeft: 0 });
           const report = await store.usage({
             accountId: key.accountId,
             period: "2026-11",
@@ -1001,7 +987,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           [[r.callId, "pending", null, 4]],
         );
         running.resolve({ ok: true, value: "done" });
-        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4, grantsLeft: 0 });
         const after = await store.usage({
           accountId: key.accountId,
           period: "2026-11",
@@ -1043,7 +1029,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => ({ ok: true, value: "never" }),
           () => answer,
         );
-        assert.deepEqual(refused, { status: "refused", reason: "insufficient_credits", creditsUsed: 0 });
+        assert.deepEqual(refused, {
+          status: "refused",
+          reason: "insufficient_credits",
+          creditsUsed: 0,
+          grantsLeft: 0,
+        });
         const cheaper = await store.runCall(
           reservation(key.id, { credits: 10, idempotency: claim("too-dear") }),
           () => ({ ok: true, value: "ran" }),
@@ -1103,10 +1094,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             return ok("never");
           },
         );
-        assert.deepEqual(other, { status: "refused", reason: "tier_limit", creditsUsed: 4 });
+        assert.deepEqual(other, { status: "refused", reason: "tier_limit", creditsUsed: 4, grantsLeft: 0 });
         assert.equal(ran, false);
         held.finish("done");
-        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4 });
+        assert.deepEqual(await call, { status: "charged", value: "done", creditsUsed: 4, grantsLeft: 0 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 4]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 4);
         assert.equal(await store.refundAbandoned("2999-01-01T00:00:00.000Z"), 0, "nothing left pending");
@@ -1128,6 +1119,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "refused",
           reason: "insufficient_credits",
           creditsUsed: 6,
+          grantsLeft: 0,
         });
         assert.equal(runs, 1);
         const report = await store.usage({
@@ -1147,7 +1139,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const r = reservation(key.id, capped);
         assert.deepEqual(
           await store.runReservedCall(r, () => ({ ok: false, httpStatus: 500, error: failure })),
-          { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0 },
+          { status: "refunded", httpStatus: 500, error: failure, creditsUsed: 0, grantsLeft: 0 },
         );
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", 500, 0]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 0);
@@ -1183,7 +1175,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           );
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer: null } });
         held.finish("first");
-        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2 });
+        assert.deepEqual(await first, { status: "charged", value: "first", creditsUsed: 2, grantsLeft: 0 });
         assert.deepEqual(await again(), { status: "claimed", existing: { fingerprint: "fp", answer } });
         assert.equal(runs, 0);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 2);
@@ -1226,7 +1218,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
             () => ok("ran"),
             () => answer,
           );
-          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2 });
+          assert.deepEqual(retry, { status: "charged", value: "ran", creditsUsed: 2, grantsLeft: 0 });
         });
 
       it("runCall: the sweep releases a keyed reservation older than its bound; its capture then charges nothing and its key is free", async () => {
@@ -1249,7 +1241,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => ok("retried"),
           () => answer,
         );
-        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2, grantsLeft: 0 });
       });
 
       it("the sweep releases a reservation older than its bound; its capture charges it again, once, past the allowance if need be, and keeps its answer", async () => {
@@ -1269,7 +1261,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         const other = await store.runReservedCall(reservation(key.id, { credits: 6 }), () => ok("other"));
         assert.equal(other.status, "charged");
         held.finish("acted");
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 6 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 6, grantsLeft: 0 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 6]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 12);
         const report = await store.usage({
@@ -1303,7 +1295,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           () => ok("retried"),
           () => answer,
         );
-        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2 });
+        assert.deepEqual(retry, { status: "charged", value: "retried", creditsUsed: 2, grantsLeft: 0 });
         held.finish("too late");
         await assert.rejects(call, CallAbandonedError);
         assert.deepEqual(await statusOf(key.id, r.callId), ["refunded", null, 0]);
@@ -1319,7 +1311,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         await held.started;
         assert.equal(await store.refundAbandoned("2026-11-02T00:00:01.000Z"), 1);
         held.finish("acted");
-        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3 });
+        assert.deepEqual(await call, { status: "charged", value: "acted", creditsUsed: 3, grantsLeft: 0 });
         assert.deepEqual(await statusOf(key.id, r.callId), ["charged", 200, 3]);
         assert.equal(await store.creditsUsed(key.accountId, "2026-11"), 3);
       });
@@ -1377,8 +1369,6 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         });
         assert.deepEqual(await store.getAccount(account.id), {
           ...account,
-          grantedCredits: 0,
-          grantedPeriod: null,
           keyCount: 2,
           alerts: null,
         });
@@ -1394,25 +1384,12 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           await store.updateAccount(account.id, { name: "renamed", plan: "free", metadata: {} }),
           true,
         );
-        assert.equal(await store.grantAccountCredits(account.id, "2026-11", 9), true);
         const changed = await store.getAccount(account.id);
         assert.deepEqual(
-          [
-            changed?.name,
-            changed?.plan,
-            changed?.monthlyAllowance,
-            changed?.metadata,
-            changed?.grantedCredits,
-          ],
-          ["renamed", "free", 70, {}, 9],
+          [changed?.name, changed?.plan, changed?.monthlyAllowance, changed?.metadata],
+          ["renamed", "free", 70, {}],
         );
-        for (const key of keys) {
-          const found = await store.getKey(key.id);
-          assert.deepEqual(
-            [found?.plan, found?.grantedCredits, found?.grantedPeriod],
-            ["free", 9, "2026-11"],
-          );
-        }
+        for (const key of keys) assert.equal((await store.getKey(key.id))?.plan, "free");
       });
 
       it("makes a key's one-key account with it, and refuses a key for an account that does not exist", async () => {
@@ -1481,6 +1458,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
           status: "charged",
           value: 2,
           creditsUsed: 6,
+          grantsLeft: 0,
         });
         assert.equal((await store.runReservedCall(on(b), async () => FAILED)).status, "refunded");
         assert.equal(await store.creditsUsed(account.id, "2026-11"), 6);
@@ -1496,7 +1474,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         assert.deepEqual([report.calls, report.creditsUsed], [3, 6]);
         // The tool's monthly cap is the account's too.
         const capped = await store.runCall(on(a, { monthlyCallCap: 2 }), () => ok(3));
-        assert.deepEqual(capped, { status: "refused", reason: "tier_limit", creditsUsed: 6 });
+        assert.deepEqual(capped, { status: "refused", reason: "tier_limit", creditsUsed: 6, grantsLeft: 0 });
       });
 
       for (const way of ["runCall", "runReservedCall", "keyed runCall"] as const)

@@ -2,7 +2,8 @@
  * Migration 0006 on both stores: a database made by the schema before accounts, holding keys with
  * usage, grants and a stored idempotent answer, is migrated, and every key then answers
  * `/v1/me/credits` and `/v1/me/usage` as it did (the new members aside), through its own one-key
- * account, and its stored answer is replayed.
+ * account, and its stored answer is replayed. Migration 0011 runs too: this month's grant is a
+ * grant expiring at the month's end (the same credits remaining), last month's is gone.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -63,9 +64,18 @@ function oldData() {
       key: a,
       credits: {
         plan: "builder",
-        monthly_allowance: 520,
+        monthly_allowance: 500,
         credits_used: 5,
+        monthly_remaining: 495,
         credits_remaining: 515,
+        grants: [
+          {
+            id: `grt_m${a.id.slice(4, 19)}`,
+            remaining: 20,
+            expires_at: "2026-12-01T00:00:00.000Z",
+            category: "promotional",
+          },
+        ],
         ...period,
         metering: true,
       },
@@ -88,7 +98,9 @@ function oldData() {
         plan: "free",
         monthly_allowance: 1000,
         credits_used: 2,
+        monthly_remaining: 998,
         credits_remaining: 998,
+        grants: [],
         ...period,
         metering: true,
       },

@@ -182,8 +182,6 @@ describe("plan names that Object.prototype also has", () => {
       revokedAt: null,
       expiresAt: null,
       metadata: {},
-      grantedCredits: 0,
-      grantedPeriod: null,
       previousDisplayPrefix: null,
       previousSecretExpiresAt: null,
       tools: null,

@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Grant credits
-         * @description Adds credits to the allowance of the key's account for the current calendar month (UTC), shared by every key of the account; they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant` on the account. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         * @description Gives the key's account a promotional grant of credits that lapses when the current calendar month (UTC) ends, shared by every key of the account (as `POST /admin/v1/accounts/{id}/grants` with that `expires_at`). `GET /v1/me/credits` shows it in `grants` and `credits_remaining`; `monthly_allowance` and `credits_used` are unchanged. Audited as `credits.grant` on the account; sends the `credits.granted` webhook event. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminGrantCredits"];
         delete?: never;
@@ -763,11 +763,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * An account's grants
+         * @description The account's live grants with credits left, in the order calls spend them; expired and spent ones are not shown. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         */
+        get: operations["adminListAccountGrants"];
         put?: never;
         /**
          * Grant an account credits
-         * @description Adds credits to the account's allowance for the current calendar month (UTC), shared by its keys; they lapse when it ends. Audited as `credits.grant` on the account. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
+         * @description Gives the account a grant of credits, shared by its keys: spent after the month's allowance, grants by earliest `expires_at` first (never-expiring last), then oldest; what is left of it is gone at `expires_at`. `category` is `promotional` unless said `paid`. The same `reference` again on the account answers 200 with the grant it made, granting nothing. Audited as `credits.grant` on the account; sends the `credits.granted` webhook event. Needs an admin key; takes a slot of the admin key's own per-minute window (`TOOLRUN_ADMIN_RPM`), never a customer key's.
          */
         post: operations["adminGrantAccountCredits"];
         delete?: never;
@@ -2194,9 +2198,24 @@ export interface operations {
                         /** @description The account's name, as its operator set it. */
                         account_name: string;
                         plan: string;
+                        /** @description This month's allowance alone (grants come on top); null when metering is off. It renews on the 1st (UTC). */
                         monthly_allowance: number | null;
+                        /** @description Credits of this month's allowance used. */
                         credits_used: number;
+                        /** @description What is left of this month's allowance; null when metering is off. */
+                        monthly_remaining: number | null;
+                        /** @description What the account can spend now: `monthly_remaining` plus what its live grants have left. A call costing more answers 402. Null when metering is off. */
                         credits_remaining: number | null;
+                        /** @description Its live grants with credits left, in the order calls spend them once the allowance is used: earliest `expires_at` first, never-expiring last, then oldest. */
+                        grants: {
+                            /** @description `grt_...` */
+                            id: string;
+                            remaining: number;
+                            /** @description When what is left is gone; null: never. */
+                            expires_at: string | null;
+                            /** @enum {string} */
+                            category: "paid" | "promotional";
+                        }[];
                         /** Format: date-time */
                         period_start: string;
                         /** Format: date-time */
@@ -3184,10 +3203,8 @@ export interface operations {
                             status: "active" | "expired" | "revoked";
                             /** @description The key's own monthly allowance; null when it uses its plan's. */
                             own_monthly_allowance: number | null;
-                            /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                            /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                             monthly_allowance: number;
-                            /** @description Credits granted for this month, included in `monthly_allowance`. */
-                            granted_credits: number;
                             metadata: {
                                 [key: string]: string;
                             };
@@ -3346,10 +3363,8 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                         /** @description The key's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
                         metadata: {
                             [key: string]: string;
                         };
@@ -3491,10 +3506,8 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                         /** @description The key's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
                         metadata: {
                             [key: string]: string;
                         };
@@ -3669,10 +3682,8 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                         /** @description The key's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
                         metadata: {
                             [key: string]: string;
                         };
@@ -3839,10 +3850,8 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                         /** @description The key's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
                         metadata: {
                             [key: string]: string;
                         };
@@ -4002,10 +4011,8 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                         /** @description The key's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
                         metadata: {
                             [key: string]: string;
                         };
@@ -4145,7 +4152,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Credits added to this calendar month's allowance (UTC); they lapse when the month ends. */
+                    /** @description Credits of a promotional grant to the key's account that lapses when this calendar month (UTC) ends. */
                     credits: number;
                     /** @description Why, for the audit log. */
                     reason?: string;
@@ -4174,10 +4181,8 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                         /** @description The key's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
                         metadata: {
                             [key: string]: string;
                         };
@@ -4336,9 +4341,24 @@ export interface operations {
                             /** @description The account's name, as its operator set it. */
                             account_name: string;
                             plan: string;
+                            /** @description This month's allowance alone (grants come on top); null when metering is off. It renews on the 1st (UTC). */
                             monthly_allowance: number | null;
+                            /** @description Credits of this month's allowance used. */
                             credits_used: number;
+                            /** @description What is left of this month's allowance; null when metering is off. */
+                            monthly_remaining: number | null;
+                            /** @description What the account can spend now: `monthly_remaining` plus what its live grants have left. A call costing more answers 402. Null when metering is off. */
                             credits_remaining: number | null;
+                            /** @description Its live grants with credits left, in the order calls spend them once the allowance is used: earliest `expires_at` first, never-expiring last, then oldest. */
+                            grants: {
+                                /** @description `grt_...` */
+                                id: string;
+                                remaining: number;
+                                /** @description When what is left is gone; null: never. */
+                                expires_at: string | null;
+                                /** @enum {string} */
+                                category: "paid" | "promotional";
+                            }[];
                             /** Format: date-time */
                             period_start: string;
                             /** Format: date-time */
@@ -5644,7 +5664,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
                     events: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -6024,7 +6044,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http or https URL. Any host the server can reach, loopback and private addresses included (the operator sets it). */
                     url?: string;
-                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
+                    /** @description The event types to receive: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`. Sent today: `credits.threshold`, `credits.depleted`, `credits.granted`, `key.revoked`, `webhook.test`, `job.succeeded`, `job.failed`; the others may be subscribed to already. */
                     events?: ("credits.threshold" | "credits.depleted" | "credits.granted" | "key.revoked" | "webhook.test" | "job.succeeded" | "job.failed")[];
                     /** @description What the endpoint is for. */
                     description?: string;
@@ -6610,14 +6630,32 @@ export interface operations {
                             plan: string;
                             /** @description The account's own monthly allowance; null when it uses its plan's. */
                             own_monthly_allowance: number | null;
-                            /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                            /** @description The account's allowance this calendar month (UTC), its own or its plan's, shared by its keys; its grants come on top. */
                             monthly_allowance: number;
-                            /** @description Credits granted for this month, included in `monthly_allowance`. */
-                            granted_credits: number;
-                            /** @description Credits its keys hold this month (pending and charged calls). */
+                            /** @description Credits of `monthly_allowance` its keys hold this month (pending and charged calls). */
                             credits_used: number;
                             /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                            monthly_remaining: number | null;
+                            /** @description What its keys can spend now: `monthly_remaining` plus what its live grants have left; null when metering is off. */
                             credits_remaining: number | null;
+                            /** @description Its live grants with credits left, in the order calls spend them. */
+                            grants: {
+                                /** @description `grt_...` */
+                                id: string;
+                                account_id: string;
+                                /** @description Credits granted. */
+                                credits: number;
+                                /** @description Credits not spent yet. */
+                                remaining: number;
+                                /** @description When what is left of it is gone; null: never. */
+                                expires_at: string | null;
+                                /** @enum {string} */
+                                category: "paid" | "promotional";
+                                /** @description The payment or campaign it stands for; unique on the account. */
+                                reference: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
                             metadata: {
                                 [key: string]: string;
                             };
@@ -6753,14 +6791,32 @@ export interface operations {
                         plan: string;
                         /** @description The account's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's, shared by its keys; its grants come on top. */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
-                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        /** @description Credits of `monthly_allowance` its keys hold this month (pending and charged calls). */
                         credits_used: number;
                         /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        monthly_remaining: number | null;
+                        /** @description What its keys can spend now: `monthly_remaining` plus what its live grants have left; null when metering is off. */
                         credits_remaining: number | null;
+                        /** @description Its live grants with credits left, in the order calls spend them. */
+                        grants: {
+                            /** @description `grt_...` */
+                            id: string;
+                            account_id: string;
+                            /** @description Credits granted. */
+                            credits: number;
+                            /** @description Credits not spent yet. */
+                            remaining: number;
+                            /** @description When what is left of it is gone; null: never. */
+                            expires_at: string | null;
+                            /** @enum {string} */
+                            category: "paid" | "promotional";
+                            /** @description The payment or campaign it stands for; unique on the account. */
+                            reference: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
                         metadata: {
                             [key: string]: string;
                         };
@@ -6881,14 +6937,32 @@ export interface operations {
                         plan: string;
                         /** @description The account's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's, shared by its keys; its grants come on top. */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
-                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        /** @description Credits of `monthly_allowance` its keys hold this month (pending and charged calls). */
                         credits_used: number;
                         /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        monthly_remaining: number | null;
+                        /** @description What its keys can spend now: `monthly_remaining` plus what its live grants have left; null when metering is off. */
                         credits_remaining: number | null;
+                        /** @description Its live grants with credits left, in the order calls spend them. */
+                        grants: {
+                            /** @description `grt_...` */
+                            id: string;
+                            account_id: string;
+                            /** @description Credits granted. */
+                            credits: number;
+                            /** @description Credits not spent yet. */
+                            remaining: number;
+                            /** @description When what is left of it is gone; null: never. */
+                            expires_at: string | null;
+                            /** @enum {string} */
+                            category: "paid" | "promotional";
+                            /** @description The payment or campaign it stands for; unique on the account. */
+                            reference: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
                         metadata: {
                             [key: string]: string;
                         };
@@ -7049,14 +7123,32 @@ export interface operations {
                         plan: string;
                         /** @description The account's own monthly allowance; null when it uses its plan's. */
                         own_monthly_allowance: number | null;
-                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
+                        /** @description The account's allowance this calendar month (UTC), its own or its plan's, shared by its keys; its grants come on top. */
                         monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
-                        /** @description Credits its keys hold this month (pending and charged calls). */
+                        /** @description Credits of `monthly_allowance` its keys hold this month (pending and charged calls). */
                         credits_used: number;
                         /** @description What is left of `monthly_allowance` this month; null when metering is off. */
+                        monthly_remaining: number | null;
+                        /** @description What its keys can spend now: `monthly_remaining` plus what its live grants have left; null when metering is off. */
                         credits_remaining: number | null;
+                        /** @description Its live grants with credits left, in the order calls spend them. */
+                        grants: {
+                            /** @description `grt_...` */
+                            id: string;
+                            account_id: string;
+                            /** @description Credits granted. */
+                            credits: number;
+                            /** @description Credits not spent yet. */
+                            remaining: number;
+                            /** @description When what is left of it is gone; null: never. */
+                            expires_at: string | null;
+                            /** @enum {string} */
+                            category: "paid" | "promotional";
+                            /** @description The payment or campaign it stands for; unique on the account. */
+                            reference: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
                         metadata: {
                             [key: string]: string;
                         };
@@ -7210,10 +7302,8 @@ export interface operations {
                             status: "active" | "expired" | "revoked";
                             /** @description The key's own monthly allowance; null when it uses its plan's. */
                             own_monthly_allowance: number | null;
-                            /** @description What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it. */
+                            /** @description The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`). */
                             monthly_allowance: number;
-                            /** @description Credits granted for this month, included in `monthly_allowance`. */
-                            granted_credits: number;
                             metadata: {
                                 [key: string]: string;
                             };
@@ -7366,9 +7456,24 @@ export interface operations {
                             /** @description The account's name, as its operator set it. */
                             account_name: string;
                             plan: string;
+                            /** @description This month's allowance alone (grants come on top); null when metering is off. It renews on the 1st (UTC). */
                             monthly_allowance: number | null;
+                            /** @description Credits of this month's allowance used. */
                             credits_used: number;
+                            /** @description What is left of this month's allowance; null when metering is off. */
+                            monthly_remaining: number | null;
+                            /** @description What the account can spend now: `monthly_remaining` plus what its live grants have left. A call costing more answers 402. Null when metering is off. */
                             credits_remaining: number | null;
+                            /** @description Its live grants with credits left, in the order calls spend them once the allowance is used: earliest `expires_at` first, never-expiring last, then oldest. */
+                            grants: {
+                                /** @description `grt_...` */
+                                id: string;
+                                remaining: number;
+                                /** @description When what is left is gone; null: never. */
+                                expires_at: string | null;
+                                /** @enum {string} */
+                                category: "paid" | "promotional";
+                            }[];
                             /** Format: date-time */
                             period_start: string;
                             /** Format: date-time */
@@ -7499,6 +7604,142 @@ export interface operations {
             };
         };
     };
+    adminListAccountGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (`acc_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An account's grants */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's live grants with credits left, in the order calls spend them. */
+                        grants: {
+                            /** @description `grt_...` */
+                            id: string;
+                            account_id: string;
+                            /** @description Credits granted. */
+                            credits: number;
+                            /** @description Credits not spent yet. */
+                            remaining: number;
+                            /** @description When what is left of it is gone; null: never. */
+                            expires_at: string | null;
+                            /** @enum {string} */
+                            category: "paid" | "promotional";
+                            /** @description The payment or campaign it stands for; unique on the account. */
+                            reference: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A problem: [`validation_error`](/docs/errors/validation_error), [`malformed_request`](/docs/errors/malformed_request). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`invalid_api_key`](/docs/errors/invalid_api_key). */
+            401: {
+                headers: {
+                    /** @description Always `Bearer realm="toolrun"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`account_not_found`](/docs/errors/account_not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_timeout`](/docs/errors/request_timeout). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`uri_too_long`](/docs/errors/uri_too_long). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`expectation_failed`](/docs/errors/expectation_failed). */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`rate_limited`](/docs/errors/rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: until the window ends (`rate_limited`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`request_header_fields_too_large`](/docs/errors/request_header_fields_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`internal_error`](/docs/errors/internal_error). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem: [`api_unconfigured`](/docs/errors/api_unconfigured), [`backend_unavailable`](/docs/errors/backend_unavailable), [`shutting_down`](/docs/errors/shutting_down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminGrantAccountCredits: {
         parameters: {
             query?: never;
@@ -7512,47 +7753,68 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Credits added to this calendar month's allowance (UTC); they lapse when the month ends. */
+                    /** @description Credits granted. */
                     credits: number;
+                    /** @description RFC 3339 date-time, in the future, at which what is left of the grant is gone; absent or null: it never expires. */
+                    expires_at?: string | null;
+                    /**
+                     * @description `paid` (bought) or `promotional` (given); `promotional` when absent.
+                     * @enum {string}
+                     */
+                    category?: "paid" | "promotional";
+                    /** @description The payment or campaign the grant stands for. The same reference on the same account grants once: asked again, it answers 200 with the first grant. */
+                    reference?: string | null;
                     /** @description Why, for the audit log. */
                     reason?: string;
                 };
             };
         };
         responses: {
-            /** @description Grant an account credits */
+            /** @description The account's grant of that `reference`, made earlier */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description `acc_...`: how the admin API and the CLI name the account. */
+                        /** @description `grt_...` */
                         id: string;
-                        name: string;
-                        plan: string;
-                        /** @description The account's own monthly allowance; null when it uses its plan's. */
-                        own_monthly_allowance: number | null;
-                        /** @description What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants. */
-                        monthly_allowance: number;
-                        /** @description Credits granted for this month, included in `monthly_allowance`. */
-                        granted_credits: number;
-                        /** @description Credits its keys hold this month (pending and charged calls). */
-                        credits_used: number;
-                        /** @description What is left of `monthly_allowance` this month; null when metering is off. */
-                        credits_remaining: number | null;
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        /** @description The account's own thresholds of the `credits.threshold` webhook event; a member left out, or null for both, is the configuration's. */
-                        alerts: {
-                            /** @description Percentages of the month's allowance used (grants included) at which `credits.threshold` is sent, once each per month. */
-                            usedPercent?: number[];
-                            /** @description Spendable credits at or below which `credits.threshold` is sent, once each per month. */
-                            remainingBelow?: number[];
-                        } | null;
-                        /** @description How many keys the account has, revoked ones included. */
-                        key_count: number;
+                        account_id: string;
+                        /** @description Credits granted. */
+                        credits: number;
+                        /** @description Credits not spent yet. */
+                        remaining: number;
+                        /** @description When what is left of it is gone; null: never. */
+                        expires_at: string | null;
+                        /** @enum {string} */
+                        category: "paid" | "promotional";
+                        /** @description The payment or campaign it stands for; unique on the account. */
+                        reference: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Grant an account credits */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `grt_...` */
+                        id: string;
+                        account_id: string;
+                        /** @description Credits granted. */
+                        credits: number;
+                        /** @description Credits not spent yet. */
+                        remaining: number;
+                        /** @description When what is left of it is gone; null: never. */
+                        expires_at: string | null;
+                        /** @enum {string} */
+                        category: "paid" | "promotional";
+                        /** @description The payment or campaign it stands for; unique on the account. */
+                        reference: string | null;
                         /** Format: date-time */
                         created_at: string;
                     };

@@ -1,20 +1,25 @@
 /**
- * AccountStore on PostgreSQL: the accounts that own the plan, the allowance, the grant and the
- * ledger, each read with its count of keys. Boundary: the `accounts` table (and reading `api_keys`
- * by account); its trigger announces every change on the key cache's channel (key-changes.ts), so
+ * AccountStore on PostgreSQL: the accounts that own the plan, the allowance, the grants and the
+ * ledger, each read with its count of keys. Boundary: the `accounts` table, the making and reading
+ * of `credit_grants` (the ledger's functions spend them), and reading `api_keys` by account; its trigger announces every change on the key cache's channel (key-changes.ts), so
  * an account's change reaches the keys every instance remembers like a key's.
  */
 import type { Pool } from "pg";
-import { type AccountStore, MAX_GRANTED_CREDITS, type NewAuditEntry } from "../../ports/store.ts";
+import type { AccountStore, NewAuditEntry } from "../../ports/store.ts";
 import {
   ACCOUNT_COLUMNS,
   type AccountRow,
   accountChangeValues,
   accountInsertValues,
+  GRANT_COLUMNS,
+  type GrantRow,
+  grantInsertValues,
   KEY_COLUMNS,
   KEYS_WITH_ACCOUNT,
   type KeyRow,
+  newGrantRecord,
   toAccountRecord,
+  toGrantRecord,
   toKeyRecord,
 } from "../sql-rows.ts";
 import { audited } from "./audit.ts";
@@ -48,14 +53,25 @@ const UPDATE = statement(
      alerts = CASE WHEN $9 THEN $10::text ELSE alerts END
    WHERE id = $11 RETURNING id`,
 );
-const GRANT = statement(
-  "account_grant",
-  `UPDATE accounts SET
-     granted_credits = CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END,
-     granted_period = $1
-   WHERE id = $3
-     AND CASE WHEN granted_period = $1 THEN granted_credits + $2::bigint ELSE $2::bigint END <= $4
+// Nothing when the account is missing, or already has a grant of the reference: a second instance
+// inserting the same reference at once waits for the first's commit, then inserts nothing.
+const INSERT_GRANT = statement(
+  "grant_insert",
+  `INSERT INTO credit_grants (id, account_id, credits, remaining, expires_at, category, reference, created_at)
+   SELECT $1, $2, $3::bigint, $3::bigint, $4::timestamptz, $5, $6, $7::timestamptz
+   WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $2)
+   ON CONFLICT (account_id, reference) WHERE reference IS NOT NULL DO NOTHING
    RETURNING id`,
+);
+const GRANT_BY_REFERENCE = statement(
+  "grant_by_reference",
+  `SELECT ${GRANT_COLUMNS} FROM credit_grants g WHERE g.account_id = $1 AND g.reference = $2`,
+);
+const LIVE_GRANTS = statement(
+  "grants_live",
+  `SELECT ${GRANT_COLUMNS} FROM credit_grants g
+   WHERE g.account_id = $1 AND g.remaining > 0 AND (g.expires_at IS NULL OR g.expires_at > $2::timestamptz)
+   ORDER BY g.expires_at NULLS LAST, g.created_at, g.id`,
 );
 
 export function createAccountStore(pool: Pool): AccountStore {
@@ -90,7 +106,20 @@ export function createAccountStore(pool: Pool): AccountStore {
       return rows.map(toKeyRecord);
     },
     updateAccount: (id, fields, audit) => change(UPDATE, [...accountChangeValues(fields), id], audit),
-    grantAccountCredits: (id, period, credits, audit) =>
-      change(GRANT, [period, credits, id, MAX_GRANTED_CREDITS], audit),
+    async addGrant(accountId, grant, audit, events) {
+      const inserted = await audited(
+        pool,
+        audit,
+        async (db) => (await run(db, INSERT_GRANT, grantInsertValues(accountId, grant))).length,
+        events,
+      );
+      if (inserted === 1) return { grant: newGrantRecord(accountId, grant), created: true };
+      if (grant.reference === null) return null;
+      const [row] = await run<GrantRow>(pool, GRANT_BY_REFERENCE, [accountId, grant.reference]);
+      return row ? { grant: toGrantRecord(row), created: false } : null;
+    },
+    async listGrants(accountId, at) {
+      return (await run<GrantRow>(pool, LIVE_GRANTS, [accountId, at])).map(toGrantRecord);
+    },
   };
 }

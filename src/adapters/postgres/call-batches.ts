@@ -18,7 +18,7 @@ import { type Queryable, run, statement } from "./db.ts";
 
 const CALLS = statement(
   "ledger_calls",
-  `SELECT outcome, credits_used, active_calls FROM toolrun_calls($1::text[], $2::text[], $3::text[], $4::text[],
+  `SELECT outcome, credits_used, active_calls, grants_left, grants_spent FROM toolrun_calls($1::text[], $2::text[], $3::text[], $4::text[],
      $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::integer[], $10::timestamptz[], $11::integer[],
      $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])`,
 );
@@ -32,8 +32,12 @@ export interface CallRow {
    * since the call was answered 503 and compensated before this statement reached the database.
    */
   readonly outcome: "pending" | "charged" | "refunded" | "tier_limit" | "insufficient_credits" | "voided";
-  /** The account's balance after the call. */
+  /** The account's allowance used after the call. */
   readonly credits_used: number;
+  /** What the account's grants live at the call's moment have left after it. */
+  readonly grants_left: number;
+  /** The part of the call's credits its account's grants paid. */
+  readonly grants_spent: number;
   /** The tool's calls that count against its monthly cap, after this one. */
   readonly active_calls: number;
 }

@@ -1,7 +1,8 @@
 /**
- * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `tool_usage_monthly`,
- * `usage_calls` and `idempotency_keys`, through the functions of migrations/0001_schema.sql; the
- * usage report is in usage.ts.
+ * The credit ledger on PostgreSQL. Boundary: `credit_balances`, `credit_grants` (what calls spend
+ * of them), `tool_usage_monthly`, `usage_calls` and `idempotency_keys`, through the functions of
+ * the migrations (0001_schema.sql, as 0006_accounts.sql and 0011_credit_grants.sql redefine them);
+ * the usage report is in usage.ts.
  *
  * A call without an idempotency key runs its tool first (the tools are pure), then ONE statement
  * checks it and records it charged or refunded, sent together with the other calls of the same
@@ -42,6 +43,7 @@ import type {
   RanOutcome,
   RefusalReason,
   Reservation,
+  Standing,
   StoredAnswer,
   WorkResult,
 } from "../../ports/store.ts";
@@ -56,7 +58,7 @@ import { usageReport } from "./usage.ts";
 
 const RESERVE_CLAIMED = statement(
   "ledger_reserve_claimed",
-  `SELECT outcome, credits_used, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
+  `SELECT outcome, credits_used, grants_left, grants_spent, fingerprint, answer_status, answer_body FROM toolrun_reserve_claimed(
      $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::integer,
      $10::timestamptz, $11::text, $12::text, $13::timestamptz, $14::text, $15::text, $16::text, $17::text,
      $18::text)`,
@@ -66,7 +68,8 @@ const SETTLE = statement(
   "SELECT toolrun_settle($1::text, $2::integer, $3::integer, $4::text) AS settled",
 );
 // A capture that found its call released by the sweep while the tool's effect was happening: the
-// call charged again (credits and cap slot held again, past the allowance if need be), and its
+// call charged again (credits and cap slot held again, all on the allowance and past it if need be:
+// its grant parts went back with the release, and the effect happened), and its
 // answer kept under its key, unless a retry with that key has taken the key over since (that
 // retry answers for the effect, whose upstream request carried the same key). Each update reads
 // the one before it, so the rows are locked in the global order (call, counter, balance, claim).
@@ -74,7 +77,7 @@ const SETTLE = statement(
 const RECHARGE = statement(
   "ledger_recharge",
   `WITH c AS (
-     UPDATE usage_calls u SET status = 'charged', http_status = $2
+     UPDATE usage_calls u SET status = 'charged', http_status = $2, grant_parts = NULL
      WHERE u.call_id = $1 AND u.status = 'refunded'
        AND NOT EXISTS (SELECT 1 FROM idempotency_keys k
                        WHERE k.account_id = u.account_id AND k.idem_key = $3::text AND k.call_id <> $1)
@@ -126,13 +129,15 @@ const FORGET_VOIDED = statement(
 );
 
 export type ReserveOutcome =
-  | { readonly ok: true; readonly creditsUsed: number }
-  | { readonly ok: false; readonly reason: RefusalReason; readonly creditsUsed: number }
+  | ({ readonly ok: true; readonly grantsSpent: number } & Standing)
+  | ({ readonly ok: false; readonly reason: RefusalReason } & Standing)
   | { readonly ok: false; readonly reason: "claimed"; readonly existing: IdempotentRecord };
 
 interface ReserveRow {
   outcome: CallRow["outcome"] | "claimed";
   credits_used: number;
+  grants_left: number;
+  grants_spent: number;
   fingerprint?: string;
   answer_status?: number | null;
   answer_body?: string | null;
@@ -156,14 +161,19 @@ export async function reserve(pool: Pool, r: Reservation): Promise<ReserveOutcom
   if (!row) throw new Error("toolrun_reserve_claimed returned no row");
   switch (row.outcome) {
     case "pending":
-      return { ok: true, creditsUsed: row.credits_used };
+      return {
+        ok: true,
+        creditsUsed: row.credits_used,
+        grantsLeft: row.grants_left,
+        grantsSpent: row.grants_spent,
+      };
     case "claimed": {
       const answer = storedAnswer(row.answer_status, row.answer_body);
       return { ok: false, reason: "claimed", existing: { fingerprint: row.fingerprint ?? "", answer } };
     }
     case "tier_limit":
     case "insufficient_credits":
-      return { ok: false, reason: row.outcome, creditsUsed: row.credits_used };
+      return { ok: false, reason: row.outcome, creditsUsed: row.credits_used, grantsLeft: row.grants_left };
     case "voided":
       throw voided();
     default:
@@ -265,7 +275,12 @@ async function runReservedCall<T>(
   }
   if (!reserved.ok) {
     if ("existing" in reserved) return { status: "claimed", existing: reserved.existing };
-    return { status: "refused", reason: reserved.reason, creditsUsed: reserved.creditsUsed };
+    return {
+      status: "refused",
+      reason: reserved.reason,
+      creditsUsed: reserved.creditsUsed,
+      grantsLeft: reserved.grantsLeft,
+    };
   }
   let result: WorkResult<T>;
   try {
@@ -279,11 +294,13 @@ async function runReservedCall<T>(
   }
   const answer = (outcome: RanOutcome<T>) => answerOf?.(outcome);
   if (!result.ok) {
+    // The refund gives back what the reservation took: the allowance's part and the grants'.
     const outcome: RanOutcome<T> = {
       status: "refunded",
       httpStatus: result.httpStatus,
       error: result.error,
-      creditsUsed: reserved.creditsUsed - r.credits,
+      creditsUsed: reserved.creditsUsed - (r.credits - reserved.grantsSpent),
+      grantsLeft: reserved.grantsLeft + reserved.grantsSpent,
     };
     try {
       await refund(pool, r.callId, result.httpStatus, answer(outcome));
@@ -297,6 +314,7 @@ async function runReservedCall<T>(
     status: "charged",
     value: result.value,
     creditsUsed: reserved.creditsUsed,
+    grantsLeft: reserved.grantsLeft,
   };
   if (external) {
     // Its effect happened: charged once, however long that takes; never refunded from here.

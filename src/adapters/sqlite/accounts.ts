@@ -1,19 +1,25 @@
 /**
- * AccountStore on SQLite: the accounts that own the plan, the allowance, the grant and the ledger,
- * each read with its count of keys. Boundary: the `accounts` table (and reading `api_keys` by
- * account); the key cache forgets keys when any connection commits (key-changes.ts), so an
+ * AccountStore on SQLite: the accounts that own the plan, the allowance, the grants and the
+ * ledger, each read with its count of keys. Boundary: the `accounts` table, the making and reading
+ * of `credit_grants` (the ledger spends them), and reading `api_keys` by account; the key cache forgets keys when any connection commits (key-changes.ts), so an
  * account's change reaches the keys it remembers like a key's.
  */
-import { type AccountStore, MAX_GRANTED_CREDITS } from "../../ports/store.ts";
+import type { AccountStore } from "../../ports/store.ts";
 import {
   ACCOUNT_COLUMNS,
   type AccountRow,
   accountChangeValues,
   accountInsertValues,
+  GRANT_COLUMNS,
+  GRANT_SPEND_ORDER,
+  type GrantRow,
+  grantInsertValues,
   KEY_COLUMNS,
   KEYS_WITH_ACCOUNT,
   type KeyRow,
+  newGrantRecord,
   toAccountRecord,
+  toGrantRecord,
   toKeyRecord,
 } from "../sql-rows.ts";
 import type { Audited } from "./audit.ts";
@@ -43,12 +49,19 @@ export function createAccountStore(db: Db, audited: Audited): AccountStore {
        alerts = CASE WHEN ? THEN ? ELSE alerts END
      WHERE id = ?`,
   );
-  const grant = db.statement(
-    `UPDATE accounts SET
-       granted_credits = CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END,
-       granted_period = ?1
-     WHERE id = ?3
-       AND CASE WHEN granted_period = ?1 THEN granted_credits + ?2 ELSE ?2 END <= ?4`,
+  // Nothing when the account is missing, or already has a grant of the reference.
+  const insertGrant = db.statement(
+    `INSERT INTO credit_grants (id, account_id, credits, remaining, expires_at, category, reference, created_at)
+     SELECT ?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ?2)
+     ON CONFLICT (account_id, reference) WHERE reference IS NOT NULL DO NOTHING`,
+  );
+  const grantByReference = db.statement<GrantRow>(
+    `SELECT ${GRANT_COLUMNS} FROM credit_grants g WHERE g.account_id = ? AND g.reference = ?`,
+  );
+  const liveGrants = db.statement<GrantRow>(
+    `SELECT ${GRANT_COLUMNS} FROM credit_grants g
+     WHERE g.account_id = ? AND g.remaining > 0 AND (g.expires_at IS NULL OR g.expires_at > ?)
+     ORDER BY ${GRANT_SPEND_ORDER}`,
   );
 
   return {
@@ -78,7 +91,13 @@ export function createAccountStore(db: Db, audited: Audited): AccountStore {
           update.run(...accountChangeValues(change).map((v) => (typeof v === "boolean" ? Number(v) : v)), id),
         audit,
       ) === 1,
-    grantAccountCredits: async (id, period, credits, audit) =>
-      audited(() => grant.run(period, credits, id, MAX_GRANTED_CREDITS), audit) === 1,
+    async addGrant(accountId, grant, audit, events) {
+      if (audited(() => insertGrant.run(...grantInsertValues(accountId, grant)), audit, events) === 1)
+        return { grant: newGrantRecord(accountId, grant), created: true };
+      const existing =
+        grant.reference === null ? undefined : grantByReference.get(accountId, grant.reference);
+      return existing ? { grant: toGrantRecord(existing), created: false } : null;
+    },
+    listGrants: async (accountId, at) => liveGrants.all(accountId, at).map(toGrantRecord),
   };
 }

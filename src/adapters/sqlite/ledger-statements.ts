@@ -1,18 +1,21 @@
 /**
  * The SQLite ledger's statements, and the steps on rows both ways of a call share (pure-calls.ts,
- * reserved-calls.ts). Boundary: `credit_balances`, `tool_usage_monthly`, `usage_calls` and
- * `idempotency_keys`. Every step that writes runs inside a unit of the write queue
- * (group-commit.ts), which the caller opens; the reads also run outside one, where they answer
- * only what the unit would answer anyway.
+ * reserved-calls.ts). Boundary: `credit_balances`, `credit_grants` (what calls spend of them),
+ * `tool_usage_monthly`, `usage_calls` and `idempotency_keys`. A call spends its account's allowance
+ * first and its grants only for what the allowance lacks (admission.ts), so a call the allowance
+ * pays runs the statements it always did, the grants' total read beside the balance. Every step
+ * that writes runs inside a unit of the write queue (group-commit.ts), which the caller opens; the
+ * reads also run outside one, where they answer only what the unit would answer anyway.
  */
 import type {
   CallOutcome,
   IdempotencyClaim,
   IdempotentRecord,
   Reservation,
+  Standing,
   StoredAnswer,
 } from "../../ports/store.ts";
-import { refusalOf } from "../admission.ts";
+import { allowancePart, type GrantPart, grantParts, refusalOf } from "../admission.ts";
 import { originValues } from "../call-rows.ts";
 import { storedAnswer } from "../sql-rows.ts";
 import { createStandings } from "../standings.ts";
@@ -22,36 +25,40 @@ import type { Db } from "./db.ts";
 export type Verdict<T> =
   | { readonly early: CallOutcome<T> }
   | {
-      /** The key's credits used before the call. */
-      readonly before: number;
+      /** The account's standing before the call. */
+      readonly before: Standing;
       /** The tool's capped calls before the call, when the tool has a cap. */
       readonly active?: number;
     };
 
 export interface LedgerBooks {
   creditsUsed(accountId: string, period: string): number;
+  /** The account's allowance used this period and its grants live at `at`. */
+  standing(accountId: string, period: string, at: string): Standing;
   /** The call's claim or refusal, read now (inside a unit, where it decides, or before one). */
   verdict<T>(r: Reservation): Verdict<T>;
   /** What this process last saw of the key's month (standings.ts). */
-  remember(r: Reservation, creditsUsed: number, activeCalls?: number): void;
+  remember(r: Reservation, standing: Standing, activeCalls?: number): void;
   predictsRefusal(r: Reservation): boolean;
   /**
    * Records the call, counting it for its tool; a charged or pending call also holds its credits
-   * and cap slot. A null `httpStatus` records a reservation (pending).
+   * (the allowance's part and the grants', recorded with it) and cap slot. A null `httpStatus`
+   * records a reservation (pending). `before` is the verdict's; returns the standing after.
    */
-  recordCall(r: Reservation, charged: boolean, httpStatus: number | null): void;
+  recordCall(r: Reservation, charged: boolean, httpStatus: number | null, before: Standing): Standing;
   /** Pending -> charged; false when the call was not pending (the sweep released it). */
   capture(callId: string, httpStatus: number): boolean;
   /**
-   * Refunded -> charged again, its credits and cap slot held again (past the allowance if need
-   * be), its key claimed again for its answer: the capture of a tool's effect that happened while
-   * the sweep released the call. False when it was not refunded, or when a retry with its key has
+   * Refunded -> charged again, its credits and cap slot held again (all on the allowance, past it
+   * if need be: the call's effect happened), its key claimed again for its answer: the capture of
+   * a tool's effect that happened while the sweep released the call. False when it was not refunded, or when a retry with its key has
    * taken the key over since (that retry answers for the effect).
    */
   recharge(r: Reservation, httpStatus: number): boolean;
   /**
-   * Pending -> refunded, its credits and cap slot given back; false when it was not pending
-   * (captured, released). Its key's claim is left to the caller (or to expire).
+   * Pending -> refunded, its credits and cap slot given back, each credit to the pool it came from
+   * (what an expired grant gets back stays gone); false when it was not pending (captured,
+   * released). Its key's claim is left to the caller (or to expire).
    */
   releaseCall(callId: string, httpStatus: number | null): boolean;
   /**
@@ -76,6 +83,20 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
   const used = db.statement<{ used: number }>(
     "SELECT used FROM credit_balances WHERE account_id = ? AND period = ?",
   );
+  // One statement, so the call path reads no more often than before grants.
+  const standing = db.statement<{ used: number; grants_left: number }>(
+    `SELECT coalesce((SELECT used FROM credit_balances WHERE account_id = ?1 AND period = ?2), 0) AS used,
+            (SELECT coalesce(sum(remaining), 0) FROM credit_grants
+             WHERE account_id = ?1 AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?3)) AS grants_left`,
+  );
+  // Spend order: earliest expiry, never-expiring last, then oldest.
+  const liveGrants = db.statement<{ id: string; remaining: number }>(
+    `SELECT id, remaining FROM credit_grants
+     WHERE account_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)
+     ORDER BY expires_at IS NULL, expires_at, created_at, id`,
+  );
+  const spendGrant = db.statement("UPDATE credit_grants SET remaining = remaining - ? WHERE id = ?");
+  const refillGrant = db.statement("UPDATE credit_grants SET remaining = remaining + ? WHERE id = ?");
   const activeCalls = db.statement<{ active_calls: number }>(
     "SELECT active_calls FROM tool_usage_monthly WHERE account_id = ? AND period = ? AND tool = ?",
   );
@@ -89,9 +110,9 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
        calls = calls + 1, active_calls = active_calls + excluded.active_calls, credits = credits + excluded.credits`,
   );
   const record = db.statement(
-    `INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at,
+    `INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at, grant_parts,
                               credential, oauth_client_id, transport, client_name, client_version)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const claimed = db.statement<{
     fingerprint: string;
@@ -126,15 +147,22 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
   const capture = db.statement(
     "UPDATE usage_calls SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'pending'",
   );
-  const releaseRow = db.statement<{ account_id: string; period: string; tool: string; credits: number }>(
+  const releaseRow = db.statement<{
+    account_id: string;
+    period: string;
+    tool: string;
+    credits: number;
+    grant_parts: string | null;
+  }>(
     `UPDATE usage_calls SET status = 'refunded', http_status = ? WHERE call_id = ? AND status = 'pending'
-     RETURNING account_id, period, tool, credits`,
+     RETURNING account_id, period, tool, credits, grant_parts`,
   );
   const giveBack = db.statement(
     "UPDATE credit_balances SET used = used - ? WHERE account_id = ? AND period = ?",
   );
   const rechargeRow = db.statement<{ account_id: string; period: string; tool: string; credits: number }>(
-    `UPDATE usage_calls SET status = 'charged', http_status = ? WHERE call_id = ? AND status = 'refunded'
+    `UPDATE usage_calls SET status = 'charged', http_status = ?, grant_parts = NULL
+     WHERE call_id = ? AND status = 'refunded'
      RETURNING account_id, period, tool, credits`,
   );
   const recount = db.statement(
@@ -151,6 +179,10 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
 
   const standings = createStandings();
   const creditsUsed = (accountId: string, period: string): number => used.get(accountId, period)?.used ?? 0;
+  function standingOf(accountId: string, period: string, at: string): Standing {
+    const row = standing.get(accountId, period, at);
+    return { creditsUsed: row?.used ?? 0, grantsLeft: row?.grants_left ?? 0 };
+  }
 
   /** The live claim of another call on this call's key, if any. */
   function claimOf(r: Reservation): IdempotentRecord | null {
@@ -171,30 +203,56 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
   function releaseCall(callId: string, httpStatus: number | null): boolean {
     const row = releaseRow.get(httpStatus, callId);
     if (!row) return false;
-    giveBack.run(row.credits, row.account_id, row.period);
+    const parts: GrantPart[] = row.grant_parts === null ? [] : JSON.parse(row.grant_parts);
+    let fromGrants = 0;
+    for (const part of parts) {
+      refillGrant.run(part.credits, part.grant);
+      fromGrants += part.credits;
+    }
+    giveBack.run(row.credits - fromGrants, row.account_id, row.period);
     uncount.run(row.credits, row.account_id, row.period, row.tool);
     return true;
   }
 
   return {
     creditsUsed,
+    standing: standingOf,
     verdict<T>(r: Reservation): Verdict<T> {
       const existing = claimOf(r);
       if (existing) return { early: { status: "claimed", existing } };
-      const before = creditsUsed(r.accountId, r.period);
+      const before = standingOf(r.accountId, r.period, r.at);
       let active: number | undefined;
-      const refused = refusalOf(r, before, () => {
-        active = activeCalls.get(r.accountId, r.period, r.tool)?.active_calls ?? 0;
-        return active;
-      });
+      const refused = refusalOf(
+        r,
+        before.creditsUsed,
+        () => before.grantsLeft,
+        () => {
+          active = activeCalls.get(r.accountId, r.period, r.tool)?.active_calls ?? 0;
+          return active;
+        },
+      );
       if (!refused) return { before, active };
       standings.remember(r, before, active);
-      return { early: { status: "refused", reason: refused, creditsUsed: before } };
+      return { early: { status: "refused", reason: refused, ...before } };
     },
-    remember: (r, creditsUsed, active) => standings.remember(r, creditsUsed, active),
+    remember: (r, standing, active) => standings.remember(r, standing, active),
     predictsRefusal: (r) => standings.predictsRefusal(r),
-    recordCall(r, charged, httpStatus) {
-      if (charged) hold.run(r.accountId, r.period, r.credits);
+    recordCall(r, charged, httpStatus, before) {
+      let after = before;
+      let parts: GrantPart[] = [];
+      if (charged) {
+        const fromAllowance = allowancePart(r, before.creditsUsed);
+        const fromGrants = r.credits - fromAllowance;
+        if (fromGrants > 0) {
+          parts = grantParts(liveGrants.all(r.accountId, r.at), fromGrants);
+          for (const part of parts) spendGrant.run(part.credits, part.grant);
+        }
+        hold.run(r.accountId, r.period, fromAllowance);
+        after = {
+          creditsUsed: before.creditsUsed + fromAllowance,
+          grantsLeft: before.grantsLeft - fromGrants,
+        };
+      }
       count.run(r.accountId, r.period, r.tool, charged ? 1 : 0, charged ? r.credits : 0);
       const status = httpStatus === null ? "pending" : charged ? "charged" : "refunded";
       record.run(
@@ -208,8 +266,10 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
         status,
         httpStatus,
         r.at,
+        parts.length === 0 ? null : JSON.stringify(parts),
         ...originValues(r.origin),
       );
+      return after;
     },
     capture: (callId, httpStatus) => capture.run(httpStatus, callId) > 0,
     recharge(r, httpStatus) {

@@ -7,9 +7,10 @@
  * Refused before running when it is plain: a read outside a unit takes and releases SQLite's read
  * lock, two system calls, and nearly every call passes, so the reads are made first only when
  * this process's latest figures predict a refusal (standings.ts). Balances and cap counts only
- * grow within a period, so a refusal read then stands at the commit. The reads inside the unit
- * decide: calls racing for the last credits may all run, and those the unit refuses are not
- * delivered.
+ * grow within a period and grants only lapse, so a refusal read then stands at the commit (but for
+ * a grant made in between, which the call may miss as it would by arriving a moment sooner). The
+ * reads inside the unit decide: calls racing for the last credits may all run, and those the unit
+ * refuses are not delivered.
  */
 import type { CallOutcome, Reservation, WorkResult } from "../../ports/store.ts";
 import type { Db } from "./db.ts";
@@ -26,13 +27,13 @@ export function createPureCalls(db: Db, books: LedgerBooks): RunPureCall {
     const checked = books.verdict<T>(r);
     if ("early" in checked) return checked.early;
     const { before, active } = checked;
-    books.recordCall(r, ran.ok, ran.ok ? 200 : ran.httpStatus);
+    const after = books.recordCall(r, ran.ok, ran.ok ? 200 : ran.httpStatus, before);
     if (!ran.ok) {
       books.remember(r, before, active);
-      return { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: before };
+      return { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, ...before };
     }
-    books.remember(r, before + r.credits, active === undefined ? undefined : active + 1);
-    return { status: "charged", value: ran.value, creditsUsed: before + r.credits };
+    books.remember(r, after, active === undefined ? undefined : active + 1);
+    return { status: "charged", value: ran.value, ...after };
   }
 
   return async <T>(

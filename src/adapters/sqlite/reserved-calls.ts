@@ -13,7 +13,14 @@
  * it (another process's lock, a full disk), and charges the call again if the sweep released it.
  */
 import { CallAbandonedError } from "../../ports/errors.ts";
-import type { AnswerOf, CallOutcome, RanOutcome, Reservation, WorkResult } from "../../ports/store.ts";
+import type {
+  AnswerOf,
+  CallOutcome,
+  RanOutcome,
+  Reservation,
+  Standing,
+  WorkResult,
+} from "../../ports/store.ts";
 import { untilCaptured } from "../captures.ts";
 import type { Db } from "./db.ts";
 import type { LedgerBooks } from "./ledger-statements.ts";
@@ -28,15 +35,14 @@ export type RunReservedCall = <T>(
 
 export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall {
   /** The reservation, or the outcome that ends the call before it runs; inside a unit. */
-  function reserve<T>(r: Reservation): CallOutcome<T> | { readonly creditsUsed: number } {
+  function reserve<T>(r: Reservation): CallOutcome<T> | { readonly standing: Standing } {
     books.releaseExpiredClaim(r);
     const checked = books.verdict<T>(r);
     if ("early" in checked) return checked.early;
     if (r.idempotency) books.takeClaim(r, r.idempotency);
-    books.recordCall(r, true, null);
-    const creditsUsed = checked.before + r.credits;
-    books.remember(r, creditsUsed, checked.active === undefined ? undefined : checked.active + 1);
-    return { creditsUsed };
+    const standing = books.recordCall(r, true, null, checked.before);
+    books.remember(r, standing, checked.active === undefined ? undefined : checked.active + 1);
+    return { standing };
   }
 
   /**
@@ -46,7 +52,7 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
   function settle<T>(
     r: Reservation,
     ran: WorkResult<T>,
-    reservedCredits: number,
+    reserved: Standing,
     answerOf: AnswerOf<T> | undefined,
     external: boolean,
   ): RanOutcome<T> | null {
@@ -57,12 +63,12 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
         books.releaseClaim(r);
         return null;
       }
-      outcome = { status: "charged", value: ran.value, creditsUsed: reservedCredits };
+      outcome = { status: "charged", value: ran.value, ...reserved };
     } else {
       books.releaseCall(r.callId, ran.httpStatus);
-      const after = books.creditsUsed(r.accountId, r.period);
+      const after = books.standing(r.accountId, r.period, r.at);
       books.remember(r, after);
-      outcome = { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, creditsUsed: after };
+      outcome = { status: "refunded", httpStatus: ran.httpStatus, error: ran.error, ...after };
     }
     if (r.idempotency) {
       if (!answerOf) throw new Error("a call with an idempotency key needs the answer to store");
@@ -101,7 +107,7 @@ export function createReservedCalls(db: Db, books: LedgerBooks): RunReservedCall
       books.releaseClaim(r);
     };
     const ran = await orUndo(async () => work(), undo);
-    const settleNow = () => db.write(() => settle(r, ran, reserved.creditsUsed, answerOf, external));
+    const settleNow = () => db.write(() => settle(r, ran, reserved.standing, answerOf, external));
     // The effect of a tool that acts outside happened: its capture waits for the file, however long.
     const settled =
       external && ran.ok ? await untilCaptured(settleNow, () => !db.isOpen()) : await orUndo(settleNow, undo);

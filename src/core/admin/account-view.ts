@@ -4,8 +4,9 @@
  */
 import type { AccountAlerts, AccountRecord, Store } from "../../ports/store.ts";
 import { decodeCursor, encodeCursor, invalidCursor } from "../contract/cursor.ts";
-import { baseAllowance, grantedIn, periodOf, planOf } from "../kernel/credits.ts";
+import { creditsRemaining, grantsLeft, monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
+import { type GrantView, grantView } from "./grants.ts";
 import { storableTime } from "./input.ts";
 import { type KeyListView, keyView } from "./key-view.ts";
 
@@ -15,14 +16,16 @@ export interface AccountView {
   plan: string;
   /** The account's own allowance, or null when it uses its plan's. */
   own_monthly_allowance: number | null;
-  /** What its keys may spend this month together: its own or its plan's allowance plus this month's grants. */
+  /** The month's allowance, its own or its plan's, shared by its keys (its grants come on top). */
   monthly_allowance: number;
-  /** Credits granted for this month (already in `monthly_allowance`). */
-  granted_credits: number;
-  /** Credits its keys hold this month (pending and charged calls). */
+  /** Credits of the allowance its keys hold this month (pending and charged calls). */
   credits_used: number;
-  /** What is left this month; null when metering is off. */
+  /** What is left of the allowance this month; null when metering is off. */
+  monthly_remaining: number | null;
+  /** What its keys can spend now, the allowance's rest and its grants; null when metering is off. */
   credits_remaining: number | null;
+  /** Its live grants with credits left, in spend order. */
+  grants: GrantView[];
   metadata: Record<string, string>;
   /** Its own thresholds of `credits.threshold`; null: the configuration's. */
   alerts: AccountAlerts | null;
@@ -31,25 +34,30 @@ export interface AccountView {
 }
 
 interface ViewDeps {
-  readonly store: Pick<Store, "creditsUsed">;
+  readonly store: Pick<Store, "creditsUsed" | "listGrants">;
   readonly settings: ServiceSettings;
   readonly now: () => Date;
 }
 
 export async function accountView(deps: ViewDeps, record: AccountRecord): Promise<AccountView> {
-  const period = periodOf(deps.now());
-  const base = baseAllowance(record, planOf(record, deps.settings));
-  const granted = grantedIn(record, period);
-  const used = await deps.store.creditsUsed(record.id, period.id);
+  const now = deps.now();
+  const period = periodOf(now);
+  const allowance = monthlyAllowance(record, planOf(record, deps.settings));
+  const [used, grants] = await Promise.all([
+    deps.store.creditsUsed(record.id, period.id),
+    deps.store.listGrants(record.id, now.toISOString()),
+  ]);
+  const { metering } = deps.settings;
   return {
     id: record.id,
     name: record.name,
     plan: record.plan,
     own_monthly_allowance: record.monthlyAllowance,
-    monthly_allowance: base + granted,
-    granted_credits: granted,
+    monthly_allowance: allowance,
     credits_used: used,
-    credits_remaining: deps.settings.metering ? Math.max(0, base + granted - used) : null,
+    monthly_remaining: metering ? creditsRemaining(allowance, used, 0) : null,
+    credits_remaining: metering ? creditsRemaining(allowance, used, grantsLeft(grants)) : null,
+    grants: grants.map(grantView),
     metadata: { ...record.metadata },
     alerts: record.alerts,
     key_count: record.keyCount,

@@ -5,24 +5,22 @@
  * Secrets are returned once, to the caller, and never stored. The first-start key is made here too
  * (by the server itself, so it is not an audited action).
  */
-import {
-  type AccountChange,
-  type AccountRecord,
-  type ApiKeyRecord,
-  type KeyChange,
-  MAX_GRANTED_CREDITS,
-  type NewApiKey,
-  type Store,
-  type ToolSwitch,
+import type {
+  AccountChange,
+  AccountRecord,
+  ApiKeyRecord,
+  KeyChange,
+  NewApiKey,
+  Store,
+  ToolSwitch,
 } from "../../ports/store.ts";
-import { periodOf } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { issueKey, newAccountId, newKeyId } from "../kernel/key-format.ts";
 import { FREE_PLAN_ID, type ServiceSettings } from "../kernel/settings.ts";
 import { webhookEvent } from "../kernel/webhook-events.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
-import type { AccountInput, GrantInput, KeyInput, KeyUpdate, RotateInput } from "./input.ts";
+import type { AccountInput, KeyInput, KeyUpdate, RotateInput } from "./input.ts";
 
 /** What the admin actions need of the core's deps. */
 export interface AdminDeps {
@@ -277,55 +275,8 @@ export async function revokeApiKey(deps: AdminDeps, by: ActedBy, id: string): Pr
   return existing(deps.store, id);
 }
 
-/**
- * Adds credits to the allowance of the key's account for the current calendar month (they lapse
- * when it ends): /v1/me/credits shows them in `monthly_allowance`, and a call of any of its keys is
- * admitted against the raised allowance. One statement in the store, so concurrent grants and
- * calls lose nothing. 409 for a revoked key.
- */
-export async function grantCredits(
-  deps: AdminDeps,
-  by: ActedBy,
-  id: string,
-  grant: GrantInput,
-): Promise<ApiKeyRecord> {
-  const key = await refuseInactive(deps.store, id);
-  await grantAccountCredits(deps, by, key.accountId, grant, id);
-  return existing(deps.store, id);
-}
-
-/**
- * Adds credits to the account's allowance for the current calendar month, as grantCredits;
- * `keyId` names the key the grant was made through, for the audit entry.
- */
-export async function grantAccountCredits(
-  deps: AdminDeps,
-  by: ActedBy,
-  accountId: string,
-  grant: GrantInput,
-  keyId?: string,
-): Promise<AccountRecord> {
-  const now = deps.now();
-  const period = periodOf(now);
-  const entry = auditEntry(by, now, "credits.grant", accountId, {
-    credits: grant.credits,
-    period: period.id,
-    ...(grant.reason === null ? {} : { reason: grant.reason }),
-    ...(keyId === undefined ? {} : { key_id: keyId }),
-  });
-  if (!(await deps.store.grantAccountCredits(accountId, period.id, grant.credits, entry))) {
-    const record = await existingAccount(deps.store, accountId);
-    throw new ApiError(
-      "validation_error",
-      `Account ${record.id} already holds ${record.grantedPeriod === period.id ? record.grantedCredits : 0} granted credits this month; the most is ${MAX_GRANTED_CREDITS}.`,
-      { extras: { fields: { credits: `would take this month's grants past ${MAX_GRANTED_CREDITS}` } } },
-    );
-  }
-  return existingAccount(deps.store, accountId);
-}
-
 /** Throws 404 for a missing key and 409 `key_revoked` for a revoked one; returns an active key. */
-async function refuseInactive(store: Pick<Store, "getKey">, id: string): Promise<ApiKeyRecord> {
+export async function refuseInactive(store: Pick<Store, "getKey">, id: string): Promise<ApiKeyRecord> {
   const record = await existing(store, id);
   if (record.revokedAt !== null)
     throw new ApiError("key_revoked", `Key ${id} was revoked at ${record.revokedAt}.`);

@@ -6,6 +6,8 @@
 import {
   type AccountAlerts,
   type AccountChange,
+  GRANT_CATEGORIES,
+  type GrantCategory,
   KEY_ACCESS,
   type KeyAccess,
   type KeyChange,
@@ -173,7 +175,36 @@ export const grantSchema: JsonSchema = {
       type: "integer",
       minimum: 1,
       maximum: MAX_CREDITS,
-      description: "Credits added to this calendar month's allowance (UTC); they lapse when the month ends.",
+      description:
+        "Credits of a promotional grant to the key's account that lapses when this calendar month (UTC) ends.",
+    },
+    reason: { type: "string", maxLength: 500, description: "Why, for the audit log." },
+  },
+};
+
+export const accountGrantSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["credits"],
+  properties: {
+    credits: { type: "integer", minimum: 1, maximum: MAX_CREDITS, description: "Credits granted." },
+    expires_at: {
+      type: ["string", "null"],
+      pattern: TIMESTAMP_PATTERN,
+      description:
+        "RFC 3339 date-time, in the future, at which what is left of the grant is gone; absent or null: it never expires.",
+    },
+    category: {
+      type: "string",
+      enum: [...GRANT_CATEGORIES],
+      description: "`paid` (bought) or `promotional` (given); `promotional` when absent.",
+    },
+    reference: {
+      type: ["string", "null"],
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The payment or campaign the grant stands for. The same reference on the same account grants once: asked again, it answers 200 with the first grant.",
     },
     reason: { type: "string", maxLength: 500, description: "Why, for the audit log." },
   },
@@ -257,6 +288,20 @@ export interface GrantInput {
   readonly reason: string | null;
 }
 
+/** A grant to make (grants.ts). */
+export interface GrantOrder {
+  readonly credits: number;
+  /** null: never expires. */
+  readonly expiresAt: string | null;
+  readonly category: GrantCategory;
+  /** The payment or campaign it stands for: the same one never grants twice on an account. */
+  readonly reference: string | null;
+}
+
+export interface AccountGrantInput extends GrantOrder {
+  readonly reason: string | null;
+}
+
 type Body = Record<string, unknown>;
 
 export function parser(schema: JsonSchema, what: string): (body: unknown) => Body {
@@ -278,6 +323,7 @@ const checkAccountCreate = parser(accountCreateSchema, "new account");
 const checkAccountUpdate = parser(accountUpdateSchema, "account change");
 const checkUpdate = parser(keyUpdateSchema, "key change");
 const checkGrant = parser(grantSchema, "grant");
+const checkAccountGrant = parser(accountGrantSchema, "grant");
 const checkRotate = parser(rotateSchema, "rotation");
 const checkSwitch = parser(switchSchema, "switch change");
 const checkAdminKey = parser(adminKeyCreateSchema, "new admin key");
@@ -374,6 +420,21 @@ function knownTools(value: unknown, known: KnownTool): readonly string[] | null 
 export function parseGrant(body: unknown): GrantInput {
   const input = checkGrant(body);
   return { credits: input.credits as number, reason: (input.reason as string | undefined) ?? null };
+}
+
+/** A grant to an account; its expiry must be after `now`, or the grant would be gone at once. */
+export function parseAccountGrant(body: unknown, now: Date): AccountGrantInput {
+  const input = checkAccountGrant(body);
+  const expiresAt = timestamp(input.expires_at);
+  if (expiresAt !== null && Date.parse(expiresAt) <= now.getTime())
+    throw invalid("The grant would be expired already.", { expires_at: "must be in the future" });
+  return {
+    credits: input.credits as number,
+    expiresAt,
+    category: (input.category as GrantCategory | undefined) ?? "promotional",
+    reference: (input.reference as string | null | undefined) ?? null,
+    reason: (input.reason as string | undefined) ?? null,
+  };
 }
 
 /** A rotation's options; no body at all (undefined) is a rotation without a grace. */

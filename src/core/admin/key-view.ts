@@ -5,7 +5,7 @@
 import type { ApiKeyRecord, KeyAccess, KeyStore } from "../../ports/store.ts";
 import { hasExpired, previousSecretWorks } from "../call/keys.ts";
 import { decodeCursor, encodeCursor, invalidCursor } from "../contract/cursor.ts";
-import { baseAllowance, grantedIn, periodOf, planOf } from "../kernel/credits.ts";
+import { monthlyAllowance, planOf } from "../kernel/credits.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import { storableTime } from "./input.ts";
 
@@ -21,10 +21,8 @@ export interface KeyView {
   status: "active" | "expired" | "revoked";
   /** The key's own allowance, or null when it uses its plan's. */
   own_monthly_allowance: number | null;
-  /** What the key may spend this month: its own or its plan's allowance plus this month's grants. */
+  /** The account's allowance this month, its own or its plan's (its grants come on top). */
   monthly_allowance: number;
-  /** Credits granted for this month (already in `monthly_allowance`). */
-  granted_credits: number;
   metadata: Record<string, string>;
   expires_at: string | null;
   created_at: string;
@@ -39,9 +37,7 @@ export interface KeyView {
 }
 
 export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Date, key?: string): KeyView {
-  const period = periodOf(now);
-  const base = baseAllowance(record, planOf(record, settings));
-  const granted = grantedIn(record, period);
+  const allowance = monthlyAllowance(record, planOf(record, settings));
   const previous = previousSecretWorks(record, now) && !hasExpired(record, now);
   return {
     id: record.id,
@@ -52,8 +48,7 @@ export function keyView(record: ApiKeyRecord, settings: ServiceSettings, now: Da
     plan: record.plan,
     status: record.revokedAt !== null ? "revoked" : hasExpired(record, now) ? "expired" : "active",
     own_monthly_allowance: record.monthlyAllowance,
-    monthly_allowance: base + granted,
-    granted_credits: granted,
+    monthly_allowance: allowance,
     metadata: { ...record.metadata },
     expires_at: record.expiresAt,
     created_at: record.createdAt,

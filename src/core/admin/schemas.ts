@@ -40,11 +40,7 @@ const keyProperties: Record<string, JsonSchema> = {
   monthly_allowance: {
     ...count,
     description:
-      "What the key may spend this calendar month (UTC): its own or its plan's allowance plus this month's grants; what `GET /v1/me/credits` shows it.",
-  },
-  granted_credits: {
-    ...count,
-    description: "Credits granted for this month, included in `monthly_allowance`.",
+      "The account's allowance this calendar month (UTC), its own or its plan's; its grants come on top (`GET /admin/v1/accounts/{id}/grants`).",
   },
   metadata: { type: "object", additionalProperties: { type: "string" } },
   expires_at: nullable(timestamp),
@@ -73,7 +69,6 @@ const keyRequired = [
   "status",
   "own_monthly_allowance",
   "monthly_allowance",
-  "granted_credits",
   "metadata",
   "expires_at",
   "created_at",
@@ -127,6 +122,44 @@ export const keyUsageSchema: JsonSchema = {
   },
 };
 
+const grantProperties: Record<string, JsonSchema> = {
+  id: { type: "string", description: "`grt_...`" },
+  account_id: { type: "string" },
+  credits: { ...count, description: "Credits granted." },
+  remaining: { ...count, description: "Credits not spent yet." },
+  expires_at: {
+    ...nullable(timestamp),
+    description: "When what is left of it is gone; null: never.",
+  },
+  category: { type: "string", enum: ["paid", "promotional"] },
+  reference: {
+    ...nullable({ type: "string" }),
+    description: "The payment or campaign it stands for; unique on the account.",
+  },
+  created_at: timestamp,
+};
+
+const grantItem: JsonSchema = {
+  type: "object",
+  required: Object.keys(grantProperties),
+  properties: grantProperties,
+};
+
+export const grantOutputSchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...grantItem };
+
+export const grantListSchema: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  type: "object",
+  required: ["grants"],
+  properties: {
+    grants: {
+      type: "array",
+      items: grantItem,
+      description: "The account's live grants with credits left, in the order calls spend them.",
+    },
+  },
+};
+
 const accountProperties: Record<string, JsonSchema> = {
   id: { type: "string", description: "`acc_...`: how the admin API and the CLI name the account." },
   name: { type: "string" },
@@ -138,16 +171,25 @@ const accountProperties: Record<string, JsonSchema> = {
   monthly_allowance: {
     ...count,
     description:
-      "What the account's keys may spend together this calendar month (UTC): its own or its plan's allowance plus this month's grants.",
+      "The account's allowance this calendar month (UTC), its own or its plan's, shared by its keys; its grants come on top.",
   },
-  granted_credits: {
+  credits_used: {
     ...count,
-    description: "Credits granted for this month, included in `monthly_allowance`.",
+    description: "Credits of `monthly_allowance` its keys hold this month (pending and charged calls).",
   },
-  credits_used: { ...count, description: "Credits its keys hold this month (pending and charged calls)." },
-  credits_remaining: {
+  monthly_remaining: {
     ...nullable(count),
     description: "What is left of `monthly_allowance` this month; null when metering is off.",
+  },
+  credits_remaining: {
+    ...nullable(count),
+    description:
+      "What its keys can spend now: `monthly_remaining` plus what its live grants have left; null when metering is off.",
+  },
+  grants: {
+    type: "array",
+    items: grantItem,
+    description: "Its live grants with credits left, in the order calls spend them.",
   },
   metadata: { type: "object", additionalProperties: { type: "string" } },
   alerts: {

@@ -5,7 +5,14 @@
  */
 import type { ApiKeyRecord, CallOutcome, RefusalReason } from "../../ports/store.ts";
 import { isUnprocessableInputError } from "../../tools/tool.ts";
-import { callCost, monthlyAllowance, type Period, periodOf, planOf } from "../kernel/credits.ts";
+import {
+  callCost,
+  creditsRemaining,
+  monthlyAllowance,
+  type Period,
+  periodOf,
+  planOf,
+} from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Plan } from "../kernel/settings.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
@@ -19,7 +26,7 @@ export interface Price {
   readonly plan: Plan;
   readonly now: Date;
   readonly period: Period;
-  /** Credits the key may use this period; null when metering is off. */
+  /** Credits of the month's allowance (the account's grants come on top); null when metering is off. */
   readonly allowance: number | null;
   /** What the call costs. */
   readonly credits: number;
@@ -30,7 +37,7 @@ export function priceOf(deps: CoreDeps, tool: RegisteredTool, key: ApiKeyRecord)
   const plan = planOf(key, settings);
   const now = deps.now();
   const period = periodOf(now);
-  const allowance = settings.metering ? monthlyAllowance(key, plan, period) : null;
+  const allowance = settings.metering ? monthlyAllowance(key, plan) : null;
   return { plan, now, period, allowance, credits: callCost(tool.weight, plan, settings) };
 }
 
@@ -43,7 +50,10 @@ export function answersOf(
 ): (outcome: CallOutcome<Computed>) => CallAnswer {
   return (outcome) => {
     if (outcome.status === "claimed") return answerForClaimed(outcome.existing, fingerprint ?? "");
-    const remaining = price.allowance === null ? null : Math.max(0, price.allowance - outcome.creditsUsed);
+    const remaining =
+      price.allowance === null
+        ? null
+        : creditsRemaining(price.allowance, outcome.creditsUsed, outcome.grantsLeft);
     if (outcome.status === "refused") return refusal(outcome.reason, tool, price, remaining);
     if (outcome.status === "refunded") return failure(outcome, tool, remaining);
     const head = {
@@ -73,7 +83,7 @@ function refusal(
   }
   return new ApiError(
     "insufficient_credits",
-    `This call costs ${price.credits} credits and ${remaining ?? 0} remain this month. The allowance renews on the 1st (UTC).`,
+    `This call costs ${price.credits} credits and ${remaining ?? 0} remain (this month's allowance and the account's grants). The allowance renews on the 1st (UTC).`,
     { extras },
   );
 }

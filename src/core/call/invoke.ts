@@ -8,6 +8,7 @@
  */
 import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
 import { depletedEvent } from "../kernel/credit-alerts.ts";
+import { creditsRemaining, grantsLeft } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import { syncTimeoutOf } from "../tools/loader.ts";
@@ -136,12 +137,16 @@ function claimOf(deps: CoreDeps, tool: RegisteredTool, call: ToolCall, now: Date
   return claimFor(call.idempotencyKey, fingerprintOf(tool.slug, body), now, deps.settings.idempotencyTtlS);
 }
 
-/** Whether the balance read now can pay for the call (the ledger still decides). */
+/**
+ * Whether the balance read now can pay for the call (the ledger still decides): the allowance, and
+ * only when it cannot pay alone, the account's grants.
+ */
 async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boolean> {
   if (price.allowance === null) return true;
-  return (
-    (await deps.store.creditsUsed(call.key.accountId, price.period.id)) + price.credits <= price.allowance
-  );
+  const used = await deps.store.creditsUsed(call.key.accountId, price.period.id);
+  if (used + price.credits <= price.allowance) return true;
+  const grants = await deps.store.listGrants(call.key.accountId, price.now.toISOString());
+  return price.credits <= creditsRemaining(price.allowance, used, grantsLeft(grants));
 }
 
 /**

@@ -1,9 +1,16 @@
 /**
  * The free reads of a key's own account: its credits this month and what it spent them on.
  */
-import type { ApiKeyRecord, KeyAccess } from "../../ports/store.ts";
+import type { ApiKeyRecord, GrantCategory, KeyAccess } from "../../ports/store.ts";
 import type { CoreDeps } from "../call/deps.ts";
-import { type AccountTerms, monthlyAllowance, periodOf, planOf } from "../kernel/credits.ts";
+import {
+  type AccountTerms,
+  creditsRemaining,
+  grantsLeft,
+  monthlyAllowance,
+  periodOf,
+  planOf,
+} from "../kernel/credits.ts";
 
 /** An account's terms with its id: a key (its account's), or an account read by the admin API. */
 export type Holder = AccountTerms & Pick<ApiKeyRecord, "accountId" | "accountName">;
@@ -14,9 +21,15 @@ export interface CreditsView {
   account_id: string;
   account_name: string;
   plan: string;
+  /** The month's allowance alone (grants come on top). */
   monthly_allowance: number | null;
+  /** Credits of the month's allowance used. */
   credits_used: number;
+  monthly_remaining: number | null;
+  /** What the account can spend now: the allowance's rest and its live grants. */
   credits_remaining: number | null;
+  /** Live grants with credits left, in spend order. */
+  grants: { id: string; remaining: number; expires_at: string | null; category: GrantCategory }[];
   period_start: string;
   period_end: string;
   metering: boolean;
@@ -32,17 +45,28 @@ export async function getCredits(
   holder: Holder,
   key?: Pick<ApiKeyRecord, "id" | "tools" | "access">,
 ): Promise<CreditsView> {
-  const period = periodOf(deps.now());
+  const now = deps.now();
+  const period = periodOf(now);
   const plan = planOf(holder, deps.settings);
-  const used = await deps.store.creditsUsed(holder.accountId, period.id);
-  const allowance = deps.settings.metering ? monthlyAllowance(holder, plan, period) : null;
+  const [used, grants] = await Promise.all([
+    deps.store.creditsUsed(holder.accountId, period.id),
+    deps.store.listGrants(holder.accountId, now.toISOString()),
+  ]);
+  const allowance = deps.settings.metering ? monthlyAllowance(holder, plan) : null;
   return {
     account_id: holder.accountId,
     account_name: holder.accountName,
     plan: plan.id,
     monthly_allowance: allowance,
     credits_used: used,
-    credits_remaining: allowance === null ? null : Math.max(0, allowance - used),
+    monthly_remaining: allowance === null ? null : creditsRemaining(allowance, used, 0),
+    credits_remaining: allowance === null ? null : creditsRemaining(allowance, used, grantsLeft(grants)),
+    grants: grants.map((grant) => ({
+      id: grant.id,
+      remaining: grant.remaining,
+      expires_at: grant.expiresAt,
+      category: grant.category,
+    })),
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
     metering: deps.settings.metering,

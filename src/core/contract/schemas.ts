@@ -112,7 +112,9 @@ export const creditsOutputSchema: JsonSchema = {
     "plan",
     "monthly_allowance",
     "credits_used",
+    "monthly_remaining",
     "credits_remaining",
+    "grants",
     "period_start",
     "period_end",
     "metering",
@@ -125,9 +127,36 @@ export const creditsOutputSchema: JsonSchema = {
     },
     account_name: { type: "string", description: "The account's name, as its operator set it." },
     plan: { type: "string" },
-    monthly_allowance: nullable(count),
-    credits_used: count,
-    credits_remaining: nullable(count),
+    monthly_allowance: {
+      ...nullable(count),
+      description:
+        "This month's allowance alone (grants come on top); null when metering is off. It renews on the 1st (UTC).",
+    },
+    credits_used: { ...count, description: "Credits of this month's allowance used." },
+    monthly_remaining: {
+      ...nullable(count),
+      description: "What is left of this month's allowance; null when metering is off.",
+    },
+    credits_remaining: {
+      ...nullable(count),
+      description:
+        "What the account can spend now: `monthly_remaining` plus what its live grants have left. A call costing more answers 402. Null when metering is off.",
+    },
+    grants: {
+      type: "array",
+      description:
+        "Its live grants with credits left, in the order calls spend them once the allowance is used: earliest `expires_at` first, never-expiring last, then oldest.",
+      items: {
+        type: "object",
+        required: ["id", "remaining", "expires_at", "category"],
+        properties: {
+          id: { type: "string", description: "`grt_...`" },
+          remaining: count,
+          expires_at: { ...nullable(timestamp), description: "When what is left is gone; null: never." },
+          category: { type: "string", enum: ["paid", "promotional"] },
+        },
+      },
+    },
     period_start: timestamp,
     period_end: timestamp,
     metering: { type: "boolean" },

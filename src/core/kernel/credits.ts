@@ -5,11 +5,8 @@
 import type { ApiKeyRecord } from "../../ports/store.ts";
 import { FREE_PLAN_ID, type Plan, type ServiceSettings } from "./settings.ts";
 
-/** What prices a call and sets a balance: an account's plan, own allowance and grant (a key carries its account's). */
-export type AccountTerms = Pick<
-  ApiKeyRecord,
-  "plan" | "monthlyAllowance" | "grantedCredits" | "grantedPeriod"
->;
+/** What prices a call and sets a balance: an account's plan and own allowance (a key carries its account's). */
+export type AccountTerms = Pick<ApiKeyRecord, "plan" | "monthlyAllowance">;
 
 export interface Period {
   /** `YYYY-MM` */
@@ -52,21 +49,20 @@ export function callCost(toolWeight: number, plan: Plan, settings: ServiceSettin
   return settings.metering ? Math.max(toolWeight, plan.minCredits) : 0;
 }
 
-/** The key's own allowance or its plan's, before any grant. */
-export function baseAllowance(key: AccountTerms, plan: Plan): number {
+/** The month's allowance: the account's own or its plan's (its grants come on top, apart). */
+export function monthlyAllowance(key: AccountTerms, plan: Plan): number {
   return key.monthlyAllowance ?? plan.monthlyCredits;
 }
 
-/** Credits granted to the key for `period`; a grant of an earlier period has lapsed. */
-export function grantedIn(key: AccountTerms, period: Period): number {
-  return key.grantedPeriod === period.id ? key.grantedCredits : 0;
+/**
+ * What the account can spend now, given the credits of its allowance it has used and what its live
+ * grants have left: the allowance's rest (none when lowered below what was used), then the grants.
+ */
+export function creditsRemaining(allowance: number, creditsUsed: number, grantsLeft: number): number {
+  return Math.max(0, allowance - creditsUsed) + grantsLeft;
 }
 
-/**
- * What the key may spend in `period`: its base allowance raised by that period's grants. A grant
- * only ever raises it, so a call priced against a key read just before a grant is at worst refused
- * when it would now be admitted, never admitted past the allowance.
- */
-export function monthlyAllowance(key: AccountTerms, plan: Plan, period: Period): number {
-  return baseAllowance(key, plan) + grantedIn(key, period);
+/** What the grants have left, together. */
+export function grantsLeft(grants: readonly { readonly remaining: number }[]): number {
+  return grants.reduce((sum, grant) => sum + grant.remaining, 0);
 }

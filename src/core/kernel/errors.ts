@@ -39,7 +39,7 @@ export const errorCatalog = {
     status: 402,
     title: "Not enough credits",
     explanation:
-      "The key's monthly allowance holds fewer credits than the call costs. `credits_remaining` says what is left; the allowance renews at 00:00 UTC on the 1st of each month. Nothing is charged.",
+      "The account's monthly allowance and its live grants together hold fewer credits than the call costs. `credits_remaining` says what is left; the allowance renews at 00:00 UTC on the 1st of each month. Nothing is charged.",
   },
   vendor_api_tier_limit_exceeded: {
     status: 402,

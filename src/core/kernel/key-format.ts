@@ -54,6 +54,10 @@ export function newKeyId(): string {
   return `key_${randomBase62(16)}`;
 }
 
+export function newGrantId(): string {
+  return `grt_${randomBase62(16)}`;
+}
+
 export function newAccountId(): string {
   return `acc_${randomBase62(16)}`;
 }

@@ -24,6 +24,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const EMITTED_WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   "credits.threshold",
   "credits.depleted",
+  "credits.granted",
   "key.revoked",
   "webhook.test",
   "job.succeeded",

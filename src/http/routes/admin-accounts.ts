@@ -1,23 +1,19 @@
 /**
  * The admin API's accounts: create, list, read and change them, list their keys, read their usage
- * and grant them credits. Declared like the other admin routes (admin.ts), calling the same core
+ * and give them grants of credits. Declared like the other admin routes (admin.ts), calling the same core
  * functions as the CLI.
  */
 
 import { accountView, listAccountKeyViews, listAccountViews } from "../../core/admin/account-view.ts";
-import {
-  createAccount,
-  existingAccount,
-  grantAccountCredits,
-  updateAccount,
-} from "../../core/admin/actions.ts";
+import { createAccount, existingAccount, updateAccount } from "../../core/admin/actions.ts";
+import { addAccountGrant, grantView, listAccountGrants } from "../../core/admin/grants.ts";
 import {
   accountCreateSchema,
+  accountGrantSchema,
   accountUpdateSchema,
-  grantSchema,
   parseAccountCreate,
+  parseAccountGrant,
   parseAccountUpdate,
-  parseGrant,
 } from "../../core/admin/input.ts";
 import {
   ADMIN_LIST_LIMIT_DEFAULT,
@@ -28,12 +24,14 @@ import {
   accountSchema,
   accountUsageParameters,
   accountUsageSchema,
+  grantListSchema,
+  grantOutputSchema,
   keyListSchema,
 } from "../../core/admin/schemas.ts";
 import type { CoreDeps } from "../../core/call/deps.ts";
 import { getCredits, getUsage, USAGE_LIMIT_DEFAULT } from "../../core/contract/account.ts";
 import type { HttpRoute } from "../register.ts";
-import { adminRoute } from "./admin.ts";
+import { adminRoute, withStatus } from "./admin.ts";
 
 type Args = Record<string, unknown>;
 
@@ -138,13 +136,30 @@ export function adminAccountRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminGrantAccountCredits",
       summary: "Grant an account credits",
       description:
-        "Adds credits to the account's allowance for the current calendar month (UTC), shared by its keys; they lapse when it ends. Audited as `credits.grant` on the account.",
+        "Gives the account a grant of credits, shared by its keys: spent after the month's allowance, grants by earliest `expires_at` first (never-expiring last), then oldest; what is left of it is gone at `expires_at`. `category` is `promotional` unless said `paid`. The same `reference` again on the account answers 200 with the grant it made, granting nothing. Audited as `credits.grant` on the account; sends the `credits.granted` webhook event.",
       parameters: accountIdParameters,
-      body: grantSchema,
-      response: accountSchema,
+      body: accountGrantSchema,
+      status: 201,
+      also: { status: 200, description: "The account's grant of that `reference`, made earlier" },
+      response: grantOutputSchema,
       errors: ["account_not_found"],
-      run: async ({ by, args, body }) =>
-        accountView(deps, await grantAccountCredits(deps, by, id(args), parseGrant(body))),
+      run: async ({ by, args, body }) => {
+        const { reason, ...order } = parseAccountGrant(body, deps.now());
+        const made = await addAccountGrant(deps, by, id(args), order, reason === null ? {} : { reason });
+        return made.created ? grantView(made.grant) : withStatus(200, grantView(made.grant));
+      },
+    }),
+    adminRoute({
+      method: "GET",
+      path: "/accounts/{id}/grants",
+      operationId: "adminListAccountGrants",
+      summary: "An account's grants",
+      description:
+        "The account's live grants with credits left, in the order calls spend them; expired and spent ones are not shown.",
+      parameters: accountIdParameters,
+      response: grantListSchema,
+      errors: ["account_not_found"],
+      run: async ({ args }) => ({ grants: (await listAccountGrants(deps, id(args))).map(grantView) }),
     }),
   ];
 }

@@ -9,13 +9,13 @@ import type { FastifyRequest } from "fastify";
 import {
   createApiKey,
   existing,
-  grantCredits,
   revokeApiKey,
   rotateApiKey,
   setToolSwitch,
   updateApiKey,
 } from "../../core/admin/actions.ts";
 import { type ActedBy, readAuditLog } from "../../core/admin/audit.ts";
+import { grantThisMonth } from "../../core/admin/grants.ts";
 import {
   grantSchema,
   keyCreateSchema,
@@ -97,6 +97,8 @@ export interface AdminRouteSpec {
   /** The body may be left out: `body` is then undefined. */
   readonly bodyOptional?: boolean;
   readonly status?: number;
+  /** Another success the route may answer with the same schema (`run` gives it withStatus). */
+  readonly also?: { readonly status: number; readonly description: string };
   /** The JSON answer's schema; absent for a route with its own `contentType`. */
   readonly response?: JsonSchema;
   /** The answer's type when it is not JSON: `run` then answers a RawAnswer. */
@@ -104,7 +106,7 @@ export interface AdminRouteSpec {
   /** The headers the answer documents. */
   readonly headers?: Readonly<Record<string, ResponseHeader>>;
   readonly errors: readonly ErrorCode[];
-  run(call: AdminCall): Promise<object>;
+  run(call: AdminCall): Promise<object | OtherStatus>;
 }
 
 /** An answer sent as it is (a route with its own `contentType`), with the headers that go with it. */
@@ -139,6 +141,9 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
         ...(spec.response && { schema: spec.response }),
         ...(spec.headers && { headers: spec.headers }),
       },
+      ...(spec.also
+        ? [{ ...spec.also, contentType: JSON_TYPE, ...(spec.response && { schema: spec.response }) }]
+        : []),
     ],
     errors: [...errors],
     bodyLimit: ADMIN_BODY_LIMIT,
@@ -157,9 +162,22 @@ export function adminRoute(spec: AdminRouteSpec): HttpRoute {
         const { raw, headers } = answer as RawAnswer;
         return reply.code(status).headers(headers).type(spec.contentType).send(raw);
       }
+      if (OTHER_STATUS in answer) return reply.code(answer[OTHER_STATUS]).send(answer.body);
       return reply.code(status).send(answer);
     },
   };
+}
+
+const OTHER_STATUS = Symbol("status");
+
+interface OtherStatus {
+  readonly [OTHER_STATUS]: number;
+  readonly body: object;
+}
+
+/** An answer with the route's other success status (AdminRouteSpec.also). */
+export function withStatus(status: number, body: object): OtherStatus {
+  return { [OTHER_STATUS]: status, body };
 }
 
 function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
@@ -270,12 +288,15 @@ export function adminRoutes(deps: CoreDeps): HttpRoute[] {
       operationId: "adminGrantCredits",
       summary: "Grant credits",
       description:
-        "Adds credits to the allowance of the key's account for the current calendar month (UTC), shared by every key of the account; they lapse when it ends. `GET /v1/me/credits` shows them in `monthly_allowance` (and so in `credits_remaining`); `credits_used` is unchanged. Audited as `credits.grant` on the account.",
+        "Gives the key's account a promotional grant of credits that lapses when the current calendar month (UTC) ends, shared by every key of the account (as `POST /admin/v1/accounts/{id}/grants` with that `expires_at`). `GET /v1/me/credits` shows it in `grants` and `credits_remaining`; `monthly_allowance` and `credits_used` are unchanged. Audited as `credits.grant` on the account; sends the `credits.granted` webhook event.",
       parameters: keyIdParameters,
       body: grantSchema,
       response: keySchema,
       errors: ["key_not_found", "key_revoked"],
-      run: async ({ by, args, body }) => view(await grantCredits(deps, by, id(args), parseGrant(body))),
+      run: async ({ by, args, body }) => {
+        await grantThisMonth(deps, by, id(args), parseGrant(body));
+        return view(await existing(deps.store, id(args)));
+      },
     }),
     adminRoute({
       method: "GET",

@@ -59,8 +59,10 @@ for (const [name, env, skip] of databases) {
         assert.equal((await call()).status, 200);
         assert.equal((await call()).status, 402);
 
+        // A grant through the key lasts the month and is spent once the allowance is.
         const granted = await admin("POST", `/keys/${key.id}/grants`, { credits: 2 });
-        assert.equal(((await granted.json()) as { monthly_allowance: number }).monthly_allowance, 4);
+        assert.equal(granted.status, 200);
+        assert.equal(((await granted.json()) as { monthly_allowance: number }).monthly_allowance, 2);
         assert.equal((await call()).status, 200);
 
         // The CLI, on the same database, through the same core functions.
@@ -122,12 +124,18 @@ for (const [name, env, skip] of databases) {
         assert.ok(log.entries.filter((e) => e.actor.type === "cli").every((e) => e.request_id === null));
 
         const usage = (await (await admin("GET", `/keys/${key.id}/usage`)).json()) as {
-          credits: { monthly_allowance: number; credits_used: number };
+          credits: { monthly_allowance: number; credits_used: number; credits_remaining: number };
           usage: { calls: number };
         };
+        // The first grant paid the second call; the CLI's grant is left whole.
         assert.deepEqual(
-          [usage.credits.monthly_allowance, usage.credits.credits_used, usage.usage.calls],
-          [9, 4, 2],
+          [
+            usage.credits.monthly_allowance,
+            usage.credits.credits_used,
+            usage.credits.credits_remaining,
+            usage.usage.calls,
+          ],
+          [2, 2, 5, 2],
         );
 
         const revokedAdmin = await runCli(["admin-keys", "revoke", adminKey.id], env);

@@ -82,6 +82,61 @@ describe("toolrun accounts", () => {
     assert.match(lines.stdout.split("\n")[0] ?? "", /^ID\s+PLAN\s+ALLOWANCE\s+USED\s+KEYS\s+NAME\s+CREATED$/);
   });
 
+  it("gives an account grants, once per reference, and lists them in spend order", async () => {
+    const account = await json(["accounts", "create", "--name", "grants", "--plan", "free"]);
+    const never = await json([
+      "accounts",
+      "grant",
+      account.id,
+      "300",
+      "--reference",
+      "cs_1",
+      "--category",
+      "paid",
+    ]);
+    assert.deepEqual(
+      [never.credits, never.remaining, never.expires_at, never.category, never.reference],
+      [300, 300, null, "paid", "cs_1"],
+    );
+    const again = await runCli(["accounts", "grant", account.id, "300", "--reference", "cs_1"], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(
+      again.stdout,
+      new RegExp(`already has grant ${never.id} for reference cs_1; nothing granted`),
+    );
+    const soon = await runCli(
+      ["accounts", "grant", account.id, "50", "--expires", "2999-01-01T00:00:00Z"],
+      env,
+    );
+    assert.equal(soon.code, 0, soon.stderr);
+    assert.match(
+      soon.stdout,
+      /^Granted 50 credits to acc_\w+ \(grt_\w+, promotional\); they expire at 2999-01-01T00:00:00\.000Z\.\n$/,
+    );
+    const listed = await json(["accounts", "grants", account.id]);
+    assert.deepEqual(
+      listed.map((g: { credits: number; reference: string | null }) => [g.credits, g.reference]),
+      [
+        [50, null],
+        [300, "cs_1"],
+      ],
+    );
+    const table = await runCli(["accounts", "grants", account.id], env);
+    assert.match(
+      table.stdout.split("\n")[0] ?? "",
+      /^GRANT\s+CATEGORY\s+CREDITS\s+LEFT\s+EXPIRES\s+REFERENCE$/,
+    );
+    const past = await runCli(
+      ["accounts", "grant", account.id, "5", "--expires", "2020-01-01T00:00:00Z"],
+      env,
+    );
+    assert.equal(past.code, 1);
+    assert.match(
+      past.stderr,
+      /^toolrun: The grant would be expired already\. \(expires_at must be in the future\)/,
+    );
+  });
+
   it("says what is wrong in one line", async () => {
     const both = await runCli(["keys", "create", "--account", "acc_x", "--plan", "free"], env);
     assert.equal(both.code, 1);

@@ -28,7 +28,6 @@ describe("toolrun CLI", () => {
       "account_id",
       "created_at",
       "expires_at",
-      "granted_credits",
       "id",
       "key",
       "metadata",

@@ -196,7 +196,6 @@ describe("toolrun CLI lists", () => {
         "status",
         "own_monthly_allowance",
         "monthly_allowance",
-        "granted_credits",
         "metadata",
         "expires_at",
         "created_at",

@@ -1,6 +1,6 @@
 /**
- * Allowances past what a 32-bit integer holds, on PostgreSQL, through the operator interface: a key
- * with an own allowance of 1e9 and 2e9 granted on top (the admin bounds) calls tools and reads its
+ * Credits past what a 32-bit integer holds, on PostgreSQL, through the operator interface: a key
+ * with an own allowance of 1e9 and two grants of 1e9 (the admin bounds) calls tools and reads its
  * credits like any other.
  */
 import assert from "node:assert/strict";
@@ -36,7 +36,7 @@ describe("a key whose allowance and grants add up past 2^31, on PostgreSQL", { s
     assert.equal(second.body?.credits_remaining, 2_999_999_998);
     const credits = await getJson(server.url, "/v1/me/credits", key.key);
     assert.equal(credits.status, 200);
-    assert.equal(credits.body.monthly_allowance, 3_000_000_000);
+    assert.equal(credits.body.monthly_allowance, 1_000_000_000);
     assert.equal(credits.body.credits_used, 2);
     assert.equal(credits.body.credits_remaining, 2_999_999_998);
   });

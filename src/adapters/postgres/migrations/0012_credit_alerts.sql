@@ -42,16 +42,17 @@ CREATE TABLE credit_alert_marks (
 
 ALTER TABLE credit_balances ADD COLUMN next_alert_at bigint;
 
--- An account's standing in a period: what it may use (`allowance`, NULL when metering is off), and
--- what it may still spend. THE one place this store says what "spendable" is.
+-- An account's standing in a period: what it may use of its month's allowance (`allowance`, NULL
+-- when metering is off), and what it may still spend: the allowance left and its live grants. THE
+-- one place this store says what "spendable" is.
 CREATE VIEW credit_standing AS
-SELECT s.account_id, s.period, s.used, s.allowance, s.allowance - s.used AS spendable,
+SELECT s.account_id, s.period, s.used, s.allowance,
+       greatest(0, s.allowance - s.used) + toolrun_grants_left(s.account_id, now()) AS spendable,
        s.used_percent, s.remaining_below
 FROM (
   SELECT b.account_id, b.period, b.used,
          CASE WHEN c.metering = 1 THEN
            coalesce(a.monthly_allowance, p.monthly_credits, c.fallback_credits)
-           + CASE WHEN a.granted_period = b.period THEN a.granted_credits ELSE 0 END
          END AS allowance,
          coalesce(a.alerts::json -> 'usedPercent', c.alerts::json -> 'usedPercent') AS used_percent,
          coalesce(a.alerts::json -> 'remainingBelow', c.alerts::json -> 'remainingBelow') AS remaining_below
@@ -153,5 +154,23 @@ END;
 $$;
 
 CREATE TRIGGER credit_alerts_reaim
-AFTER UPDATE OF plan, monthly_allowance, granted_credits, granted_period, alerts ON accounts
+AFTER UPDATE OF plan, monthly_allowance, alerts ON accounts
 FOR EACH ROW EXECUTE FUNCTION toolrun_credit_alerts_reaim();
+
+-- Spending from a grant leaves `used` where it is, so it re-aims the month's row itself, and only
+-- for an account with `remainingBelow` thresholds (the rest have nothing a grant can reach).
+CREATE FUNCTION toolrun_credit_alerts_grant_spent() RETURNS trigger
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+BEGIN
+  UPDATE credit_balances b SET next_alert_at = 0
+  FROM credit_standing s
+  WHERE b.account_id = NEW.account_id AND b.period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')
+    AND s.account_id = b.account_id AND s.period = b.period AND json_array_length(s.remaining_below) > 0;
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER credit_alerts_grant_spent
+AFTER UPDATE OF remaining ON credit_grants
+FOR EACH ROW WHEN (NEW.remaining < OLD.remaining)
+EXECUTE FUNCTION toolrun_credit_alerts_grant_spent();

@@ -48,7 +48,7 @@ CREATE INDEX usage_calls_tool_seq ON usage_calls (tool, seq DESC);
 
 -- ============================================================================================
 -- The ledger's functions that insert call rows gain the origin's columns (everything else as in
--- 0006_accounts.sql): dropped and made again with the new arguments at the end.
+-- 0011_credit_grants.sql): dropped and made again with the new arguments at the end.
 -- ============================================================================================
 DROP FUNCTION toolrun_reserve_claimed(text, text, text, text, text, text, bigint, bigint, integer, timestamptz, text,
                                       text, timestamptz);
@@ -62,10 +62,15 @@ DROP FUNCTION toolrun_record_call(text, text, text, text, text, text, bigint, bi
 -- Checks one call against the books as they stand and records it. p_http_status is its run's:
 -- NULL records a reservation (pending, its credits and cap slot held until it is settled or
 -- refunded), 200 a charged call, anything else a refunded one (counted in `calls` only). A call
--- is refused exactly when a charged one would be, whatever its run gave. Returns the account's credits
--- and the tool's capped calls after the call. Only toolrun_calls calls it, once it holds the rows
--- (so the balance read beside the counter it updates is the current one).
-CREATE OR REPLACE FUNCTION toolrun_record_call(
+-- is refused exactly when a charged one would be, whatever its run gave. Returns the account's
+-- allowance used, the tool's capped calls and the grants' credits left after the call. Only
+-- toolrun_calls calls it, once it holds the counter and balance rows (so the balance read beside
+-- the counter it updates is the current one).
+--
+-- A call the allowance pays (nearly every one) takes the first branch, as before grants. Else the
+-- account's live grants are locked in spend order and pay what the allowance lacks, each part
+-- recorded on the call's row for its refund.
+CREATE FUNCTION toolrun_record_call(
   p_call_id     text,
   p_request_id  text,
   p_account_id  text,
@@ -84,13 +89,22 @@ CREATE OR REPLACE FUNCTION toolrun_record_call(
   p_client_version  text,
   OUT outcome      text, -- 'pending' | 'charged' | 'refunded' | 'tier_limit' | 'insufficient_credits'
   OUT credits_used bigint,
-  OUT active_calls integer
+  OUT active_calls integer,
+  OUT grants_left  bigint,
+  OUT grants_spent bigint  -- the part of the call's credits its grants paid
 )
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_held integer := CASE WHEN p_http_status IS NULL OR p_http_status = 200 THEN 1 ELSE 0 END;
+  v_refusal text;
+  v_from_allowance bigint;
+  v_owed bigint;
+  v_take bigint;
+  v_parts jsonb;
+  v_grant record;
 BEGIN
   outcome := CASE WHEN p_http_status IS NULL THEN 'pending' WHEN v_held = 1 THEN 'charged' ELSE 'refunded' END;
+  grants_spent := 0;
   UPDATE tool_usage_monthly t
   SET calls = t.calls + 1, active_calls = t.active_calls + v_held, credits = t.credits + v_held * p_credits
   FROM credit_balances b
@@ -98,21 +112,59 @@ BEGIN
     AND b.account_id = p_account_id AND b.period = p_period
     AND toolrun_refusal(b.used, p_credits, p_allowance, t.active_calls, p_cap) IS NULL
   RETURNING t.active_calls INTO active_calls;
-  IF NOT FOUND THEN
-    SELECT toolrun_refusal(b.used, p_credits, p_allowance, t.active_calls, p_cap), b.used, t.active_calls
-    INTO outcome, credits_used, active_calls
-    FROM credit_balances b, tool_usage_monthly t
+  IF FOUND THEN
+    UPDATE credit_balances b SET used = b.used + v_held * p_credits
     WHERE b.account_id = p_account_id AND b.period = p_period
-      AND t.account_id = p_account_id AND t.period = p_period AND t.tool = p_tool;
+    RETURNING b.used INTO credits_used;
+    INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at,
+                             credential, oauth_client_id, transport, client_name, client_version)
+    VALUES (p_call_id, p_request_id, p_account_id, p_key_id, p_tool, p_period, p_credits, outcome, p_http_status, p_at,
+            p_credential, p_oauth_client_id, p_transport, p_client_name, p_client_version);
+    grants_left := toolrun_grants_left(p_account_id, p_at);
     RETURN;
   END IF;
-  UPDATE credit_balances b SET used = b.used + v_held * p_credits
+
+  SELECT toolrun_refusal(b.used, p_credits, p_allowance, t.active_calls, p_cap), b.used, t.active_calls
+  INTO v_refusal, credits_used, active_calls
+  FROM credit_balances b, tool_usage_monthly t
+  WHERE b.account_id = p_account_id AND b.period = p_period
+    AND t.account_id = p_account_id AND t.period = p_period AND t.tool = p_tool;
+  SELECT coalesce(sum(l.remaining), 0)::bigint INTO grants_left
+  FROM (SELECT g.remaining FROM credit_grants g
+        WHERE g.account_id = p_account_id AND g.remaining > 0 AND (g.expires_at IS NULL OR g.expires_at > p_at)
+        ORDER BY g.expires_at NULLS LAST, g.created_at, g.id
+        FOR UPDATE) AS l;
+  v_from_allowance := least(p_credits, greatest(0, p_allowance - credits_used));
+  IF v_refusal = 'tier_limit' OR p_credits - v_from_allowance > grants_left THEN
+    outcome := v_refusal;
+    RETURN;
+  END IF;
+
+  v_owed := v_held * (p_credits - v_from_allowance);
+  FOR v_grant IN
+    SELECT c.id, c.remaining FROM credit_grants c
+    WHERE c.account_id = p_account_id AND c.remaining > 0 AND (c.expires_at IS NULL OR c.expires_at > p_at)
+    ORDER BY c.expires_at NULLS LAST, c.created_at, c.id
+  LOOP
+    EXIT WHEN v_owed = 0;
+    v_take := least(v_owed, v_grant.remaining);
+    UPDATE credit_grants c SET remaining = c.remaining - v_take WHERE c.id = v_grant.id;
+    v_parts := coalesce(v_parts, '[]'::jsonb) || jsonb_build_array(jsonb_build_object('grant', v_grant.id, 'credits', v_take));
+    v_owed := v_owed - v_take;
+    grants_left := grants_left - v_take;
+    grants_spent := grants_spent + v_take;
+  END LOOP;
+  UPDATE tool_usage_monthly t
+  SET calls = t.calls + 1, active_calls = t.active_calls + v_held, credits = t.credits + v_held * p_credits
+  WHERE t.account_id = p_account_id AND t.period = p_period AND t.tool = p_tool
+  RETURNING t.active_calls INTO active_calls;
+  UPDATE credit_balances b SET used = b.used + v_held * v_from_allowance
   WHERE b.account_id = p_account_id AND b.period = p_period
   RETURNING b.used INTO credits_used;
   INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at,
-                           credential, oauth_client_id, transport, client_name, client_version)
+                           grant_parts, credential, oauth_client_id, transport, client_name, client_version)
   VALUES (p_call_id, p_request_id, p_account_id, p_key_id, p_tool, p_period, p_credits, outcome, p_http_status, p_at,
-          p_credential, p_oauth_client_id, p_transport, p_client_name, p_client_version);
+          v_parts, p_credential, p_oauth_client_id, p_transport, p_client_name, p_client_version);
 END;
 $$;
 
@@ -131,10 +183,11 @@ $$;
 -- nothing.
 --
 -- Then, when every call of a batch of several passes the admission rule with the figures of the
--- calls before it, as is nearly always so, the batch is recorded set-wise: one update of its
+-- calls before it, its allowance paying it all, as is nearly always so, the batch is recorded
+-- set-wise (no grant spent, each call answering what its account's grants have left): one update of its
 -- counters, one of its balances, one insert of its usage rows. Otherwise, and for a single call,
 -- a call at a time (toolrun_record_call), each seeing the ones before it.
-CREATE OR REPLACE FUNCTION toolrun_calls(
+CREATE FUNCTION toolrun_calls(
   p_call_ids      text[],
   p_request_ids   text[],
   p_account_ids   text[],
@@ -152,7 +205,7 @@ CREATE OR REPLACE FUNCTION toolrun_calls(
   p_client_names     text[],
   p_client_versions  text[]
 )
-RETURNS TABLE (outcome text, credits_used bigint, active_calls integer)
+RETURNS TABLE (outcome text, credits_used bigint, active_calls integer, grants_left bigint, grants_spent bigint)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_voided text[];
@@ -221,7 +274,7 @@ BEGIN
       WHERE admitted.all_in
       ORDER BY c.n
     )
-    SELECT f.status, f.used + f.held * f.credits, f.active + f.held
+    SELECT f.status, f.used + f.held * f.credits, f.active + f.held, toolrun_grants_left(f.account_id, f.at), 0::bigint
     FROM before f, admitted
     WHERE admitted.all_in
     ORDER BY f.n;
@@ -235,8 +288,11 @@ BEGIN
       outcome := 'voided';
       credits_used := 0;
       active_calls := 0;
+      grants_left := 0;
+      grants_spent := 0;
     ELSE
-      SELECT r.outcome, r.credits_used, r.active_calls INTO outcome, credits_used, active_calls
+      SELECT r.outcome, r.credits_used, r.active_calls, r.grants_left, r.grants_spent
+      INTO outcome, credits_used, active_calls, grants_left, grants_spent
       FROM toolrun_record_call(p_call_ids[i], p_request_ids[i], p_account_ids[i], p_key_ids[i], p_tools[i], p_periods[i],
                                p_credits[i], p_allowances[i], p_caps[i], p_ats[i], p_http_statuses[i],
                                p_credentials[i], p_oauth_client_ids[i], p_transports[i], p_client_names[i],
@@ -261,7 +317,7 @@ $$;
 -- The key is claimed, then the call reserved (toolrun_calls with a NULL status), in one
 -- transaction. A request whose key is held gets the holder's claim back ('claimed') without
 -- touching the books; a refused reservation leaves no claim behind.
-CREATE OR REPLACE FUNCTION toolrun_reserve_claimed(
+CREATE FUNCTION toolrun_reserve_claimed(
   p_call_id     text,
   p_request_id  text,
   p_account_id  text,
@@ -282,6 +338,8 @@ CREATE OR REPLACE FUNCTION toolrun_reserve_claimed(
   p_client_version  text,
   OUT outcome       text, -- toolrun_calls' outcomes, or 'claimed'
   OUT credits_used  bigint,
+  OUT grants_left   bigint,
+  OUT grants_spent  bigint,
   OUT fingerprint   text,
   OUT answer_status integer,
   OUT answer_body   text
@@ -309,7 +367,7 @@ BEGIN
       RETURN;
     END IF;
   END LOOP;
-  SELECT c.outcome, c.credits_used INTO outcome, credits_used
+  SELECT c.outcome, c.credits_used, c.grants_left, c.grants_spent INTO outcome, credits_used, grants_left, grants_spent
   FROM toolrun_calls(ARRAY[p_call_id], ARRAY[p_request_id], ARRAY[p_account_id], ARRAY[p_key_id], ARRAY[p_tool], ARRAY[p_period],
                      ARRAY[p_credits], ARRAY[p_allowance], ARRAY[p_cap], ARRAY[p_at], ARRAY[NULL::integer],
                      ARRAY[p_credential], ARRAY[p_oauth_client_id], ARRAY[p_transport], ARRAY[p_client_name],

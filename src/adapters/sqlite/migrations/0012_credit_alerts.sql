@@ -42,16 +42,20 @@ CREATE TABLE credit_alert_marks (
 
 ALTER TABLE credit_balances ADD COLUMN next_alert_at INTEGER;
 
--- An account's standing in a period: what it may use (`allowance`, NULL when metering is off), and
--- what it may still spend. THE one place this store says what "spendable" is.
+-- An account's standing in a period: what it may use of its month's allowance (`allowance`, NULL
+-- when metering is off), and what it may still spend: the allowance left and its live grants. THE
+-- one place this store says what "spendable" is.
 CREATE VIEW credit_standing AS
-SELECT s.account_id, s.period, s.used, s.allowance, s.allowance - s.used AS spendable,
+SELECT s.account_id, s.period, s.used, s.allowance,
+       max(0, s.allowance - s.used) + (
+         SELECT coalesce(sum(g.remaining), 0) FROM credit_grants g
+         WHERE g.account_id = s.account_id AND g.remaining > 0
+           AND (g.expires_at IS NULL OR g.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))) AS spendable,
        s.used_percent, s.remaining_below
 FROM (
   SELECT b.account_id, b.period, b.used,
          CASE WHEN c.metering = 1 THEN
            coalesce(a.monthly_allowance, p.monthly_credits, c.fallback_credits)
-           + CASE WHEN a.granted_period = b.period THEN a.granted_credits ELSE 0 END
          END AS allowance,
          coalesce(a.alerts -> '$.usedPercent', c.alerts -> '$.usedPercent') AS used_percent,
          coalesce(a.alerts -> '$.remainingBelow', c.alerts -> '$.remainingBelow') AS remaining_below
@@ -129,8 +133,20 @@ END;
 -- A change of what the account may use or of its thresholds re-aims its current month: a
 -- threshold the change reaches fires with it.
 CREATE TRIGGER credit_alerts_reaim
-AFTER UPDATE OF plan, monthly_allowance, granted_credits, granted_period, alerts ON accounts
+AFTER UPDATE OF plan, monthly_allowance, alerts ON accounts
 BEGIN
   UPDATE credit_balances SET next_alert_at = 0
   WHERE account_id = NEW.id AND period = strftime('%Y-%m', 'now');
+END;
+
+-- Spending from a grant leaves `used` where it is, so it re-aims the month's row itself, and only
+-- for an account with `remainingBelow` thresholds (the rest have nothing a grant can reach).
+CREATE TRIGGER credit_alerts_grant_spent AFTER UPDATE OF remaining ON credit_grants
+WHEN NEW.remaining < OLD.remaining
+BEGIN
+  UPDATE credit_balances SET next_alert_at = 0
+  WHERE account_id = NEW.account_id AND period = strftime('%Y-%m', 'now')
+    AND EXISTS (SELECT 1 FROM credit_standing s
+                WHERE s.account_id = NEW.account_id AND s.period = strftime('%Y-%m', 'now')
+                  AND json_array_length(s.remaining_below) > 0);
 END;
