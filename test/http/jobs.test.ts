@@ -186,6 +186,11 @@ for (const store of storesToTest()) {
       assert.equal(required.runs.length, 0);
       const listed = await app.app.inject({ method: "GET", url: "/v1/jobs", headers: bearer(key) });
       assert.deepEqual(listed.json().jobs, []);
+      // The refusal is the month's depletion (credits.depleted), as a refused call's is.
+      const { accountId } = await app.recordOf(key);
+      const now = app.clock.now();
+      const period = now.toISOString().slice(0, 7);
+      assert.equal(await app.store.recordDepletion(accountId, period, now.toISOString(), []), false);
     });
 
     it("gives the same job for the same Idempotency-Key, and 422 for another body under it", async (t) => {

@@ -7,7 +7,6 @@
  * reserved before it runs, then captured or released. docs/architecture.md walks through it.
  */
 import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
-import { depletedEvent } from "../kernel/credit-alerts.ts";
 import { creditsRemaining, grantsLeft } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { FREE_PLAN_ID } from "../kernel/settings.ts";
@@ -16,6 +15,7 @@ import type { RegisteredTool } from "../tools/registry.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
 import { type CallCompute, computeOf } from "./compute.ts";
+import { recordDepletion } from "./depletion.ts";
 import type { CoreDeps } from "./deps.ts";
 import type { CallAnswer, Computed, ToolAnswer } from "./envelope.ts";
 import {
@@ -147,34 +147,6 @@ async function canPay(deps: CoreDeps, call: ToolCall, price: Price): Promise<boo
   if (used + price.credits <= price.allowance) return true;
   const grants = await deps.store.listGrants(call.key.accountId, price.now.toISOString());
   return price.credits <= creditsRemaining(price.allowance, used, grantsLeft(grants));
-}
-
-/**
- * The account's first refusal of the month for want of credits, with its `credits.depleted` event
- * (the store writes nothing once it is recorded). Failing to record it does not change the
- * client's 402: the next refusal records it.
- */
-async function recordDepletion(
-  deps: CoreDeps,
-  call: ToolCall,
-  tool: RegisteredTool,
-  price: Price,
-  used: number,
-): Promise<void> {
-  if (price.allowance === null) return;
-  const { accountId } = call.key;
-  const period = price.period.id;
-  const depletion = {
-    accountId,
-    period,
-    used,
-    allowance: price.allowance,
-    credits: price.credits,
-    tool: tool.slug,
-  };
-  await deps.store
-    .recordDepletion(accountId, period, price.now.toISOString(), [depletedEvent(depletion, price.now)])
-    .catch(() => false);
 }
 
 function outcomeOf(outcome: CallOutcome<Computed>, answer: CallAnswer): ToolCallOutcome {

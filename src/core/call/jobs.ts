@@ -17,6 +17,7 @@ import type { RegisteredTool } from "../tools/registry.ts";
 import { CANCELED_STATUS } from "../tools/run.ts";
 import { answersOf, type Price, priceOf } from "./answers.ts";
 import { computeOf, type Work } from "./compute.ts";
+import { recordDepletion } from "./depletion.ts";
 import type { CoreDeps } from "./deps.ts";
 import { type Computed, jsonText } from "./envelope.ts";
 import { fingerprintOf, outwardKeyOf } from "./idempotency.ts";
@@ -178,6 +179,8 @@ async function admit(
   });
   if (settled.status === "refused") {
     await deps.store.deleteJob(job.id);
+    if (settled.reason === "insufficient_credits")
+      await recordDepletion(deps, call, tool, price, settled.creditsUsed);
     report(deps, call, { tool: tool.slug, outcome: "refused", credits: 0 });
     const answer = answersOf(tool, price, call.requestId, undefined)(settled);
     if (answer instanceof ApiError) throw answer;
