@@ -74,7 +74,7 @@ export function startServerProcess(
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`server did not start:\n${out}`));
-    }, 15_000);
+    }, 30_000); // a start on a loaded two-core machine has taken over 15 s
     const onData = (d: Buffer) => {
       out += d;
       const match = /toolrun listening on (http:\/\/\S+)/.exec(out);
