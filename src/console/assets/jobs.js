@@ -141,7 +141,8 @@ export async function followJob(job, retryAfter, key, announce) {
   }
 }
 
-/** Hides the job panel of an earlier run. */
+/** Hides the job panel of an earlier run (a tool that never runs as a job has none). */
 export function hideJob() {
-  byId("job", HTMLElement).hidden = true;
+  const panel = document.getElementById("job");
+  if (panel) panel.hidden = true;
 }

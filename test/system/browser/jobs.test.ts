@@ -2,12 +2,14 @@
  * Jobs on a tool's page, in real Chromium: a slow tool served in-process (each run waits for the
  * test) run as a job shows the job running, then its result drawn as a synchronous result is; a
  * `required` tool always runs as one, and `Cancel the job` ends it canceled with nothing charged;
- * an `optional` tool without `Run as a job` answers synchronously, with no job.
+ * an `optional` tool without `Run as a job` answers synchronously, with no job, and a computing
+ * tool's page (no job panel at all) runs as ever.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Locator } from "playwright-core";
 import type { AnyToolDefinition } from "../../../src/tools/tool.ts";
+import { echoTool } from "../../helpers/fixture-tools.ts";
 import { assertCleanPage, browserMissing, type Site, startToolsSite } from "./harness.ts";
 
 interface HeldRun {
@@ -70,7 +72,7 @@ describe("jobs on a tool's page, in Chromium", { skip: missing ?? false }, () =>
   const required = slowTool("slow-report", "Slow Report", "required");
   let site: Site;
   before(async () => {
-    site = await startToolsSite([optional.definition, required.definition]);
+    site = await startToolsSite([optional.definition, required.definition, echoTool]);
   });
   after(async () => {
     for (const run of [...optional.runs, ...required.runs]) run.open();
@@ -148,6 +150,17 @@ describe("jobs on a tool's page, in Chromium", { skip: missing ?? false }, () =>
     assert.equal(await page.getByRole("region", { name: "Result" }).isVisible(), false);
     // The focus, on the Cancel button that is gone, is back on Run.
     assert.equal(await page.evaluate<string | undefined>("document.activeElement?.id"), "run");
+    await assertCleanPage(w);
+  });
+
+  it("runs a tool that never runs as a job as ever, with no box and no job", async () => {
+    const w = await site.open("/tools/echo", { key: site.key });
+    const page = w.page;
+    assert.equal(await page.getByRole("checkbox", { name: "Run as a job" }).count(), 0);
+    await page.getByLabel("Value").fill("21");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.getByRole("region", { name: "Result" }).waitFor();
+    assert.equal(await page.locator("#job").count(), 0);
     await assertCleanPage(w);
   });
 
