@@ -2,8 +2,8 @@
  * Jobs on a tool's page, in real Chromium: a slow tool served in-process (each run waits for the
  * test) run as a job shows the job running, then its result drawn as a synchronous result is; a
  * `required` tool always runs as one, and `Cancel the job` ends it canceled with nothing charged;
- * an `optional` tool without `Run as a job` answers synchronously, with no job, and a computing
- * tool's page (no job panel at all) runs as ever.
+ * a job that fails shows its problem; an `optional` tool without `Run as a job` answers
+ * synchronously, with no job, and a computing tool's page (no job panel at all) runs as ever.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -14,6 +14,7 @@ import { assertCleanPage, browserMissing, type Site, startToolsSite } from "./ha
 
 interface HeldRun {
   open(): void;
+  fail(message: string): void;
   readonly aborted: Promise<unknown>;
 }
 
@@ -40,11 +41,15 @@ function slowTool(slug: string, name: string, jobs: "optional" | "required") {
     jobs,
     timeoutMs: 600_000,
     run(input: { pages?: number }, context: { signal: AbortSignal }) {
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         const aborted = new Promise((heard) =>
           context.signal.addEventListener("abort", heard, { once: true }),
         );
-        runs.push({ open: () => resolve({ pages: input.pages ?? 1, format: "pdf" }), aborted });
+        runs.push({
+          open: () => resolve({ pages: input.pages ?? 1, format: "pdf" }),
+          fail: (message) => reject(new Error(message)),
+          aborted,
+        });
       });
     },
   } as unknown as AnyToolDefinition;
@@ -125,9 +130,9 @@ describe("jobs on a tool's page, in Chromium", { skip: missing ?? false }, () =>
     await assertCleanPage(w);
   });
 
-  it("always runs a required tool as a job, and Cancel ends it canceled with nothing charged", async () => {
+  it("always runs a required tool as a job, and Cancel ends it canceled with nothing charged (on a phone)", async () => {
     const before = await creditsUsed();
-    const w = await site.open("/tools/slow-report", { key: site.key });
+    const w = await site.open("/tools/slow-report", { key: site.key, width: 390 });
     const page = w.page;
     assert.equal(await page.getByRole("checkbox", { name: "Run as a job" }).count(), 0);
     await page.getByText("This tool runs as a job").waitFor();
@@ -136,6 +141,7 @@ describe("jobs on a tool's page, in Chromium", { skip: missing ?? false }, () =>
     await job.getByText(/^Running since /).waitFor();
     await runsStarted(required.runs, 1);
     assert.ok((await creditsUsed()) > before, "its credits are held while it runs");
+    await assertCleanPage(w);
 
     await job.getByRole("button", { name: "Cancel the job" }).click();
     await page
@@ -150,6 +156,29 @@ describe("jobs on a tool's page, in Chromium", { skip: missing ?? false }, () =>
     assert.equal(await page.getByRole("region", { name: "Result" }).isVisible(), false);
     // The focus, on the Cancel button that is gone, is back on Run.
     assert.equal(await page.evaluate<string | undefined>("document.activeElement?.id"), "run");
+    await assertCleanPage(w);
+  });
+
+  it("shows the problem of a job that failed, as a failed synchronous run shows it, and charges nothing", async () => {
+    const before = await creditsUsed();
+    const w = await site.open("/tools/slow-report", { key: site.key });
+    const page = w.page;
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const job = page.getByRole("region", { name: "Job" });
+    await job.getByText(/^Running since /).waitFor();
+    await runsStarted(required.runs, 2);
+    required.runs[1]?.fail("the report service broke");
+    await job.getByText(/^Failed at /).waitFor();
+    const problem = page.locator("#problem");
+    await problem.waitFor();
+    const id = (await page.locator("#job-id").textContent()) ?? "";
+    const read = (await site.api(`/v1/jobs/${id}`)).body;
+    const expected = read.problem as { code: string; title: string };
+    assert.equal(expected.code, "processing_error");
+    assert.equal(await problem.locator("code.code").textContent(), expected.code);
+    assert.equal(await problem.locator(".problem-title").textContent(), expected.title);
+    assert.equal(await page.getByRole("region", { name: "Result" }).isVisible(), false);
+    assert.equal(await creditsUsed(), before);
     await assertCleanPage(w);
   });
 
