@@ -185,7 +185,7 @@ ${
 }
 ${rawRequestField ? requestParts(rawRequestField) : ""}
 ${renderFields(fields)}
-<div class="actions">
+${jobChoice(definition.jobs)}<div class="actions">
 <button type="submit" id="run">Run</button>
 <button type="button" id="copy-curl" class="secondary">Copy as curl</button>
 </div>
@@ -194,7 +194,7 @@ ${renderFields(fields)}
 <div class="tool-outputs">
 <div id="run-status" class="run-status" role="status" aria-live="polite"></div>
 <p id="results-placeholder" class="placeholder">The results appear here after <strong>Run</strong>.</p>
-<div id="problem" class="problem" tabindex="-1" hidden></div>
+${definition.jobs === "no" ? "" : jobPanel()}<div id="problem" class="problem" tabindex="-1" hidden></div>
 <section id="results" class="results" aria-labelledby="results-title" hidden>
 <h2 id="results-title">Result</h2>
 <p id="sheet-meta" class="sheet-meta print-only"></p>
@@ -207,7 +207,39 @@ ${renderFields(fields)}
 </section>
 </div>
 </div>`;
-  return layout(ctx, "tool", definition.name, main, { slug: tool.slug, version: definition.version });
+  return layout(ctx, "tool", definition.name, main, {
+    slug: tool.slug,
+    version: definition.version,
+    jobs: definition.jobs,
+  });
+}
+
+/** How a run of a tool that may be a job is made: the box for `optional`, a note for `required`. */
+function jobChoice(jobs: RegisteredTool["definition"]["jobs"]): Markup {
+  if (jobs === "optional")
+    return html`<div class="job-choice">
+<input type="checkbox" id="run-as-job" aria-describedby="run-as-job-help">
+<label for="run-as-job">Run as a job</label>
+<p id="run-as-job-help" class="help">Answered at once; the page follows the job until it ends, and you may cancel it.</p>
+</div>
+`;
+  if (jobs === "required")
+    return html`<p id="job-note" class="help">This tool runs as a job: the page follows it until it ends, and you may cancel it.</p>
+`;
+  return html``;
+}
+
+/** The job a run started: its id, its status and its Cancel button (assets/jobs.js fills it). */
+function jobPanel(): Markup {
+  return html`<section id="job" class="job" aria-labelledby="job-title" hidden>
+<h2 id="job-title">Job</h2>
+<dl class="inline-figures">
+<dt>Id</dt><dd><code id="job-id"></code></dd>
+<dt>Status</dt><dd id="job-status"></dd>
+</dl>
+<button type="button" id="job-cancel" class="secondary" hidden>Cancel the job</button>
+</section>
+`;
 }
 
 /** The output schema's titles, for the script that labels the results. */

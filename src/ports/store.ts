@@ -508,6 +508,8 @@ export interface Ledger {
    * several processes at once. Returns how many it released. A call of a tool with effects outside
    * still being captured by a live process is released too, and charged again by its capture
    * (runReservedCall): the sweep cannot tell it from a dead one, and the books end the same.
+   * The reservation of a live job whose lease held at `before` is kept: the job's instance renews
+   * the lease while it runs, however long; once it lapsed, or the job ended, it is released.
    */
   refundAbandoned(before: string): Promise<number>;
 }

@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { tools } from "../../src/tools/index.ts";
+import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { createTestApp } from "../helpers/app.ts";
-import { fixtureTools } from "../helpers/fixture-tools.ts";
+import { echoTool, fixtureTools } from "../helpers/fixture-tools.ts";
 import { layeredWallTool } from "./layered-wall-tool.ts";
 
 const CSP =
@@ -195,6 +196,47 @@ describe("console pages", () => {
     });
     // The fixture's output schema is `{ type: "object" }`: nothing to carry.
     assert.equal(await titlesOn("layered-wall"), null);
+  });
+
+  it("offers Run as a job for an optional tool, says a required one runs as one, and neither for a computing tool", async (context) => {
+    const asJob = (slug: string, jobs: "optional" | "required"): AnyToolDefinition => ({
+      ...echoTool,
+      slug,
+      effects: "external",
+      jobs,
+    });
+    const { app } = await createTestApp(
+      { tools: [echoTool, asJob("echo-optional", "optional"), asJob("echo-required", "required")] },
+      context,
+    );
+    const pageOf = async (slug: string) => (await app.inject({ method: "GET", url: `/tools/${slug}` })).body;
+    const box =
+      /<input type="checkbox" id="run-as-job" aria-describedby="run-as-job-help">\n<label for="run-as-job">Run as a job<\/label>/;
+    const note = /<p id="job-note" class="help">This tool runs as a job/;
+    const panel = /<section id="job" class="job" aria-labelledby="job-title" hidden>/;
+
+    const optional = await pageOf("echo-optional");
+    assert.match(
+      optional,
+      /<body data-page="tool" data-slug="echo-optional" data-version="2.1.0" data-jobs="optional"/,
+    );
+    assert.match(optional, box);
+    assert.doesNotMatch(optional, note);
+    assert.match(optional, panel);
+    assert.match(
+      optional,
+      /<button type="button" id="job-cancel" class="secondary" hidden>Cancel the job<\/button>/,
+    );
+
+    const required = await pageOf("echo-required");
+    assert.match(required, /data-jobs="required"/);
+    assert.doesNotMatch(required, box);
+    assert.match(required, note);
+    assert.match(required, panel);
+
+    const computing = await pageOf("echo");
+    assert.match(computing, /data-jobs="no"/);
+    for (const part of [box, note, panel]) assert.doesNotMatch(computing, part);
   });
 
   it("renders the code spans of a tool's description as code, escaped", async (context) => {

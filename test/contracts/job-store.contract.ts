@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { describe, it, type TestContext } from "node:test";
 import type { JobEnd, NewJob } from "../../src/ports/job-store.ts";
 import type { Store } from "../../src/ports/store.ts";
+import { newKey, reservation } from "./store.contract.ts";
 
 export interface JobDatabase {
   /** A migrated store on the database, as one more instance would open it. */
@@ -19,6 +20,10 @@ const NOW = "2026-11-15T12:00:00.000Z";
 const LEASE = "2026-11-15T12:02:00.000Z";
 const AFTER_LEASE = "2026-11-15T12:02:00.000Z";
 const TOMORROW = "2026-11-16T12:00:00.000Z";
+/** A sweep of abandoned calls for those begun before 12:01: the job's reservation (12:00) is one. */
+const SWEPT_BEFORE = "2026-11-15T12:01:00.000Z";
+/** A sweep once the lease (12:02) lapsed. */
+const SWEPT_AFTER_LEASE = "2026-11-15T12:03:00.000Z";
 
 function job(accountId: string, overrides: Partial<NewJob> = {}): NewJob {
   return {
@@ -214,6 +219,66 @@ export function describeJobStoreContract(name: string, makeDatabase: () => Promi
       assert.equal(await store.purgeJobs(TOMORROW), 1);
       assert.equal(await store.getJob("acc_a", ended.id), null);
       assert.notEqual(await store.getJob("acc_a", live.id), null);
+    });
+
+    describe("its reservation and the sweep of abandoned calls", () => {
+      /** A running job of a new key whose credits (2) are reserved by a run held until `finish`. */
+      async function runningJob(store: Store) {
+        const key = newKey();
+        await store.createKey(key);
+        const r = reservation(key.id, { at: NOW, period: "2026-11" });
+        const made = job(key.accountId, { callId: r.callId });
+        await store.createJob(made, 5, NOW);
+        await store.markJobRunning(made.id, NOW);
+        const started = Promise.withResolvers<void>();
+        const running = Promise.withResolvers<
+          { ok: true; value: string } | { ok: false; httpStatus: number; error: Error }
+        >();
+        const call = store.runReservedCall(r, () => {
+          started.resolve();
+          return running.promise;
+        });
+        await started.promise;
+        const credits = () => store.creditsUsed(key.accountId, "2026-11");
+        return { made, call, credits, finish: running.resolve };
+      }
+
+      it("keeps a job's reservation older than the abandon time while its lease holds; its capture charges it once", async (t) => {
+        const [store] = (await stores(t)) as [Store];
+        const held = await runningJob(store);
+        assert.equal(await store.refundAbandoned(SWEPT_BEFORE), 0);
+        assert.equal(await held.credits(), 2, "its credits are held all along");
+        held.finish({ ok: true, value: "report" });
+        assert.deepEqual(await held.call, { status: "charged", value: "report", creditsUsed: 2 });
+        assert.equal(await held.credits(), 2);
+      });
+
+      it("releases it once its lease lapsed, and the sweep of jobs ends the job failed", async (t) => {
+        const [store] = (await stores(t)) as [Store];
+        const held = await runningJob(store);
+        assert.equal(await store.refundAbandoned(SWEPT_AFTER_LEASE), 1);
+        assert.equal(await held.credits(), 0);
+        const lapsed = await store.lapsedJobs(SWEPT_AFTER_LEASE, 10);
+        assert.deepEqual(
+          lapsed.map((j) => j.id),
+          [held.made.id],
+        );
+        assert.equal(await store.endJob(ending(held.made.id, "failed"), [], SWEPT_AFTER_LEASE), true);
+        assert.equal((await store.getJob(held.made.accountId, held.made.id))?.status, "failed");
+        held.finish({ ok: false, httpStatus: 500, error: new Error("the instance died") });
+        assert.equal((await held.call).status, "refunded");
+        assert.equal(await held.credits(), 0, "released once");
+      });
+
+      it("releases the reservation of a job that ended, whatever its lease", async (t) => {
+        const [store] = (await stores(t)) as [Store];
+        const held = await runningJob(store);
+        await store.endJob(ending(held.made.id, "failed"), []);
+        assert.equal(await store.refundAbandoned(SWEPT_BEFORE), 1);
+        assert.equal(await held.credits(), 0);
+        held.finish({ ok: false, httpStatus: 500, error: new Error("ended") });
+        await held.call;
+      });
     });
 
     it("removes a job that never ran", async (t) => {

@@ -121,7 +121,12 @@ const REFUND_UNCONFIRMED = statement(
 );
 const ABANDONED = statement(
   "ledger_abandoned",
-  `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2`,
+  // A job's reservation stays held while the job's lease holds: its run may outlast the abandon
+  // time. Once the lease lapsed (its instance died) or the job ended, it is released like any other.
+  `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < $1
+     AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.call_id = usage_calls.call_id
+       AND jobs.status IN ('queued', 'running', 'settling') AND jobs.lease_expires_at > $1)
+   ORDER BY at LIMIT $2`,
 );
 const FORGET_VOIDED = statement(
   "ledger_forget_voided",

@@ -73,7 +73,10 @@ export interface LedgerBooks {
   releaseClaim(r: Reservation): void;
   /** Keeps `answer` under the call's key until the claim's expiry, if the call still holds it. */
   answerClaim(r: Reservation, answer: StoredAnswer): void;
-  /** Ids of the reservations still pending that began before `before`, oldest first. */
+  /**
+   * Ids of the reservations still pending that began before `before`, oldest first, but for those
+   * of live jobs whose lease held at `before`.
+   */
   abandoned(before: string, limit: number): string[];
   /** Forgets the keys that expired at or before `now`; how many. */
   purgeAnswers(now: string): number;
@@ -173,8 +176,13 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
     `UPDATE tool_usage_monthly SET active_calls = active_calls - 1, credits = credits - ?
      WHERE account_id = ? AND period = ? AND tool = ?`,
   );
+  // A job's reservation stays held while the job's lease holds: its run may outlast the abandon
+  // time. Once the lease lapsed (its instance died) or the job ended, it is released like any other.
   const abandoned = db.statement<{ call_id: string }>(
-    "SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < ? ORDER BY at LIMIT ?",
+    `SELECT call_id FROM usage_calls WHERE status = 'pending' AND at < ?1
+       AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.call_id = usage_calls.call_id
+         AND jobs.status IN ('queued', 'running', 'settling') AND jobs.lease_expires_at > ?1)
+     ORDER BY at LIMIT ?2`,
   );
 
   const standings = createStandings();

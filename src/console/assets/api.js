@@ -10,18 +10,24 @@ import { h } from "./dom.js";
  *   fields?: Record<string, string> | string, retry_after?: number, request_id?: string }} Problem
  */
 
-/** @typedef {{ ok: true, data: Record<string, unknown> } | { ok: false, problem: Problem }} Outcome */
+/**
+ * An answer: a success with its HTTP status and `Retry-After` in seconds (null without one), or a
+ * problem.
+ * @typedef {{ ok: true, status: number, data: Record<string, unknown>, retryAfter: number | null }
+ *   | { ok: false, problem: Problem }} Outcome
+ */
 
 /**
  * @param {string} method
  * @param {string} path
  * @param {string | null} key
  * @param {string} [body] JSON text, sent as is
+ * @param {Record<string, string>} [more] more request headers (`Prefer`)
  * @returns {Promise<Outcome>}
  */
-export async function callApi(method, path, key, body) {
+export async function callApi(method, path, key, body, more = {}) {
   /** @type {Record<string, string>} */
-  const headers = { accept: "application/json" };
+  const headers = { ...more, accept: "application/json" };
   if (key !== null) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   let response;
@@ -51,7 +57,14 @@ export async function callApi(method, path, key, body) {
     };
   }
   const record = /** @type {Record<string, unknown>} */ (data);
-  return response.ok ? { ok: true, data: record } : { ok: false, problem: /** @type {Problem} */ (record) };
+  if (!response.ok) return { ok: false, problem: /** @type {Problem} */ (record) };
+  const retryAfter = Number.parseInt(response.headers.get("retry-after") ?? "", 10);
+  return {
+    ok: true,
+    status: response.status,
+    data: record,
+    retryAfter: Number.isNaN(retryAfter) ? null : retryAfter,
+  };
 }
 
 /** "14:03:27" in the user's time zone. @param {Date} at */

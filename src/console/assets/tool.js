@@ -2,11 +2,13 @@
 /**
  * A tool's page: the form (rendered by the server from the input schema) becomes the JSON body of
  * `POST /v1/tool/{slug}`, the same charged call a program makes; the answer is shown as results or
- * as a problem with each field's message beside its field. A unit that follows a choice (metric or
- * imperial) changes with it.
+ * as a problem with each field's message beside its field. A tool that runs as a job (always, or
+ * when `Run as a job` is ticked) is followed until it ends (jobs.js), its result shown the same
+ * way. A unit that follows a choice (metric or imperial) changes with it.
  */
 import { callApi, hideProblem, showProblem } from "./api.js";
 import { byId, h, table } from "./dom.js";
+import { followJob, hideJob } from "./jobs.js";
 import { currentKey } from "./key.js";
 import { renderOutputs } from "./results.js";
 
@@ -77,13 +79,15 @@ function secretsOf(form) {
  * @param {string} slug
  * @param {Record<string, unknown>} body
  * @param {readonly { name: string, env: string }[]} secrets
+ * @param {boolean} [asJob] asks for a job (`Prefer: respond-async`)
  */
-export function curlOf(slug, body, secrets) {
+export function curlOf(slug, body, secrets, asJob = false) {
   const given = secrets.filter((secret) => secret.name in body);
   const post = [
     `curl -sS -X POST ${shellQuote(`${location.origin}/v1/tool/${slug}`)} \\`,
     `  -H "Authorization: Bearer $TOOLRUN_KEY" \\`,
     `  -H 'Content-Type: application/json' \\`,
+    ...(asJob ? [`  -H 'Prefer: respond-async' \\`] : []),
   ];
   if (given.length === 0) return [...post, `  --data-raw ${shellQuote(JSON.stringify(body))}`].join("\n");
   const rest = Object.fromEntries(
@@ -185,12 +189,17 @@ export function setupToolPage() {
   const placeholder = byId("results-placeholder", HTMLElement);
   const sheetMeta = byId("sheet-meta", HTMLElement);
   const runButton = byId("run", HTMLButtonElement);
+  // `optional`: the box says; `required`: always; `no`: never.
+  const jobs = document.body.dataset.jobs ?? "no";
+  const asJobBox = document.getElementById("run-as-job");
+  const runsAsJob = () =>
+    jobs === "required" || (jobs === "optional" && asJobBox instanceof HTMLInputElement && asJobBox.checked);
   let running = false;
 
-  /** @param {Record<string, unknown>} body */
-  function showCurl(body) {
+  /** @param {Record<string, unknown>} body @param {boolean} [asJob] */
+  function showCurl(body, asJob = runsAsJob()) {
     const secrets = secretsOf(form);
-    curlText.textContent = curlOf(slug, body, secrets);
+    curlText.textContent = curlOf(slug, body, secrets, asJob);
     curlHelp.textContent = curlNote(body, secrets);
     curlHelp.hidden = false;
     curlSection.hidden = false;
@@ -235,41 +244,72 @@ export function setupToolPage() {
       return;
     }
     const body = bodyOf(form);
+    const asJob = runsAsJob();
     running = true;
-    // One call at a time: a second click while one runs would be a second charged call. A
-    // disabled button loses the focus; a keyboard user gets it back where they left it.
+    // One call at a time: a second click while one runs (or while its job runs) would be a second
+    // charged call. A disabled button loses the focus; a keyboard user gets it back where they left it.
     const hadFocus = document.activeElement === runButton;
     runButton.disabled = true;
     form.setAttribute("aria-busy", "true");
-    status.textContent = "Running…";
-    const outcome = await callApi("POST", `/v1/tool/${slug}`, key, JSON.stringify(body));
+    status.textContent = asJob ? "Starting the job…" : "Running…";
+    hideJob();
+    const outcome = await callApi(
+      "POST",
+      `/v1/tool/${slug}`,
+      key,
+      JSON.stringify(body),
+      asJob ? { prefer: "respond-async" } : {},
+    );
+    placeholder.hidden = true;
+    showCurl(body, asJob);
+    if (outcome.ok && outcome.status === 202) {
+      results.hidden = true;
+      const announce = (/** @type {string} */ text) => {
+        status.textContent = text;
+      };
+      const ended = await followJob(outcome.data, outcome.retryAfter, key, announce);
+      // The job's Cancel button, hidden now, may have had the focus.
+      done(true);
+      if (ended.status === "canceled") status.textContent = "The job was canceled: nothing was charged.";
+      else if (ended.status === "succeeded") showResult(ended.result, body);
+      else showFailure(ended.problem);
+      return;
+    }
+    done(hadFocus);
+    if (outcome.ok) showResult(outcome.data, body);
+    else showFailure(outcome.problem);
+  });
+
+  /** Run is back, with the focus on it when it had it (or the job's Cancel button had it). @param {boolean} refocus */
+  function done(refocus) {
     running = false;
     runButton.disabled = false;
     form.removeAttribute("aria-busy");
-    if (hadFocus && (document.activeElement === document.body || document.activeElement === null))
+    if (refocus && (document.activeElement === document.body || document.activeElement === null))
       runButton.focus();
-    placeholder.hidden = true;
-    showCurl(body);
-    if (outcome.ok) {
-      const { data } = outcome;
-      const remaining =
-        data.credits_remaining === null
-          ? "no monthly limit"
-          : `${data.credits_remaining} remaining this period`;
-      status.textContent = `Done: ${data.credits_used} credits used, ${remaining}.`;
-      sheetMeta.replaceChildren(
-        `Version ${document.body.dataset.version ?? ""} · run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · request `,
-        h("code", {}, String(data.request_id ?? "")),
-      );
-      renderOutputs(resultsBody, /** @type {Record<string, unknown>} */ (data.outputs), [
-        inputsTable(form, body),
-      ]);
-      results.hidden = false;
-      return;
-    }
+  }
+
+  /** The 200 envelope: credits, the sheet's line and the results. @param {Record<string, unknown>} data @param {Record<string, unknown>} body */
+  function showResult(data, body) {
+    const remaining =
+      data.credits_remaining === null || data.credits_remaining === undefined
+        ? "no monthly limit"
+        : `${data.credits_remaining} remaining this period`;
+    status.textContent = `Done: ${data.credits_used} credits used, ${remaining}.`;
+    sheetMeta.replaceChildren(
+      `Version ${document.body.dataset.version ?? ""} · run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · request `,
+      h("code", {}, String(data.request_id ?? "")),
+    );
+    renderOutputs(resultsBody, /** @type {Record<string, unknown>} */ (data.outputs), [
+      inputsTable(form, body),
+    ]);
+    results.hidden = false;
+  }
+
+  /** A problem, each field's message beside its field. @param {import("./api.js").Problem} problem */
+  function showFailure(problem) {
     status.textContent = "";
     results.hidden = true;
-    const { problem } = outcome;
     /** @type {Record<string, string>} */
     const unplaced = {};
     /** @type {{ name: string, label: string, message: string }[]} */
@@ -290,5 +330,5 @@ export function setupToolPage() {
       }
     }
     showProblem(problemBox, problem, unplaced, placed);
-  });
+  }
 }
