@@ -173,11 +173,16 @@ function ttlOf(deps: CoreDeps, job: JobRecord): number {
   return Date.parse(job.finishedAt) - Date.parse(job.createdAt) + kept;
 }
 
-/** The `CallToolResult` a synchronous call of the tool would have answered. */
+/**
+ * The `CallToolResult` a synchronous call of the tool would have answered, as the 2026-07-28 wire
+ * writes it (`resultType: "complete"`): the SDK stamps the task's own answer, not what it holds.
+ */
 function resultOf(job: JobRecord): Record<string, unknown> | undefined {
-  if (job.status === "succeeded" && job.result !== null)
-    return { ...successResult(JSON.parse(job.result) as Record<string, unknown>, job.result) };
+  if (job.status === "succeeded" && job.result !== null) {
+    const result = successResult(JSON.parse(job.result) as Record<string, unknown>, job.result);
+    return { ...result, resultType: "complete" };
+  }
   if (job.status === "failed" && job.problem !== null)
-    return { ...problemResult(JSON.parse(job.problem) as ProblemDocument) };
+    return { ...problemResult(JSON.parse(job.problem) as ProblemDocument), resultType: "complete" };
   return undefined;
 }

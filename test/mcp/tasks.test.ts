@@ -4,20 +4,23 @@
  * (@modelcontextprotocol/ext-tasks): a client that declares the extension gets a task for a tool
  * that may run as a job, polls it with `tasks/get` to the tool's result, cancels it with
  * `tasks/cancel` (refunded), and finds another account's task not found; a client that does not
- * gets the synchronous answer, and cannot call the task methods. This also pins what toolrun relies
- * on in the SDK: that its 2026-07-28 route lets `resultType: "task"` through on `tools/call` and
- * hands `tasks/get` and `tasks/cancel` to custom handlers.
+ * gets the synchronous answer, and cannot call the task methods. The extension's own client drives
+ * a task to its result. This also pins what toolrun relies on in the SDK: that its 2026-07-28
+ * route lets `resultType: "task"` through on `tools/call` and hands `tasks/get` and `tasks/cancel`
+ * to custom handlers.
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
+import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import {
+  CallToolResultV2Schema,
   CancelTaskResultV2Schema,
   CreateTaskResultV2Schema,
   GetTaskResultV2Schema,
 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { bearer } from "../helpers/app.ts";
-import { type ListeningApp, postRpc, startMcpApp } from "./helpers.ts";
+import { connect, type ListeningApp, postRpc, startMcpApp, tasksSession } from "./helpers.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 
@@ -158,6 +161,7 @@ describe("MCP tasks: a client with the tasks extension", () => {
     await app.deps.jobs.idle();
     const done = detailedTask(await rpc(app, key, "tasks/get", { taskId: task.taskId }));
     assert.equal(done.status, "completed");
+    assert.ok(CallToolResultV2Schema.safeParse(done.result).success, JSON.stringify(done.result));
     const result = done.result as {
       structuredContent: { outputs: unknown; credits_used: number };
       isError?: boolean;
@@ -252,6 +256,28 @@ describe("MCP tasks: a client with the tasks extension", () => {
     const problem = (result._meta as Record<string, { code: string }>)["toolrun/problem"];
     assert.equal(problem?.code, "insufficient_credits");
     assert.equal(required.runs.length, 0);
+  });
+});
+
+describe("MCP tasks: the extension's own client", () => {
+  it("calls a tool that runs as a job, follows its task and reads its result", async (t) => {
+    const { app, required } = await appWithJobTools(t);
+    const key = await app.key("builder");
+    const client = await connect(app.mcp, key, "2026-07-28");
+    const session = tasksSession(client, app.mcp, key);
+    t.after(async () => {
+      await session.close();
+      await client.close();
+    });
+    const execution = await session.callTool("slow-report", { n: 5 });
+    assert.equal(execution.kind, "task");
+    await runsStarted(required.runs, 1);
+    required.runs[0]?.open();
+    const { outcome } = await execution.settle();
+    assert.equal(outcome.status, "completed");
+    const result = resultFromTaskOutcome(outcome);
+    assert.equal(result.resultType, "complete");
+    assert.deepEqual((result.structuredContent as { outputs: unknown }).outputs, { n: 5 });
   });
 });
 
