@@ -164,8 +164,9 @@ function statusMessageOf(job: JobRecord): string | undefined {
 }
 
 /**
- * How long after its creation the job is kept: an ended one `TOOLRUN_JOB_TTL_S` after its end; a
- * live one at least until the longest a job may run has passed, and that long again.
+ * How long after its creation the job is kept: an ended one until `TOOLRUN_JOB_TTL_S` after its
+ * end; a live one, at most the longest a job may run (an hour) and that TTL, a bound the extension
+ * lets a client give up after.
  */
 function ttlOf(deps: CoreDeps, job: JobRecord): number {
   const kept = deps.settings.jobTtlS * 1000;
