@@ -87,6 +87,7 @@ async function rpc(
       params: {
         ...params,
         _meta: {
+          ...(params._meta as object | undefined),
           "io.modelcontextprotocol/protocolVersion": "2026-07-28",
           "io.modelcontextprotocol/clientInfo": { name: "tasks-test", version: "1.0.0" },
           "io.modelcontextprotocol/clientCapabilities": tasks ? { extensions: { [TASKS]: {} } } : {},
@@ -235,6 +236,34 @@ describe("MCP tasks: a client with the tasks extension", () => {
     // The stranger's cancel did nothing to it.
     const still = detailedTask(await rpc(app, owner, "tasks/get", { taskId: task.taskId }));
     assert.equal(still.status, "working");
+  });
+
+  it("gives the same task for the same idempotency key, marked replayed, running the tool once", async (t) => {
+    const { app, required } = await appWithJobTools(t);
+    const key = await app.key("builder");
+    const meta = { _meta: { "toolrun/idempotency-key": "report-2026-10" } };
+    const first = taskOf(
+      await rpc(app, key, "tools/call", { name: "slow-report", arguments: { n: 1 }, ...meta }),
+    );
+    const again = await rpc(app, key, "tools/call", { name: "slow-report", arguments: { n: 1 }, ...meta });
+    assert.equal(taskOf(again).taskId, first.taskId);
+    assert.equal((again.result?._meta as Record<string, unknown>)["toolrun/idempotent-replayed"], true);
+    await runsStarted(required.runs, 1);
+    assert.equal(required.runs.length, 1);
+  });
+
+  it("refuses a task past the account's live jobs as the call's isError result, too_many_jobs", async (t) => {
+    const { app } = await appWithJobTools(t);
+    const key = await app.key("free");
+    taskOf(await callTool(app, key, "slow-report", {}));
+    const refused = await callTool(app, key, "slow-report", {});
+    const result = refused.result;
+    assert.ok(result, JSON.stringify(refused));
+    assert.equal(result.resultType, "complete");
+    assert.equal(
+      (result._meta as Record<string, { code: string }>)["toolrun/problem"]?.code,
+      "too_many_jobs",
+    );
   });
 
   it("names the missing taskId as invalid params", async (t) => {
