@@ -247,7 +247,7 @@ describe("MCP tasks: a client with the tasks extension", () => {
     );
     const again = await rpc(app, key, "tools/call", { name: "slow-report", arguments: { n: 1 }, ...meta });
     assert.equal(taskOf(again).taskId, first.taskId);
-    assert.equal((again.result?._meta as Record<string, unknown>)["toolrun/idempotent-replayed"], true);
+    assert.deepEqual(again.result?._meta?.["toolrun/idempotent-replayed" as never], true);
     await runsStarted(required.runs, 1);
     assert.equal(required.runs.length, 1);
   });
