@@ -18,6 +18,7 @@ import {
   CreateTaskResultV2Schema,
   GetTaskResultV2Schema,
 } from "@modelcontextprotocol/ext-tasks/core/v2";
+import { BackendUnavailableError } from "../../src/ports/errors.ts";
 import type { AnyToolDefinition } from "../../src/tools/tool.ts";
 import { bearer } from "../helpers/app.ts";
 import { connect, type ListeningApp, postRpc, startMcpApp, tasksSession } from "./helpers.ts";
@@ -264,6 +265,24 @@ describe("MCP tasks: a client with the tasks extension", () => {
       (result._meta as Record<string, { code: string }>)["toolrun/problem"]?.code,
       "too_many_jobs",
     );
+  });
+
+  it("answers a store that fails under tasks/get with -32603 naming backend_unavailable, nothing internal", async (t) => {
+    const { app } = await appWithJobTools(t);
+    const key = await app.key("builder");
+    const task = taskOf(await callTool(app, key, "slow-report", {}));
+    const getJob = app.store.getJob;
+    app.store.getJob = async () => {
+      throw new BackendUnavailableError("database", new Error("connect ECONNREFUSED 10.1.2.3:5432"));
+    };
+    try {
+      const answer = await rpc(app, key, "tasks/get", { taskId: task.taskId });
+      assert.equal(answer.error?.code, -32603, JSON.stringify(answer));
+      assert.deepEqual(answer.error?.data, { code: "backend_unavailable" });
+      assert.doesNotMatch(JSON.stringify(answer), /ECONNREFUSED|10\.1\.2\.3/);
+    } finally {
+      app.store.getJob = getJob;
+    }
   });
 
   it("names the missing taskId as invalid params", async (t) => {
