@@ -3,17 +3,12 @@
  * for the key, its input schema and the HTTP envelope as output schema) and the free reads of the
  * core table under their MCP names, all in the portable schema rendering MCP clients accept.
  *
- * A call goes through the same core function HTTP calls (invokeTool or the read), so it is priced,
- * metered, refunded and validated alike. Success: the HTTP JSON as `structuredContent` and again as
- * one text item for clients that only read text. Failure: an `isError` result (the tool ran and
- * failed, not a protocol error) whose text is the problem document, with no `structuredContent`
- * because clients in use today validate it against the success schema even on errors; programs read
- * the document from `_meta`.
+ * A call goes through the same core function HTTP calls (invokeTool, startJob or the read), so it
+ * is priced, metered, refunded and validated alike; its answer is written as tool-results.ts says.
+ * A client with the tasks extension gets a task for a call that may run as a job (tasks.ts).
  */
 import {
   type CallToolResult,
-  type ClientCapabilities,
-  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type Tool,
@@ -21,13 +16,9 @@ import {
 } from "@modelcontextprotocol/server";
 import type { CoreDeps } from "../core/call/deps.ts";
 import { jsonText } from "../core/call/envelope.ts";
-import {
-  IDEMPOTENCY_META_KEY,
-  isReplayedError,
-  REPLAYED_META_KEY,
-  readIdempotencyKey,
-} from "../core/call/idempotency.ts";
+import { IDEMPOTENCY_META_KEY, isReplayedError, readIdempotencyKey } from "../core/call/idempotency.ts";
 import { invokeTool } from "../core/call/invoke.ts";
+import { runsAsJob, startJob } from "../core/call/jobs.ts";
 import type { Observer } from "../core/call/observer.ts";
 import { type ClientInfo, callOrigin } from "../core/call/origin.ts";
 import { keyMayUse, toolsForKey } from "../core/call/scope.ts";
@@ -35,16 +26,11 @@ import { type FailureLog, type ProblemContext, problemFor } from "../core/contra
 import { type FreeRead, freeReads } from "../core/contract/reads.ts";
 import { envelopeSchema } from "../core/contract/schemas.ts";
 import { callCost, planOf } from "../core/kernel/credits.ts";
-import type { ProblemDocument } from "../core/kernel/errors.ts";
 import type { RegisteredTool } from "../core/tools/registry.ts";
 import type { ApiKeyRecord } from "../ports/store.ts";
 import { toPortableJsonSchema } from "./portable-schema.ts";
-
-/** The MCP tasks extension (protocol 2026-07-28) a client declares to run a tool as a task. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** Where a failed call's problem document travels as data. */
-export const PROBLEM_META_KEY = "toolrun/problem";
+import { type CreateTaskResult, createTaskResult, TASKS_EXTENSION, tasksRequired } from "./tasks.ts";
+import { markReplayed, problemResult, successResult } from "./tool-results.ts";
 
 /** Who is calling, within which HTTP request. */
 export interface McpCallContext {
@@ -146,6 +132,12 @@ export function isToolName(deps: CoreDeps, key: ApiKeyRecord, name: string): boo
   return reads.has(name) || (deps.registry.get(name) !== undefined && keyMayUse(key, name));
 }
 
+/**
+ * Runs the call. `tasks` says the request declared the tasks extension: a tool that may run as a
+ * job then runs as one and the answer is its task; without it, a tool whose every call is a job is
+ * refused with the missing-capability error, charging nothing, and an `optional` one answers
+ * synchronously.
+ */
 export async function callTool(
   deps: CoreDeps,
   call: McpCallContext,
@@ -153,20 +145,23 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
   meta?: Record<string, unknown>,
   client?: ClientInfo,
-): Promise<CallToolResult> {
+  tasks = false,
+): Promise<CallToolResult | CreateTaskResult> {
   const read = reads.get(name);
   if (!isToolName(deps, call.key, name)) {
     // Not a tool that ran and failed: the request names nothing we have (a protocol error).
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list lists them.");
   }
-  // Every call of it is a job, which only a client with the tasks extension can follow.
-  if (read === undefined && deps.registry.get(name)?.definition.jobs === "required")
-    throw tasksRequired(name);
+  const tool = read === undefined ? deps.registry.get(name) : undefined;
+  if (!tasks && tool?.definition.jobs === "required")
+    throw tasksRequired(
+      `Every call of "${name}" runs as a job: call it over HTTP (docs/jobs.md), or from a client with the ${TASKS_EXTENSION} extension.`,
+    );
   const input = args ?? {};
   try {
     if (read !== undefined) return successResult({ ...(await read.call(deps, call.key, input)) });
     call.note?.({ tool: name });
-    const answer = await invokeTool(deps, {
+    const toolCall = {
       key: call.key,
       slug: name,
       origin: callOrigin(call.key, "mcp", client),
@@ -174,7 +169,12 @@ export async function callTool(
       requestId: call.requestId,
       idempotencyKey: readIdempotencyKey(meta?.[IDEMPOTENCY_META_KEY], `_meta.${IDEMPOTENCY_META_KEY}`),
       ...(call.observer && { observer: call.observer }),
-    });
+    };
+    if (tool !== undefined && runsAsJob(tool, tasks)) {
+      const started = await startJob(deps, toolCall);
+      return markReplayed(createTaskResult(deps, started.job), started.replayed);
+    }
+    const answer = await invokeTool(deps, toolCall);
     // The envelope's JSON, written before the call was charged, is the text as it is.
     return markReplayed(successResult({ ...answer.envelope }, jsonText(answer)), answer.replayed);
   } catch (error) {
@@ -184,33 +184,8 @@ export async function callTool(
   }
 }
 
-function tasksRequired(name: string): MissingRequiredClientCapabilityError {
-  const requiredCapabilities = { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities;
-  return new MissingRequiredClientCapabilityError(
-    { requiredCapabilities },
-    `Every call of "${name}" runs as a job: call it over HTTP (docs/jobs.md), or from a client with the ${TASKS_EXTENSION} extension.`,
-  );
-}
-
 /** Where a failure of this call is logged and counted, and the documentation its problem links. */
 export function problemContext(deps: CoreDeps, call: McpCallContext): ProblemContext {
   const context = { docsUrl: deps.settings.docsUrl, requestId: call.requestId, log: call.log };
   return deps.observer ? { ...context, observer: deps.observer } : context;
-}
-
-/** A replayed answer says so in `_meta`, as HTTP does with `Idempotent-Replayed: true`. */
-function markReplayed(result: CallToolResult, replayed: boolean): CallToolResult {
-  return replayed ? { ...result, _meta: { ...result._meta, [REPLAYED_META_KEY]: true } } : result;
-}
-
-function successResult(value: Record<string, unknown>, text = JSON.stringify(value)): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: value };
-}
-
-function problemResult(problem: ProblemDocument): CallToolResult {
-  return {
-    content: [{ type: "text", text: JSON.stringify(problem) }],
-    isError: true,
-    _meta: { [PROBLEM_META_KEY]: { ...problem } },
-  };
 }

@@ -19,7 +19,7 @@ import {
   TOOL_ERROR,
   TOOLRUN_PROBLEM_CODE,
 } from "../ports/trace-attributes.ts";
-import { PROBLEM_META_KEY } from "./tools.ts";
+import { PROBLEM_META_KEY } from "./tool-results.ts";
 
 export interface McpMessage {
   readonly method: string;

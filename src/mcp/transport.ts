@@ -232,7 +232,7 @@ function createMcpDispatcher(
     (context) => {
       const call = context.requestInfo === undefined ? undefined : calls.get(context.requestInfo);
       if (call === undefined) throw new Error("MCP request served without its call context");
-      return createToolServer(deps, call);
+      return createToolServer(deps, call, true);
     },
     { legacy: "reject", maxRequestBodySize: options.maxBodyBytes, onerror: options.onError },
   );

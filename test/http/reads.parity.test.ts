@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/client";
-import { PROBLEM_META_KEY } from "../../src/mcp/tools.ts";
+import { PROBLEM_META_KEY } from "../../src/mcp/tool-results.ts";
 import { bearer, untilSuiteEnds } from "../helpers/app.ts";
 import { connect, type ListeningApp, startMcpApp } from "../mcp/helpers.ts";
 

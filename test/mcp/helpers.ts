@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createTaskSessionFromClient, type TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
 import { createTestApp, type TestApp, type TestAppOptions, type TestLifetime } from "../helpers/app.ts";
 
 export interface ListeningApp extends TestApp {
@@ -35,6 +36,41 @@ export async function connect(url: string, key: string, revision: Revision): Pro
   });
   await client.connect(transport);
   return client;
+}
+
+/**
+ * A session of the tasks extension's own client (@modelcontextprotocol/ext-tasks) over a 2026-07-28
+ * `client`: the SDK client cannot read a task answer, so the extension's client sends its requests
+ * itself, framed here as the Streamable HTTP transport frames them (id, key, standard headers).
+ */
+export function tasksSession(client: Client, url: string, key: string): TaskEnabledSession {
+  let id = 1;
+  return createTaskSessionFromClient(client, {
+    endpointId: url,
+    v2RequestFraming: {
+      protocolVersion: "2026-07-28",
+      clientInfo: { name: "toolrun-tasks-test", version: "1.0.0" },
+      clientCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
+    },
+    rawDispatch: async (request) => {
+      const { method, params } = request as { method: string; params?: { name?: unknown; taskId?: unknown } };
+      const name = params?.name ?? params?.taskId;
+      const answer = await postRpc(
+        url,
+        { jsonrpc: "2.0", id: id++, ...(request as object) },
+        {
+          authorization: `Bearer ${key}`,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...(typeof name === "string" && { "mcp-name": name }),
+        },
+      );
+      const body = answer.body as { result?: never; error?: never };
+      return body.error === undefined
+        ? { kind: "result", result: body.result ?? null }
+        : { kind: "error", error: body.error };
+    },
+  });
 }
 
 export interface RpcResponse {
