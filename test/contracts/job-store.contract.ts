@@ -249,7 +249,12 @@ export function describeJobStoreContract(name: string, makeDatabase: () => Promi
         assert.equal(await store.refundAbandoned(SWEPT_BEFORE), 0);
         assert.equal(await held.credits(), 2, "its credits are held all along");
         held.finish({ ok: true, value: "report" });
-        assert.deepEqual(await held.call, { status: "charged", value: "report", creditsUsed: 2 });
+        assert.deepEqual(await held.call, {
+          status: "charged",
+          value: "report",
+          creditsUsed: 2,
+          grantsLeft: 0,
+        });
         assert.equal(await held.credits(), 2);
       });
 
