@@ -113,9 +113,14 @@ export function createLedgerBooks(db: Db, abandonAfterMs: number): LedgerBooks {
        calls = calls + 1, active_calls = active_calls + excluded.active_calls, credits = credits + excluded.credits`,
   );
   const record = db.statement(
+    // A call recorded settled takes its place in the export's order in this insert, not in a
+    // trigger's second write on every call; one settled later takes it in migration 0013's trigger.
     `INSERT INTO usage_calls (call_id, request_id, account_id, key_id, tool, period, credits, status, http_status, at, grant_parts,
-                              credential, oauth_client_id, transport, client_name, client_version)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                              credential, oauth_client_id, transport, client_name, client_version, settled_seq, settled_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+             CASE WHEN ?8 <> 'pending'
+               THEN (SELECT coalesce(max(settled_seq), 0) + 1 FROM usage_calls WHERE settled_seq IS NOT NULL) END,
+             CASE WHEN ?8 <> 'pending' THEN ?10 END)`,
   );
   const claimed = db.statement<{
     fingerprint: string;

@@ -21,16 +21,9 @@ ALTER TABLE usage_calls ADD COLUMN settled_at TEXT;
 UPDATE usage_calls SET settled_seq = seq, settled_at = at WHERE status <> 'pending';
 CREATE UNIQUE INDEX usage_calls_settled_seq ON usage_calls (settled_seq) WHERE settled_seq IS NOT NULL;
 
--- The largest number is read through that index (the condition lets SQLite use it: one seek).
--- Triggers rather than the ledger's statements: every way a call settles (recorded settled,
--- captured, released, swept, refunded unconfirmed) passes through them.
-CREATE TRIGGER usage_calls_settled_on_insert AFTER INSERT ON usage_calls
-WHEN NEW.status <> 'pending'
-BEGIN
-  UPDATE usage_calls
-  SET settled_seq = (SELECT coalesce(max(settled_seq), 0) + 1 FROM usage_calls WHERE settled_seq IS NOT NULL), settled_at = NEW.at
-  WHERE seq = NEW.seq;
-END;
+-- The largest number is read through that index (the condition lets SQLite use it: one seek). A
+-- call recorded settled takes its number in the ledger's insert; the trigger gives one to a call
+-- settled later, whichever way it settles (captured, released, swept, refunded unconfirmed).
 CREATE TRIGGER usage_calls_settled_on_update AFTER UPDATE OF status ON usage_calls
 WHEN NEW.status <> 'pending' AND NEW.settled_seq IS NULL
 BEGIN
