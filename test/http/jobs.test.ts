@@ -113,6 +113,13 @@ for (const store of storesToTest()) {
       assert.equal(done.result.credits_used, price);
       assert.ok(done.finished_at !== null);
       assert.equal(await creditsUsed(app, key), price);
+      // Its call is on the books with who made it, as a synchronous call's is.
+      const { accountId } = await app.recordOf(key);
+      const { calls } = await app.store.listCalls({ limit: 10, cursor: null, accountId });
+      assert.deepEqual(
+        calls.map((c) => [c.tool, c.origin?.transport, c.origin?.credential]),
+        [["slow-convert", "http", "key"]],
+      );
     });
 
     it("runs an optional tool as a job only when asked, saying it applied the preference", async (t) => {

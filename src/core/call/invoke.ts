@@ -9,7 +9,6 @@
 import type { CallOutcome, IdempotencyClaim } from "../../ports/store.ts";
 import { creditsRemaining, grantsLeft } from "../kernel/credits.ts";
 import { ApiError } from "../kernel/errors.ts";
-import { FREE_PLAN_ID } from "../kernel/settings.ts";
 import { syncTimeoutOf } from "../tools/loader.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { ToolFailure } from "../tools/tool-failure.ts";
@@ -27,6 +26,7 @@ import {
   storeAnswer,
 } from "./idempotency.ts";
 import type { ToolCallOutcome } from "./observer.ts";
+import { reservationOf } from "./reservation.ts";
 import { checkMayCall, resolveForKey } from "./scope.ts";
 import type { CallBody, ToolCall } from "./tool-call.ts";
 
@@ -76,20 +76,7 @@ async function meteredCall(
   const answerOf = answersOf(tool, price, call.requestId, claim?.fingerprint);
   const way = tool.effects === "external" ? "runReservedCall" : "runCall";
   const outcome = await deps.store[way](
-    {
-      callId: deps.newCallId(),
-      requestId: call.requestId,
-      accountId: call.key.accountId,
-      keyId: call.key.id,
-      tool: tool.slug,
-      period: price.period.id,
-      credits: price.credits,
-      allowance: price.allowance,
-      monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
-      at: price.now.toISOString(),
-      origin: call.origin,
-      ...(claim && { idempotency: claim }),
-    },
+    { ...reservationOf(call, tool, price, deps.newCallId()), ...(claim && { idempotency: claim }) },
     work,
     (ran) => storeAnswer(answerOf(ran), call.requestId),
   );

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { JobRecord, JobStatus } from "../../ports/job-store.ts";
 import type { CallOutcome, Reservation } from "../../ports/store.ts";
 import { ApiError, problemDocument } from "../kernel/errors.ts";
-import { DEFAULT_MAX_CONCURRENT_JOBS, FREE_PLAN_ID } from "../kernel/settings.ts";
+import { DEFAULT_MAX_CONCURRENT_JOBS } from "../kernel/settings.ts";
 import { webhookEvent } from "../kernel/webhook-events.ts";
 import type { RegisteredTool } from "../tools/registry.ts";
 import { CANCELED_STATUS } from "../tools/run.ts";
@@ -22,6 +22,7 @@ import type { CoreDeps } from "./deps.ts";
 import { type Computed, jsonText } from "./envelope.ts";
 import { fingerprintOf, outwardKeyOf } from "./idempotency.ts";
 import { checkSize, checkSwitches, report } from "./invoke.ts";
+import { reservationOf } from "./reservation.ts";
 import { checkMayCall, resolveForKey } from "./scope.ts";
 import type { ToolCall } from "./tool-call.ts";
 
@@ -104,18 +105,7 @@ export async function startJob(deps: CoreDeps, call: ToolCall): Promise<StartedJ
     throw tooManyJobs(price.plan.maxConcurrentJobs ?? DEFAULT_MAX_CONCURRENT_JOBS);
   }
   const job = creation.job;
-  const reservation: Reservation = {
-    callId,
-    requestId: call.requestId,
-    accountId: call.key.accountId,
-    keyId: call.key.id,
-    tool: tool.slug,
-    period: price.period.id,
-    credits: price.credits,
-    allowance: price.allowance,
-    monthlyCallCap: call.key.plan === FREE_PLAN_ID ? tool.freeTierMonthlyCalls : null,
-    at: now.toISOString(),
-  };
+  const reservation = reservationOf(call, tool, price, callId);
   return { job: await admit(deps, call, tool, price, job, reservation, work, controller), replayed: false };
 }
 

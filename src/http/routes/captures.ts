@@ -4,7 +4,7 @@
  * which takes no key and any method. The hook reads its body raw (the app's one content-type
  * parser keeps every body as bytes, whatever its type), up to 1 MiB.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { CoreDeps } from "../../core/call/deps.ts";
 import {
   admitHook,
@@ -25,24 +25,11 @@ import {
 } from "../../core/contract/captures.ts";
 import { type EndpointSpec, type HttpMethod, JSON_TYPE } from "../../core/kernel/endpoint.ts";
 import { ApiError } from "../../core/kernel/errors.ts";
-import { type InputValidator, lazyInputValidator } from "../../core/kernel/validation.ts";
+import { lazyInputValidator } from "../../core/kernel/validation.ts";
 import type { CaptureRecord } from "../../ports/capture-store.ts";
 import type { JsonSchema } from "../../tools/tool.ts";
-import { queryArgs } from "../query.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
-
-type Args = Record<string, unknown>;
-
-const FREE = "Free: costs no credits (it does take a rate-limit slot).";
-
-function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
-  const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
-  if (!checked.ok)
-    throw new ApiError("validation_error", "The parameters are invalid.", {
-      extras: { fields: checked.fields },
-    });
-  return checked.value;
-}
+import { FREE, validArgs } from "./route-args.ts";
 
 export function captureRoutes(deps: CoreDeps): HttpRoute[] {
   const checkId = lazyInputValidator(captureIdParameters);

@@ -1,8 +1,3 @@
-/**
- * Jobs over HTTP: read one, list the account's, cancel one (free; each takes a slot). A job is
- * started by `POST /v1/tool/{slug}` (routes/tools.ts).
- */
-import type { FastifyRequest } from "fastify";
 import type { CoreDeps } from "../../core/call/deps.ts";
 import { cancelJob, jobView, readJob } from "../../core/call/jobs.ts";
 import {
@@ -14,25 +9,10 @@ import {
   listJobs,
 } from "../../core/contract/jobs.ts";
 import { JSON_TYPE } from "../../core/kernel/endpoint.ts";
-import { ApiError } from "../../core/kernel/errors.ts";
-import { type InputValidator, lazyInputValidator } from "../../core/kernel/validation.ts";
+import { lazyInputValidator } from "../../core/kernel/validation.ts";
 import type { JobStatus } from "../../ports/job-store.ts";
-import type { JsonSchema } from "../../tools/tool.ts";
-import { queryArgs } from "../query.ts";
 import { type HttpRoute, keyOf } from "../register.ts";
-
-type Args = Record<string, unknown>;
-
-const FREE = "Free: costs no credits (it does take a rate-limit slot).";
-
-function validArgs(check: InputValidator, parameters: JsonSchema, request: FastifyRequest): Args {
-  const checked = check({ ...queryArgs(parameters, request.query), ...(request.params as Args) });
-  if (!checked.ok)
-    throw new ApiError("validation_error", "The parameters are invalid.", {
-      extras: { fields: checked.fields },
-    });
-  return checked.value;
-}
+import { FREE, validArgs } from "./route-args.ts";
 
 export function jobRoutes(deps: CoreDeps): HttpRoute[] {
   const checkId = lazyInputValidator(jobIdParameters);
