@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +60,35 @@ describeWriteProbeContract("sqlite file opened read-only", async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe("SQLite open", () => {
+  it("waits its busy timeout for another process's lock on the file, instead of failing at once", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "toolrun.db");
+    const first = createSqliteStore(path);
+    await first.migrate();
+    await first.close();
+    // Another process takes the file whole for a moment, as a checkpoint or a backup can.
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const { DatabaseSync } = require("node:sqlite");
+         const db = new DatabaseSync(${JSON.stringify(path)});
+         db.exec("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE");
+         process.stdout.write("locked\\n");
+         setTimeout(() => { db.exec("COMMIT"); db.close(); }, 300);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    await once(holder.stdout, "data");
+    const store = createSqliteStore(path, { busyTimeoutMs: 10_000 });
+    t.after(() => store.close());
+    assert.equal(await store.findKeyByHash("0".repeat(64)), null);
+    await once(holder, "exit");
+  });
 });
 
 describe("SQLite write probe", () => {

@@ -62,8 +62,9 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   if (path !== ":memory:" && !path.startsWith("file:")) mkdirSync(dirname(path), { recursive: true });
   const db = translated(() => new DatabaseSync(path));
   const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS);
+  // The busy timeout first: switching to WAL reads the file, and may meet another process's lock.
   db.exec(
-    `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA foreign_keys = ON;`,
+    `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
   );
   const queue: WriteQueue = createWriteQueue(db, options.lockWaitMs);
   // Read on every key lookup: an array row saves building an object each time.
