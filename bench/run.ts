@@ -61,12 +61,14 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   const taskset = findExecutable("taskset");
   let serverCpu: number | null = null;
+  let generatorCpu: number | null = null;
   let pinning: string;
   if (!args.pin) pinning = "off (--no-pin): servers and load generator share every CPU";
   else if (taskset === null) pinning = "off: taskset not found, servers and load generator share every CPU";
   else if (machine.cpus < 2) pinning = "off: only one CPU";
   else if (await pinSelf(1)) {
     serverCpu = 0;
+    generatorCpu = 1;
     pinning = "servers on CPU 0, load generator on CPU 1 (taskset); PostgreSQL and Redis not pinned";
   } else pinning = "off: taskset could not pin this process";
 
@@ -98,7 +100,7 @@ async function main(argv: readonly string[]): Promise<number> {
       mkdirSync(dir);
       progress(`${benchCase.name}: ${benchCase.title}`);
       try {
-        await benchCase.run({ options: args, serverCpu, dir, peaks, progress }, result);
+        await benchCase.run({ options: args, serverCpu, generatorCpu, dir, peaks, progress }, result);
         const first = result.rows[0];
         if (first) peaks.set(benchCase.name, first.rps);
       } catch (error) {

@@ -28,6 +28,8 @@ export interface BenchContext {
   readonly options: BenchOptions;
   /** The CPU the servers are pinned to; null when taskset is missing. */
   readonly serverCpu: number | null;
+  /** The CPU the load generator (this process) is pinned to; null when nothing is pinned. */
+  readonly generatorCpu: number | null;
   /** A directory of its own for this case, removed after the run. */
   readonly dir: string;
   /** Peak requests per second of the cases run so far, by case name. */

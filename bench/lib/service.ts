@@ -18,6 +18,8 @@ export class SkipCase extends Error {
   override readonly name = "SkipCase";
 }
 
+const KEYS_AT_ONCE = 4;
+
 export interface Service {
   /** Every key created, all builder keys with BENCH_CREDITS; `key` is the first. */
   readonly keys: readonly string[];
@@ -73,26 +75,32 @@ export async function prepareService(options: ServiceOptions): Promise<Service> 
     if (/not wired yet/i.test(message)) throw new SkipCase(message.replace(/^toolrun:\s*/, ""));
     throw new Error(`toolrun migrate failed (${migrated.code}): ${message}`);
   }
-  const created = await Promise.all(
-    Array.from({ length: options.keys ?? 1 }, async () => {
-      const run = await runToolrun(
-        [
-          "keys",
-          "create",
-          "--plan",
-          "builder",
-          "--name",
-          "bench",
-          "--credits",
-          String(BENCH_CREDITS),
-          "--json",
-        ],
-        env,
-      );
-      if (run.code !== 0) throw new Error(`toolrun keys create failed: ${run.stderr.trim()}`);
-      return JSON.parse(run.stdout) as { id: string; key: string };
-    }),
-  );
+  // A CLI process a key, a few at once: fifty at once kept a 2-CPU machine at a load of 50 for
+  // half a minute, and could meet the database's write lock past its busy timeout.
+  const created: { id: string; key: string }[] = [];
+  const createKey = async (): Promise<{ id: string; key: string }> => {
+    const run = await runToolrun(
+      [
+        "keys",
+        "create",
+        "--plan",
+        "builder",
+        "--name",
+        "bench",
+        "--credits",
+        String(BENCH_CREDITS),
+        "--json",
+      ],
+      env,
+    );
+    if (run.code !== 0) throw new Error(`toolrun keys create failed: ${run.stderr.trim()}`);
+    return JSON.parse(run.stdout) as { id: string; key: string };
+  };
+  const wanted = options.keys ?? 1;
+  while (created.length < wanted) {
+    const batch = Math.min(KEYS_AT_ONCE, wanted - created.length);
+    created.push(...(await Promise.all(Array.from({ length: batch }, createKey))));
+  }
   const parsed = created[0];
   if (!parsed) throw new Error("no key created");
   const serveEnv: Record<string, string> = { ...env, PORT: "0" };

@@ -20,7 +20,7 @@ const ALLOWANCE = 10;
 const call = (app: TestApp, key: string) =>
   app.app.inject({ method: "POST", url: "/v1/tool/echo", headers: json(bearer(key)), payload: { value: 1 } });
 
-for (const { name, make } of storesToTest()) {
+for (const { name, make } of storesToTest({ postgres: "system" })) {
   describe(`credit alerts (${name})`, () => {
     async function setup(t: TestContext) {
       // The real time, so the receiver's check of the signature's timestamp holds.

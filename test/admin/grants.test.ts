@@ -13,7 +13,7 @@ import { adminClient } from "./helpers.ts";
 
 const plans = { free: { id: "free", label: "Free", rpm: 1000, monthlyCredits: 3, minCredits: 3 } };
 
-for (const { name, make } of storesToTest()) {
+for (const { name, make } of storesToTest({ postgres: "system" })) {
   describe(`account grants (${name})`, () => {
     async function setup(t: TestContext) {
       const app = await createTestApp({ plans, store: await make() }, t);

@@ -26,7 +26,7 @@ interface Setup {
   deliverer(schedule?: string, timeoutMs?: number): WebhookDeliverer;
 }
 
-for (const { name, make } of storesToTest()) {
+for (const { name, make } of storesToTest({ postgres: "system" })) {
   describe(`webhooks (${name})`, () => {
     async function setup(t: TestContext): Promise<Setup> {
       // The real time, so the receiver's check of the signature's timestamp holds.

@@ -44,7 +44,7 @@ async function requests(t: TestApp, key: string, id: string, query = "") {
   return t.app.inject({ method: "GET", url: `/v1/captures/${id}/requests${query}`, headers: bearer(key) });
 }
 
-for (const each of storesToTest())
+for (const each of storesToTest({ postgres: "system" }))
   describe(`captures over HTTP on ${each.name}`, () => {
     const app = (t: TestContext, options: { captureTtlS?: number } = {}) => appOn(each, t, options);
     it("creates a capture whose URL is under the public URL with an unguessable token, free, taking a slot", async (t) => {

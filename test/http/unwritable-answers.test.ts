@@ -88,7 +88,7 @@ const CALLS: readonly { readonly slug: string; readonly input: Record<string, un
   { slug: "upstream-deep", input: {} },
 ];
 
-for (const { name, make } of storesToTest()) {
+for (const { name, make } of storesToTest({ postgres: "system" })) {
   describe(`answers that cannot be written as JSON (${name})`, () => {
     const lifetime = untilSuiteEnds();
     let upstream: TestUpstream;

@@ -4,6 +4,10 @@
  * holds it without reaching the call path.
  */
 import { randomUUID } from "node:crypto";
+import { createLane, type Lane } from "./lane.ts";
+
+/** How jobs end on an instance (their charge, their row, their event): a few at once, in spare time. */
+const ENDINGS = { width: 4, busyEveryMs: 10 };
 
 /** The jobs this instance runs: their lease, and the signal each one's cancel fires. */
 export interface JobsInFlight {
@@ -11,6 +15,8 @@ export interface JobsInFlight {
   readonly owner: string;
   /** How long a lease holds unless renewed (the abandon time). */
   readonly leaseMs: number;
+  /** The lane a job's ending waits in, so that a burst of endings does not hold up requests. */
+  readonly endings: Lane;
   /** Fires the tool's signal of a job running here; false when it runs elsewhere or not at all. */
   abort(id: string): boolean;
   /** Resolves once no job runs here (tests, and a server that stops). */
@@ -24,6 +30,7 @@ export function createJobsInFlight(leaseMs: number): JobsInFlight {
   return {
     owner: `inst_${randomUUID()}`,
     leaseMs,
+    endings: createLane(ENDINGS),
     abort(id) {
       const job = running.get(id);
       if (job === undefined) return false;

@@ -128,6 +128,7 @@ async function admit(
     admitted = resolve;
   });
   let lease: ReturnType<typeof setInterval> | undefined;
+  let leave = () => {};
   const run = async () => {
     const at = deps.now().toISOString();
     if (!(await deps.store.markJobRunning(job.id, at))) {
@@ -139,16 +140,19 @@ async function admit(
     lease = setInterval(() => void renew(deps, job.id, controller), Math.max(250, deps.jobs.leaseMs / 4));
     lease.unref();
     const result = await work();
+    leave = await deps.jobs.endings.enter();
     if (controller.signal.aborted) return canceled();
     // Past this point the job can no longer be canceled: its charge comes next.
     if (result.ok && !(await deps.store.settleJob(job.id))) return canceled();
     return result;
   };
   const outcome = deps.store.runReservedCall(reservation, run).finally(() => clearInterval(lease));
-  const ended = outcome.then(
-    (ran) => finish(deps, call, tool, price, job, ran),
-    (error: unknown) => failJob(deps, job, error, call.requestId),
-  );
+  const ended = outcome
+    .then(
+      (ran) => finish(deps, call, tool, price, job, ran),
+      (error: unknown) => failJob(deps, job, error, call.requestId),
+    )
+    .finally(() => leave());
   deps.jobs.track(
     job.id,
     controller,
