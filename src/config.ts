@@ -526,7 +526,7 @@ export const VARIABLES = {
     min: 0,
     max: 600_000,
     unit: "milliseconds",
-    doc: "on SIGTERM, SIGINT or SIGHUP (or an uncaught exception), how long requests in flight may take to finish before their connections are closed ([operations.md](operations.md#signals-and-shutdown))",
+    doc: "on SIGTERM, SIGINT or SIGHUP (or an uncaught exception), how long requests in flight, then the jobs running in the instance, may take to finish before their connections are closed and the jobs stopped (ended failed, released) ([operations.md](operations.md#signals-and-shutdown))",
   }),
 } as const;
 

@@ -102,6 +102,7 @@ export async function startServer(
     url,
     flushLog: log.flush,
     async close() {
+      const closing = Date.now();
       // The deliveries in flight are aborted and their claims freed (due again at once), beside the drain.
       const jobsStopped = housekeeping.stop();
       // Requests in flight may finish; new ones get 503 meanwhile. Past the bound, their
@@ -118,6 +119,13 @@ export async function startServer(
       } finally {
         clearTimeout(cutOff);
         await jobsStopped;
+        // The jobs running here get what is left of the bound; the rest end failed, released here.
+        const jobs = await deps.jobs.drain(Math.max(0, config.shutdownTimeoutMs - (Date.now() - closing)));
+        if (jobs.stopped > 0)
+          app.log.warn(
+            { ...jobs, shutdownTimeoutMs: config.shutdownTimeoutMs },
+            "jobs still running at the shutdown bound: stopped (they end failed, their credits released)",
+          );
         await deps.close();
         log.flush();
       }

@@ -2,7 +2,8 @@
  * Jobs over HTTP, on every store: a `required` tool answers 202 with the job, then its result,
  * charged once; `Prefer: respond-async` on an `optional` one; the free plan's one live job; cancel
  * fires the tool's signal and refunds; 402 before anything runs; the same Idempotency-Key gives
- * the same job; another account's job is 404; a failing tool ends the job failed and refunded.
+ * the same job; another account's job is 404; a failing tool ends the job failed and refunded; a
+ * stopping instance lets a job end within its bound and ends the one past it failed, released.
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
@@ -183,6 +184,30 @@ for (const store of storesToTest({ postgres: "system" })) {
         headers: bearer(key),
       });
       assert.equal(again.json().status, "canceled");
+    });
+
+    it("lets a job end within a stopping instance's bound, and ends one past it failed, released", async (t) => {
+      const { t: app, required } = await appOn(store, t);
+      const key = await app.key("builder");
+      const quick = (await start(app, key, "slow-convert", { n: 1 })).json();
+      const stuck = (await start(app, key, "slow-convert", { n: 2 })).json();
+      await runsStarted(required.runs, 2);
+      const price = (await creditsUsed(app, key)) / 2;
+
+      const drained = app.deps.jobs.drain(1_000);
+      required.runs[0]?.open();
+      assert.deepEqual(await drained, { stopped: 1, left: 0 });
+      await required.runs[1]?.aborted;
+
+      const ended = (await read(app, key, quick.id)).json();
+      assert.equal(ended.status, "succeeded");
+      assert.equal(ended.credits_used, price);
+      const stopped = (await read(app, key, stuck.id)).json();
+      assert.equal(stopped.status, "failed");
+      assert.equal(stopped.credits_used, 0);
+      assert.equal(stopped.problem.code, "processing_error");
+      assert.match(stopped.problem.detail, /stopped before the job ended; nothing was charged/);
+      assert.equal(await creditsUsed(app, key), price, "only the job that ended is charged");
     });
 
     it("refuses a job the account cannot pay for with 402 before anything runs, and keeps no job", async (t) => {

@@ -22,6 +22,7 @@ import type { CoreDeps } from "./deps.ts";
 import { type Computed, jsonText } from "./envelope.ts";
 import { fingerprintOf, outwardKeyOf } from "./idempotency.ts";
 import { checkSize, checkSwitches, report } from "./invoke.ts";
+import { INSTANCE_STOPPING } from "./jobs-in-flight.ts";
 import { reservationOf } from "./reservation.ts";
 import { checkMayCall, resolveForKey } from "./scope.ts";
 import type { ToolCall } from "./tool-call.ts";
@@ -141,7 +142,8 @@ async function admit(
     lease.unref();
     const result = await work();
     leave = await deps.jobs.endings.enter();
-    if (controller.signal.aborted) return canceled();
+    // A job whose tool ended as its instance stopped ends as its tool did.
+    if (controller.signal.aborted && controller.signal.reason !== INSTANCE_STOPPING) return canceled();
     // Past this point the job can no longer be canceled: its charge comes next.
     if (result.ok && !(await deps.store.settleJob(job.id))) return canceled();
     return result;
@@ -149,7 +151,7 @@ async function admit(
   const outcome = deps.store.runReservedCall(reservation, run).finally(() => clearInterval(lease));
   const ended = outcome
     .then(
-      (ran) => finish(deps, call, tool, price, job, ran),
+      (ran) => finish(deps, call, tool, price, job, ran, controller.signal),
       (error: unknown) => failJob(deps, job, error, call.requestId),
     )
     .finally(() => leave());
@@ -205,6 +207,7 @@ async function finish(
   price: Price,
   job: JobRecord,
   outcome: CallOutcome<Computed>,
+  signal: AbortSignal,
 ): Promise<void> {
   // A refusal ended the job before it ran (admit removed it).
   if (outcome.status === "refused" || outcome.status === "claimed") return;
@@ -215,14 +218,27 @@ async function finish(
     outcome: charged ? "charged" : "refunded",
     credits: charged ? price.credits : 0,
   });
-  if (outcome.status === "refunded" && outcome.httpStatus === CANCELED_STATUS) return;
+  // A canceled job's row already says so; a stopped one's signal fired the same way, but it ends failed.
+  if (
+    outcome.status === "refunded" &&
+    outcome.httpStatus === CANCELED_STATUS &&
+    signal.reason !== INSTANCE_STOPPING
+  )
+    return;
   const now = deps.now();
   if (!(answer instanceof ApiError)) {
     const result = jsonText(answer) ?? JSON.stringify(answer.envelope);
     await endJob(deps, job, "succeeded", now, { creditsUsed: price.credits, result, problem: null });
     return;
   }
-  const problem = JSON.stringify(problemDocument(answer, deps.settings.docsUrl, call.requestId));
+  const error =
+    signal.reason === INSTANCE_STOPPING
+      ? new ApiError(
+          "processing_error",
+          "The instance running the job stopped before the job ended; nothing was charged. Start it again.",
+        )
+      : answer;
+  const problem = JSON.stringify(problemDocument(error, deps.settings.docsUrl, call.requestId));
   await endJob(deps, job, "failed", now, { creditsUsed: 0, result: null, problem });
 }
 

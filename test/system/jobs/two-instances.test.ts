@@ -3,7 +3,9 @@
  * `build-report` against the slow report service of examples/reports): a job started on one
  * instance is read on the other, running and then succeeded, charged once; an instance killed
  * with SIGKILL while its job waits on the upstream leaves the job running until its lease lapses,
- * then the survivor's sweep ends it failed and its credits go back.
+ * then the survivor's sweep ends it failed and its credits go back; an instance stopped with
+ * SIGTERM lets its job end within the shutdown bound and ends the one past it failed, released, at
+ * once.
  */
 import assert from "node:assert/strict";
 import { once } from "node:events";
@@ -122,5 +124,36 @@ describe("jobs on two PostgreSQL instances", { skip: database.skip }, () => {
         .credits_used;
     }
     await survivor.stop();
+  });
+
+  it("lets a stopping instance's job end within the bound, and ends the one past it failed, released, at once", async () => {
+    // A lease far longer than the test: nothing here waits for a sweep.
+    const extra = { TOOLRUN_CALL_ABANDON_S: "600", TOOLRUN_SHUTDOWN_TIMEOUT_MS: "1500" };
+    const [stopping, other] = await cluster.start(2, extra);
+    assert.ok(stopping && other);
+    const { key } = await cluster.createKey("builder", 1000);
+    const stuckBefore = stuck.counts.received;
+    const startOn = async (slug: string) => {
+      const started = await send(stopping.url, key, `/v1/tool/${slug}`, {
+        method: "POST",
+        body: JSON.stringify({ period: "2026-10" }),
+      });
+      assert.equal(started.status, 202);
+      return ((await started.json()) as { id: string }).id;
+    };
+    const [ends, outlasts] = [await startOn("build-report"), await startOn("stuck-report")];
+    while (stuck.counts.received === stuckBefore) await sleep(20);
+    await stopping.stop("SIGTERM");
+
+    const ended = await job(other.url, key, ends);
+    assert.equal(ended.status, "succeeded", JSON.stringify(ended));
+    assert.equal(ended.credits_used, PRICE);
+    const stopped = await job(other.url, key, outlasts);
+    assert.equal(stopped.status, "failed", JSON.stringify(stopped));
+    assert.equal((stopped.problem as { code: string }).code, "processing_error");
+    assert.equal(stopped.credits_used, 0);
+    const credits = (await (await send(other.url, key, "/v1/me/credits")).json()) as { credits_used: number };
+    assert.equal(credits.credits_used, PRICE, "the stopped job's credits went back at once");
+    await other.stop();
   });
 });
