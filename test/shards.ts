@@ -7,24 +7,33 @@
  * output is printed whole, in order, and the run fails when any shard fails. A hook at a file's top
  * level would belong to its whole shard, so test/unit/test-files.test.ts forbids them.
  *
+ * Files go to shards longest first, each to the shard with the least time so far, by the times in
+ * test/shard-times.json (each file run alone; `--measure` writes them), so that no shard ends long
+ * after the others; a file the table does not know counts as the median. node's own
+ * `--test-shard` deals files out in turn, whatever they take.
+ *
  * Usage: node test/shards.ts SHARDS GLOB...
+ *        node test/shards.ts --measure GLOB...   (rewrites test/shard-times.json)
  */
 import { spawn } from "node:child_process";
+import { globSync, readFileSync, writeFileSync } from "node:fs";
 
-const [count, ...globs] = process.argv.slice(2);
-const shards = Number(count);
-if (!Number.isInteger(shards) || shards < 1 || globs.length === 0) {
-  process.stderr.write("usage: node test/shards.ts SHARDS GLOB...\n");
+const TIMES = new URL("./shard-times.json", import.meta.url);
+
+const [first, ...globs] = process.argv.slice(2);
+const measure = first === "--measure";
+const shards = Number(first);
+if ((!measure && (!Number.isInteger(shards) || shards < 1)) || globs.length === 0) {
+  process.stderr.write("usage: node test/shards.ts SHARDS GLOB... | --measure GLOB...\n");
   process.exit(2);
 }
+const files = [...new Set(globs.flatMap((glob) => globSync(glob)))].sort();
 
-function runShard(index: number): Promise<{ code: number | null; output: string }> {
+function runFiles(list: readonly string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--test", "--test-isolation=none", `--test-shard=${index}/${shards}`, ...globs],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, ["--test", "--test-isolation=none", ...list], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -36,13 +45,36 @@ function runShard(index: number): Promise<{ code: number | null; output: string 
   });
 }
 
-const results = await Promise.all(Array.from({ length: shards }, (_, i) => runShard(i + 1)));
-let failed = 0;
-results.forEach(({ code, output }, i) => {
-  process.stdout.write(`\n# shard ${i + 1} of ${shards}\n${output}`);
-  if (code !== 0) failed++;
-});
-if (failed > 0) {
-  process.stdout.write(`\n# ${failed} of ${shards} shards failed\n`);
-  process.exitCode = 1;
+if (measure) {
+  const times: Record<string, number> = {};
+  for (const file of files) {
+    const started = performance.now();
+    const { code } = await runFiles([file]);
+    times[file] = Math.round((performance.now() - started) / 100) / 10;
+    process.stdout.write(`${times[file]} s ${file}${code === 0 ? "" : " (failed)"}\n`);
+  }
+  writeFileSync(TIMES, `${JSON.stringify(times, null, 2)}\n`);
+} else {
+  const known = JSON.parse(readFileSync(TIMES, "utf8")) as Record<string, number>;
+  const sorted = Object.values(known).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 1;
+  const timeOf = (file: string) => known[file] ?? median;
+  const plan = Array.from({ length: shards }, () => ({ files: [] as string[], seconds: 0 }));
+  for (const file of [...files].sort((a, b) => timeOf(b) - timeOf(a))) {
+    const lightest = plan.reduce((least, shard) => (shard.seconds < least.seconds ? shard : least));
+    lightest.files.push(file);
+    lightest.seconds += timeOf(file);
+  }
+  const results = await Promise.all(
+    plan.filter((shard) => shard.files.length > 0).map((s) => runFiles(s.files)),
+  );
+  let failed = 0;
+  results.forEach(({ code, output }, i) => {
+    process.stdout.write(`\n# shard ${i + 1} of ${results.length}\n${output}`);
+    if (code !== 0) failed++;
+  });
+  if (failed > 0) {
+    process.stdout.write(`\n# ${failed} of ${results.length} shards failed\n`);
+    process.exitCode = 1;
+  }
 }
