@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it, type TestContext } from "node:test";
 import { readMigrations } from "../../src/adapters/sql-migrations.ts";
+import { type Db, openDb } from "../../src/adapters/sqlite/db.ts";
+import { migrate as migrateSqlite } from "../../src/adapters/sqlite/migrations.ts";
 import { createSqliteStore, type SqliteStoreOptions } from "../../src/adapters/sqlite/store.ts";
 import { databaseFile } from "../../src/adapters/sqlite/write-probe.ts";
 import { BackendUnavailableError, CallAbandonedError } from "../../src/ports/errors.ts";
@@ -136,6 +138,44 @@ describe("SQLite write probe", () => {
 });
 
 describe("SQLite schema", () => {
+  it("gives each new in-memory database the schema a file gets, empty, whichever migrated first", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const schemaOf = (db: Db) =>
+      db
+        .statement<{ type: string; name: string; sql: string | null }>(
+          "SELECT type, name, sql FROM sqlite_master ORDER BY type, name",
+        )
+        .all();
+    const file = openDb(join(dir, "toolrun.db"));
+    const [first, second] = [openDb(":memory:"), openDb(":memory:")];
+    t.after(() => {
+      for (const db of [file, first, second]) db.close();
+    });
+    const all = migrateSqlite(file);
+    assert.deepEqual(migrateSqlite(first, true), all);
+    first.exec(
+      "INSERT INTO admin_keys (id, name, secret_hash, display_prefix, created_at) VALUES ('a', 'n', 'h', 'p', 'now')",
+    );
+    assert.deepEqual(migrateSqlite(second, true), all);
+    assert.deepEqual(schemaOf(second), schemaOf(file));
+    assert.deepEqual(
+      second.statement("SELECT id FROM admin_keys").all(),
+      [],
+      "the copy holds none of the first's rows",
+    );
+    // The copy is a database of its own, its statements prepared anew.
+    second.exec(
+      "INSERT INTO admin_keys (id, name, secret_hash, display_prefix, created_at) VALUES ('b', 'n', 'h', 'p', 'now')",
+    );
+    assert.equal(second.statement<{ n: number }>("SELECT count(*) AS n FROM admin_keys").get()?.n, 1);
+    assert.equal(first.statement<{ n: number }>("SELECT count(*) AS n FROM admin_keys").get()?.n, 1);
+    assert.equal(
+      await second.write(() => second.statement<{ one: number }>("SELECT 1 AS one").get()?.one),
+      1,
+    );
+  });
+
   it("refuses to migrate a database whose recorded migrations are another build's", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), "toolrun-sqlite-"));
     const path = join(dir, "toolrun.db");

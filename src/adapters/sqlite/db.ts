@@ -33,6 +33,10 @@ export interface Db {
   dataVersion(): number;
   /** Runs SQL text of several statements (migrations). */
   exec(sql: string): void;
+  /** The whole database as bytes (an in-memory one's migrated schema, kept to copy). */
+  image(): Uint8Array;
+  /** Replaces the whole database with `image` (a copy of another's). */
+  replaceWith(image: Uint8Array): void;
   /** False once closed. */
   isOpen(): boolean;
   close(): void;
@@ -66,17 +70,27 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   db.exec(
     `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
   );
-  const queue: WriteQueue = createWriteQueue(db, options.lockWaitMs);
+  // Replacing the database (replaceWith) finalizes every statement prepared on it: each is
+  // prepared again on its first use after one.
+  let generation = 0;
+  const prepared = (sql: string, setup?: (statement: StatementSync) => void) => {
+    let statement: StatementSync | undefined;
+    let preparedIn = -1;
+    return (): StatementSync => {
+      if (statement === undefined || preparedIn !== generation) {
+        statement = db.prepare(sql);
+        setup?.(statement);
+        preparedIn = generation;
+      }
+      return statement;
+    };
+  };
+  const queue: WriteQueue = createWriteQueue(db, options.lockWaitMs, prepared);
   // Read on every key lookup: an array row saves building an object each time.
-  const dataVersion = db.prepare("PRAGMA data_version");
-  dataVersion.setReturnArrays(true);
+  const dataVersion = prepared("PRAGMA data_version", (statement) => statement.setReturnArrays(true));
 
   function statement<Row>(sql: string): Statement<Row> {
-    let prepared: StatementSync | undefined;
-    const prepare = (): StatementSync => {
-      prepared ??= db.prepare(sql);
-      return prepared;
-    };
+    const prepare = prepared(sql);
     // The one place rows are typed: each statement names the columns its Row declares.
     return {
       get: (...values) => translated(() => prepare().get(...values) as Row | undefined),
@@ -106,8 +120,14 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       queue(work).catch((error: unknown) => {
         throw toPortError(error);
       }),
-    dataVersion: () => Number((dataVersion.get() as unknown as [number])[0]),
+    dataVersion: () => Number((dataVersion().get() as unknown as [number])[0]),
     exec: (sql) => translated(() => db.exec(sql)),
+    image: () => translated(() => db.serialize()),
+    replaceWith: (image) =>
+      translated(() => {
+        db.deserialize(image);
+        generation++;
+      }),
     isOpen: () => db.isOpen,
     close() {
       if (db.isOpen) db.close();

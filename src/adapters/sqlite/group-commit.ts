@@ -22,7 +22,7 @@
  * event loop; the batch then waits on a timer and tries again, and each write still waiting after
  * `lockWaitMs` is rejected with the BUSY error (503 `backend_unavailable`).
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isDatabaseUnavailable, isLocked } from "./errors.ts";
 
 export type WriteQueue = <T>(work: () => T) => Promise<T>;
@@ -38,9 +38,21 @@ interface Queued {
 const FIRST_RETRY_MS = 2;
 const MAX_RETRY_MS = 50;
 
-export function createWriteQueue(db: DatabaseSync, lockWaitMs?: number): WriteQueue {
-  const begin = db.prepare("BEGIN IMMEDIATE");
-  const commit = db.prepare("COMMIT");
+/** A statement prepared on first use (and again after the database was replaced: db.ts). */
+export type Prepared = (sql: string) => () => StatementSync;
+
+const preparedOnce: (db: DatabaseSync) => Prepared = (db) => (sql) => {
+  const statement = db.prepare(sql);
+  return () => statement;
+};
+
+export function createWriteQueue(
+  db: DatabaseSync,
+  lockWaitMs?: number,
+  prepared: Prepared = preparedOnce(db),
+): WriteQueue {
+  const begin = prepared("BEGIN IMMEDIATE");
+  const commit = prepared("COMMIT");
   const rollback = () => {
     if (db.isTransaction) db.exec("ROLLBACK");
   };
@@ -50,10 +62,10 @@ export function createWriteQueue(db: DatabaseSync, lockWaitMs?: number): WriteQu
 
   /** Runs the writes in one transaction; throws (keeping nothing) if any write or the commit does. */
   const runTogether = (batch: readonly Queued[], begun = false): unknown[] => {
-    if (!begun) begin.run();
+    if (!begun) begin().run();
     try {
       const values = batch.map((item) => item.work());
-      commit.run();
+      commit().run();
       return values;
     } catch (error) {
       rollback();
@@ -64,7 +76,7 @@ export function createWriteQueue(db: DatabaseSync, lockWaitMs?: number): WriteQu
   /** Takes the write lock; false when another process holds it and the batch waits on a timer. */
   const lock = (): boolean => {
     try {
-      begin.run();
+      begin().run();
       retryMs = FIRST_RETRY_MS;
       return true;
     } catch (error) {

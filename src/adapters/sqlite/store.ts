@@ -49,7 +49,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     ...createWebhookStore(db, audited, appendEvents),
     ...createMemberStore(db, audited),
     ...createJobStore(db, appendEvents),
-    migrate: async () => migrate(db),
+    migrate: async () => migrate(db, path === ":memory:"),
     isMigrated: async () => isMigrated(db),
     async ping() {
       ping.get();
