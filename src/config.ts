@@ -96,6 +96,8 @@ export interface Config {
   readonly trustProxy: boolean | number | readonly string[];
   /** The delays before each retry of a failed webhook delivery, in milliseconds. */
   readonly webhookRetryScheduleMs: readonly number[];
+  /** How long finished webhook deliveries and their events are kept, in seconds. */
+  readonly webhookRetentionS: number;
   /** Members' sign-in with OpenID Connect; null when off (the TOOLRUN_SIGNIN_* variables unset). */
   readonly signin: SigninConfig | null;
   /** Selling credits with Stripe Checkout; null when off (the TOOLRUN_STRIPE_* secrets unset). */
@@ -521,6 +523,13 @@ export const VARIABLES = {
     },
     parseRetrySchedule,
   ),
+  TOOLRUN_WEBHOOK_RETENTION_S: integer({
+    default: 2_592_000,
+    min: 3600,
+    max: 31_536_000,
+    unit: "seconds",
+    doc: "how long a webhook delivery delivered or given up is kept after its event was written, with its attempts, and its event once no delivery refers to it; then the purge every instance runs (every 10 minutes) removes them. A delivery still pending, being retried, is kept with its event whatever its age ([operations](operations.md#webhooks))",
+  }),
   TOOLRUN_SHUTDOWN_TIMEOUT_MS: integer({
     default: 10_000,
     min: 0,
@@ -671,6 +680,7 @@ export function loadConfig(env: Env): Config {
     oauthOff: oauth.off,
     trustProxy: read("TOOLRUN_TRUST_PROXY"),
     webhookRetryScheduleMs: read("TOOLRUN_WEBHOOK_RETRY_SCHEDULE"),
+    webhookRetentionS: read("TOOLRUN_WEBHOOK_RETENTION_S"),
     signin: readSignin(read, publicUrl, file.plans, problems),
     billing: readBilling(read, file.packs, problems),
   };

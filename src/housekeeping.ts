@@ -1,8 +1,8 @@
 /**
  * Every periodic job of a running server, in one list: what a stopped process left pending, what
- * can no longer be used (expired answers, OAuth artifacts, captures), and the webhook deliveries
- * due. Each instance runs them all; every job is safe to run on several instances at once (the
- * store's statements make them so). Adding a job is one entry in `jobs`.
+ * can no longer be used (expired answers, OAuth artifacts, captures, old webhook deliveries), and
+ * the webhook deliveries due. Each instance runs them all; every job is safe to run on several
+ * instances at once (the store's statements make them so). Adding a job is one entry in `jobs`.
  */
 import type { Config } from "./config.ts";
 import type { WebhookDeliverer } from "./core/admin/webhook-delivery.ts";
@@ -18,6 +18,8 @@ const OAUTH_PURGE_EVERY_MS = 10 * 60 * 1000;
 const CAPTURE_PURGE_EVERY_MS = 10 * 60 * 1000;
 /** How often jobs ended longer ago than TOOLRUN_JOB_TTL_S are removed. */
 const JOB_PURGE_EVERY_MS = 10 * 60 * 1000;
+/** How often webhook deliveries and events older than TOOLRUN_WEBHOOK_RETENTION_S are removed. */
+const WEBHOOK_PURGE_EVERY_MS = 10 * 60 * 1000;
 /** How often each instance looks for webhook deliveries due: the shortest a retry waits, about. */
 export const WEBHOOK_DELIVERY_EVERY_MS = 1000;
 
@@ -39,7 +41,7 @@ export interface Job {
 
 /** The jobs of a server with this configuration. */
 export function jobs(
-  config: Pick<Config, "callAbandonS" | "oauth"> & Partial<Pick<Config, "signin">>,
+  config: Pick<Config, "callAbandonS" | "oauth" | "webhookRetentionS"> & Partial<Pick<Config, "signin">>,
   deps: Pick<CoreDeps, "store" | "now" | "settings"> & { readonly webhooks?: WebhookDeliverer },
   log: WarningLog,
 ): Job[] {
@@ -93,6 +95,16 @@ export function jobs(
       atStart: true,
       async run() {
         await deps.store.purgeJobs(now());
+      },
+    },
+    {
+      // Whether this instance delivers or not: the rows are the store's, and pending ones stay.
+      name: "purge of old webhook deliveries",
+      everyMs: WEBHOOK_PURGE_EVERY_MS,
+      atStart: true,
+      async run() {
+        const before = new Date(deps.now().getTime() - config.webhookRetentionS * 1000).toISOString();
+        await deps.store.purgeWebhooks(before);
       },
     },
     ...(config.oauth

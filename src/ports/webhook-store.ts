@@ -130,6 +130,12 @@ export interface WebhookAttemptResult {
   readonly disableEndpoint: boolean;
 }
 
+/** What one purge removed (webhook_attempts go with their deliveries, uncounted). */
+export interface WebhookPurge {
+  readonly deliveries: number;
+  readonly events: number;
+}
+
 export interface WebhookStore {
   createWebhookEndpoint(endpoint: NewWebhookEndpoint, audit?: NewAuditEntry): Promise<void>;
   getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | null>;
@@ -175,4 +181,11 @@ export interface WebhookStore {
   recordWebhookAttempt(result: WebhookAttemptResult): Promise<boolean>;
   /** Frees a claim without an attempt (the deliverer is stopping): the delivery is due again. */
   releaseWebhookClaim(deliveryId: string, claim: string): Promise<void>;
+  /**
+   * Removes the deliveries delivered or given up that were created before `before`, with their
+   * attempts, then the events created before it that no delivery refers to any more. A pending
+   * delivery stays whatever its age (it is still being retried), and so does its event. Safe to
+   * run on several instances at once and next to deliverers.
+   */
+  purgeWebhooks(before: string): Promise<WebhookPurge>;
 }

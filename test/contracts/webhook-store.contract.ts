@@ -309,6 +309,73 @@ export function describeWebhookStoreContract(
       );
     });
 
+    it("purges finished deliveries created before the cutoff and the events left without one, never a pending one", async (t) => {
+      const [store] = (await stores(t)) as [Store];
+      const OLD = "2026-09-01T00:00:00.000Z";
+      const CUTOFF = "2026-10-16T12:00:00.000Z";
+      const one = newEndpoint();
+      const two = newEndpoint();
+      await store.createWebhookEndpoint(one);
+      await store.createWebhookEndpoint(two);
+      const oldDelivered = newEvent({ createdAt: OLD, endpointId: one.id });
+      const oldFailed = newEvent({ createdAt: OLD, endpointId: one.id });
+      const oldPending = newEvent({ createdAt: OLD, endpointId: one.id });
+      // To both endpoints: delivered to one, still retried for two.
+      const oldShared = newEvent({ createdAt: OLD });
+      const recentDelivered = newEvent({ createdAt: NOW, endpointId: one.id });
+      await store.appendWebhookEvents([oldDelivered, oldFailed, oldPending, oldShared, recentDelivered]);
+      const outcome = (event: string, endpoint: string) => {
+        if (event === oldFailed.id) return "failed";
+        if (event === oldPending.id || (event === oldShared.id && endpoint === two.id)) return "pending";
+        return "delivered";
+      };
+      const held = await claim(store, 10, NOW);
+      assert.equal(held.length, 6);
+      for (const delivery of held) {
+        const state = outcome(delivery.event.id, delivery.endpoint.id);
+        await store.recordWebhookAttempt({
+          deliveryId: delivery.deliveryId,
+          claim: delivery.claim,
+          attempt: { at: NOW, statusCode: state === "delivered" ? 200 : 503, error: null, durationMs: 1 },
+          state,
+          nextAttemptAt: state === "pending" ? LATER : null,
+          disableEndpoint: false,
+        });
+      }
+
+      assert.deepEqual(await store.purgeWebhooks(CUTOFF), { deliveries: 3, events: 2 });
+      const kept = async (endpointId: string) =>
+        (await store.listWebhookDeliveries({ endpointId, limit: 10, cursor: null })).deliveries.map((d) => ({
+          event: d.eventId,
+          state: d.state,
+          attempts: d.attemptLog.length,
+        }));
+      assert.deepEqual(await kept(one.id), [
+        { event: recentDelivered.id, state: "delivered", attempts: 1 },
+        { event: oldPending.id, state: "pending", attempts: 1 },
+      ]);
+      // Its event stays with it: the delivery still reads its type through it.
+      assert.deepEqual(await kept(two.id), [{ event: oldShared.id, state: "pending", attempts: 1 }]);
+      for (const delivery of held.filter((d) => d.endpoint.id === one.id)) {
+        const found = await store.getWebhookDelivery(one.id, delivery.deliveryId);
+        const purged = delivery.event.id !== recentDelivered.id && delivery.event.id !== oldPending.id;
+        assert.equal(found === null, purged, `${delivery.event.id} purged: ${purged}`);
+      }
+      // The pending ones are still claimed when due.
+      assert.equal((await claim(store, 10, LATER)).length, 2);
+      assert.deepEqual(await store.purgeWebhooks(CUTOFF), { deliveries: 0, events: 0 }, "nothing twice");
+    });
+
+    it("purges the events of a deleted endpoint once they are older than the cutoff", async (t) => {
+      const [store] = (await stores(t)) as [Store];
+      const endpoint = newEndpoint();
+      await store.createWebhookEndpoint(endpoint);
+      await store.appendWebhookEvents([newEvent({ createdAt: "2026-09-01T00:00:00.000Z" }), newEvent()]);
+      await store.deleteWebhookEndpoint(endpoint.id);
+      assert.deepEqual(await store.purgeWebhooks("2026-10-16T12:00:00.000Z"), { deliveries: 0, events: 1 });
+      assert.deepEqual(await store.purgeWebhooks(LATER), { deliveries: 0, events: 1 });
+    });
+
     it("never lets two instances claim one delivery", async (t) => {
       const [one, two] = (await stores(t, 2)) as [Store, Store];
       const endpoint = newEndpoint();

@@ -396,9 +396,9 @@ for (const each of storesToTest({ postgres: "system" }))
           captures: [],
         },
       );
-      const purge = jobs({ callAbandonS: 600, oauth: null }, test.deps, { warn() {} }).find((job) =>
-        job.name.includes("captures"),
-      );
+      const purge = jobs({ webhookRetentionS: 86_400, callAbandonS: 600, oauth: null }, test.deps, {
+        warn() {},
+      }).find((job) => job.name.includes("captures"));
       assert.ok(purge, "housekeeping has a purge of expired captures");
       await purge.run();
       assert.deepEqual(await test.store.listCapturedRequests(made.id, 10, null), []);

@@ -114,6 +114,28 @@ const RELEASE = statement(
   "webhook_release",
   "UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL WHERE id = $1 AND lease_token = $2",
 );
+/** Rows one purge statement removes, at most, so no statement holds many locks long. */
+const PURGE_BATCH = 500;
+// The state is checked by the DELETE itself, so a delivery a retry made pending meanwhile stays;
+// SKIP LOCKED leaves rows a deliverer or a retry holds to a later run. `state <> 'pending'` is
+// how the index of migration 0015 says it. The attempts go by ON DELETE CASCADE.
+const PURGE_DELIVERIES = statement(
+  "webhook_purge_deliveries",
+  `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND seq IN (
+     SELECT seq FROM webhook_deliveries WHERE state <> 'pending' AND created_at < $1::timestamptz
+     LIMIT $2 FOR UPDATE SKIP LOCKED)
+   RETURNING seq`,
+);
+// An event gets no delivery after the transaction that wrote it: one without any stays without.
+const PURGE_EVENTS = statement(
+  "webhook_purge_events",
+  `DELETE FROM webhook_events e WHERE e.id IN (
+     SELECT id FROM webhook_events WHERE created_at < $1::timestamptz
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)
+     LIMIT $2 FOR UPDATE SKIP LOCKED)
+     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+   RETURNING e.id`,
+);
 
 export function createWebhookStore(pool: Pool): WebhookStore {
   const withAttempts = async (db: Queryable, rows: readonly DeliveryRow[]): Promise<AttemptRow[]> =>
@@ -213,6 +235,18 @@ export function createWebhookStore(pool: Pool): WebhookStore {
     },
     async releaseWebhookClaim(deliveryId, claim) {
       await run(pool, RELEASE, [deliveryId, claim]);
+    },
+    async purgeWebhooks(before) {
+      const batches = async (purge: typeof PURGE_EVENTS) => {
+        let removed = 0;
+        for (;;) {
+          const batch = (await run(pool, purge, [before, PURGE_BATCH])).length;
+          removed += batch;
+          if (batch < PURGE_BATCH) return removed;
+        }
+      };
+      const deliveries = await batches(PURGE_DELIVERIES);
+      return { deliveries, events: await batches(PURGE_EVENTS) };
     },
   };
 }

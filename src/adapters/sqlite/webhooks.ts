@@ -24,6 +24,9 @@ import type { Audited } from "./audit.ts";
 import type { Db } from "./db.ts";
 import type { AppendEvents } from "./outbox.ts";
 
+/** Rows one purge statement removes, at most, so it never holds the write lock long. */
+const PURGE_BATCH = 500;
+
 export function createWebhookStore(db: Db, audited: Audited, appendEvents: AppendEvents): WebhookStore {
   const insertEndpoint = db.statement(
     `INSERT INTO webhook_endpoints (id, url, events, description, secret, enabled, disabled_reason, created_at, updated_at)
@@ -94,6 +97,17 @@ export function createWebhookStore(db: Db, audited: Audited, appendEvents: Appen
   );
   const release = db.statement(
     "UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL WHERE id = ? AND lease_token = ?",
+  );
+  // `state <> 'pending'` as the index of migration 0015 says it; the attempts go by ON DELETE CASCADE.
+  const purgeDeliveries = db.statement(
+    `DELETE FROM webhook_deliveries WHERE seq IN (
+       SELECT seq FROM webhook_deliveries WHERE state <> 'pending' AND created_at < ?1 LIMIT ?2)`,
+  );
+  // An event gets no delivery after the transaction that wrote it: one without any stays without.
+  const purgeEvents = db.statement(
+    `DELETE FROM webhook_events WHERE id IN (
+       SELECT e.id FROM webhook_events e WHERE e.created_at < ?1
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT ?2)`,
   );
 
   const withAttempts = (rows: readonly DeliveryRow[]): AttemptRow[] =>
@@ -192,6 +206,18 @@ export function createWebhookStore(db: Db, audited: Audited, appendEvents: Appen
     },
     async releaseWebhookClaim(deliveryId, claim) {
       await db.write(() => release.run(deliveryId, claim));
+    },
+    async purgeWebhooks(before) {
+      const batches = async (purge: typeof purgeDeliveries) => {
+        let removed = 0;
+        for (;;) {
+          const batch = await db.write(() => purge.run(before, PURGE_BATCH));
+          removed += batch;
+          if (batch < PURGE_BATCH) return removed;
+        }
+      };
+      const deliveries = await batches(purgeDeliveries);
+      return { deliveries, events: await batches(purgeEvents) };
     },
   };
 }
