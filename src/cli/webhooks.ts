@@ -129,7 +129,9 @@ export function registerWebhooksCommands(program: Command, cli: CliContext): voi
 
   webhooks
     .command("deliveries")
-    .description("list an endpoint's deliveries, newest first, with their state and attempts")
+    .description(
+      "list an endpoint's deliveries, newest first, with their state and attempts (finished ones older than TOOLRUN_WEBHOOK_RETENTION_S are purged)",
+    )
     .argument("<id>", "the endpoint's id (whe_...)")
     .option("--limit <n>", "how many (1 to 200)", "50")
     .option("--cursor <cursor>", "the next_cursor a previous page printed (with --json)")
