@@ -18,7 +18,7 @@ import { nullable, SCHEMA_DIALECT } from "../contract/schemas.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { ServiceSettings } from "../kernel/settings.ts";
 import { lazyInputValidator } from "../kernel/validation.ts";
-import { parameters } from "./schemas.ts";
+import { pageSchema, parameters } from "./schemas.ts";
 
 export const CALLS_LIMIT_DEFAULT = 50;
 export const CALLS_LIMIT_MAX = 200;
@@ -145,15 +145,11 @@ const callItem: JsonSchema = {
   },
 };
 
-export const callListSchema: JsonSchema = {
-  $schema: SCHEMA_DIALECT,
-  type: "object",
-  required: ["calls", "next_cursor"],
-  properties: {
-    calls: { type: "array", items: callItem, description: "Newest first. No request body is ever stored." },
-    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
-  },
-};
+export const callListSchema: JsonSchema = pageSchema(
+  "calls",
+  callItem,
+  "Newest first. No request body is ever stored.",
+);
 
 /** One line of the export (the schema of each line, not of the whole body). */
 export const usageEventSchema: JsonSchema = {

@@ -91,15 +91,20 @@ export const keyWithSecretSchema: JsonSchema = {
   properties: keyProperties,
 };
 
-export const keyListSchema: JsonSchema = {
-  $schema: SCHEMA_DIALECT,
-  type: "object",
-  required: ["keys", "next_cursor"],
-  properties: {
-    keys: { type: "array", items: keyItem, description: "Oldest first." },
-    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
-  },
-};
+/** A page of an admin list: `field` holds its items in `order`, `next_cursor` leads to the next. */
+export function pageSchema(field: string, items: JsonSchema, order: string): JsonSchema {
+  return {
+    $schema: SCHEMA_DIALECT,
+    type: "object",
+    required: [field, "next_cursor"],
+    properties: {
+      [field]: { type: "array", items, description: order },
+      next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
+    },
+  };
+}
+
+export const keyListSchema: JsonSchema = pageSchema("keys", keyItem, "Oldest first.");
 
 const { $schema: _credits, ...creditsItem } = creditsOutputSchema;
 /** An account's credits as an operator reads them: no key asks, so no `key` member. */
@@ -210,15 +215,7 @@ const accountItem: JsonSchema = {
 
 export const accountSchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...accountItem };
 
-export const accountListSchema: JsonSchema = {
-  $schema: SCHEMA_DIALECT,
-  type: "object",
-  required: ["accounts", "next_cursor"],
-  properties: {
-    accounts: { type: "array", items: accountItem, description: "Oldest first." },
-    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
-  },
-};
+export const accountListSchema: JsonSchema = pageSchema("accounts", accountItem, "Oldest first.");
 
 export const accountUsageSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,

@@ -22,7 +22,7 @@ import { lazyInputValidator } from "../kernel/validation.ts";
 import { EMITTED_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, webhookEvent } from "../kernel/webhook-events.ts";
 import { type ActedBy, auditEntry } from "./audit.ts";
 import { refuseNulCharacters } from "./input.ts";
-import { ADMIN_LIST_LIMIT_DEFAULT, ADMIN_LIST_LIMIT_MAX } from "./schemas.ts";
+import { ADMIN_LIST_LIMIT_DEFAULT, ADMIN_LIST_LIMIT_MAX, pageSchema } from "./schemas.ts";
 
 export interface WebhookDeps {
   readonly store: WebhookStore;
@@ -242,15 +242,7 @@ const deliveryItem: JsonSchema = {
 };
 
 export const webhookDeliverySchema: JsonSchema = { $schema: SCHEMA_DIALECT, ...deliveryItem };
-export const webhookDeliveryListSchema: JsonSchema = {
-  $schema: SCHEMA_DIALECT,
-  type: "object",
-  required: ["deliveries", "next_cursor"],
-  properties: {
-    deliveries: { type: "array", items: deliveryItem, description: "Newest first." },
-    next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page." },
-  },
-};
+export const webhookDeliveryListSchema: JsonSchema = pageSchema("deliveries", deliveryItem, "Newest first.");
 export const webhookTestSchema: JsonSchema = {
   $schema: SCHEMA_DIALECT,
   type: "object",
