@@ -1,7 +1,8 @@
 /**
  * Who called, and the usage export, on SQLite: the calls listing newest first (keyset on `seq`)
- * and the settled calls in settlement order (keyset on `settled_seq`, numbered in commit order by
- * the triggers of migrations/0013_call_origins.sql). Boundary: read-only, `usage_calls`.
+ * and the settled calls in settlement order (keyset on `settled_seq`, numbered in commit order: by
+ * the ledger's insert for a call settled at once, by the update trigger of
+ * migrations/0013_call_origins.sql for one settled later). Boundary: read-only, `usage_calls`.
  */
 import type { CallLog } from "../../ports/call-log.ts";
 import {
